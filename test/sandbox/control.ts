@@ -1,0 +1,112 @@
+import { advanceAll } from './clock/advance';
+import { ApiError, FieldErrorBag, validationError } from './envelope';
+import { setFetch, setFiling } from './invoices/lifecycle';
+import { FETCH_STATUSES, FILING_STATUSES, INVOICE_STATUSES, type FetchStatus, type FilingStatus, type InvoiceStatus } from './invoices/types';
+import { invoiceView } from './invoices/view';
+import { documentView } from './documents/view';
+import { KEYS, accountOf } from './keys';
+import { Router, type Result } from './router';
+import type { World } from './world';
+
+interface ControlCall {
+	params: Record<string, string>;
+	body: Record<string, unknown>;
+	world: World;
+}
+
+interface ControlRoute {
+	method: string;
+	pattern: string;
+	handler: (call: ControlCall) => Result;
+}
+
+/** Control endpoints answer loopback callers only: they can rewrite any account's data. */
+export function isLoopback(address: string | undefined): boolean {
+	return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+function oneOf<T extends string>(body: Record<string, unknown>, field: string, allowed: readonly T[], errors: FieldErrorBag): T | undefined {
+	const v = body[field];
+	if (v === undefined) return undefined;
+	if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+	errors.add(field, `Must be one of: ${allowed.join(', ')}`);
+	return undefined;
+}
+
+function optionalString(body: Record<string, unknown>, field: string, errors: FieldErrorBag): string | null | undefined {
+	const v = body[field];
+	if (v === undefined || v === null || typeof v === 'string') return v;
+	errors.add(field, 'Must be a string or null');
+	return undefined;
+}
+
+function positiveInteger(v: unknown): boolean {
+	return Number.isInteger(v) && (v as number) > 0;
+}
+
+function invoiceStatus({ params, body, world }: ControlCall): Result {
+	const invoice = world.invoices.getAny(Number(params.id));
+	if (!invoice) throw new ApiError('NOT_FOUND', `Invoice ${params.id} not found`);
+	const errors = new FieldErrorBag();
+	const status = oneOf<InvoiceStatus>(body, 'status', INVOICE_STATUSES, errors);
+	const stateStatus = oneOf<FilingStatus>(body, 'state_status', FILING_STATUSES, errors);
+	const message = optionalString(body, 'message', errors);
+	const confirmation = optionalString(body, 'confirmation_number', errors);
+	if (!errors.empty) throw validationError(errors.fields);
+	if (status) invoice.status = status;
+	if (stateStatus) setFiling(invoice, stateStatus, world.now(), { message, confirmation_number: confirmation });
+	const owner = KEYS.find((k) => k.account === invoice.account)!;
+	return { status: 200, data: invoiceView(invoice, accountOf(owner), world) };
+}
+
+function documentFetch({ params, body, world }: ControlCall): Result {
+	const found = world.invoices.findDocument(Number(params.id));
+	if (!found) throw new ApiError('NOT_FOUND', `Document ${params.id} not found`);
+	const errors = new FieldErrorBag();
+	const status = oneOf<FetchStatus>(body, 'fetch_status', FETCH_STATUSES, errors);
+	if (!status && !errors.has('fetch_status')) errors.add('fetch_status', 'This field is required');
+	if (body.file_size !== undefined && !(Number.isInteger(body.file_size) && (body.file_size as number) >= 0))
+		errors.add('file_size', 'Must be a non-negative integer');
+	const mime = optionalString(body, 'mime_type', errors);
+	if (!errors.empty || !status) throw validationError(errors.fields);
+	setFetch(found.doc, status, { file_size: body.file_size as number | undefined, mime_type: mime ?? undefined });
+	return { status: 200, data: documentView(found.doc, world.links) };
+}
+
+function rateLimit({ body, world }: ControlCall): Result {
+	const errors = new FieldErrorBag();
+	if (body.window_seconds !== undefined && !positiveInteger(body.window_seconds)) errors.add('window_seconds', 'Must be a positive integer');
+	const limits = (body.limits ?? {}) as Record<string, unknown>;
+	for (const [tier, value] of Object.entries(limits))
+		if (!['t1', 't2', 't3'].includes(tier) || !positiveInteger(value)) errors.add(`limits.${tier}`, 'Must be a positive integer for t1, t2 or t3');
+	if (!errors.empty) throw validationError(errors.fields);
+	world.rateLimiter.configure(body.window_seconds as number | undefined, limits as Record<string, number>);
+	return { status: 200, data: { window_seconds: world.rateLimiter.windowSeconds, limits: world.rateLimiter.limits } };
+}
+
+const routes: ControlRoute[] = [
+	{
+		method: 'POST',
+		pattern: '/reset',
+		handler: ({ world }) => {
+			world.reset();
+			return { status: 200, data: { reset: true } };
+		},
+	},
+	{ method: 'POST', pattern: '/invoices/:id/status', handler: invoiceStatus },
+	{ method: 'POST', pattern: '/documents/:id/fetch', handler: documentFetch },
+	{ method: 'POST', pattern: '/rate-limit', handler: rateLimit },
+	{ method: 'POST', pattern: '/faults', handler: ({ body, world }) => ({ status: 200, data: world.faults.configure(body) }) },
+	{ method: 'GET', pattern: '/faults', handler: ({ world }) => ({ status: 200, data: world.faults.config }) },
+	{
+		method: 'POST',
+		pattern: '/advance',
+		handler: ({ world }) => {
+			advanceAll(world);
+			return { status: 200, data: { advanced: true } };
+		},
+	},
+];
+
+export const controlRouter = new Router<ControlRoute>(routes, '/_sandbox');
+export type { ControlCall };

@@ -1,0 +1,100 @@
+import { FieldErrorBag, validationError } from './envelope';
+
+export interface FaultConfig {
+	/** Probability 0..1: carry the request out and store it, then drop the connection without a reply. */
+	lose_reply_after_commit: number;
+	/** Probability 0..1: reply 500 INTERNAL_ERROR without carrying the request out. */
+	error_500: number;
+	/** Probability 0..1: reply 429 with Retry-After without spending the key's calls. */
+	rate_limit_429: number;
+	/** Added before every affected request. */
+	delay_ms: number;
+	/** Same seed, same sequence of faults. null = Math.random. */
+	seed: number | null;
+	/** Only these methods are affected (null = all). */
+	methods: string[] | null;
+	/** Only paths under /api/v1 starting with this are affected (null = all). */
+	path_prefix: string | null;
+	/** Affect at most this many matching requests, then switch off (null = no end). */
+	count: number | null;
+}
+
+const NONE: FaultConfig = {
+	lose_reply_after_commit: 0,
+	error_500: 0,
+	rate_limit_429: 0,
+	delay_ms: 0,
+	seed: null,
+	methods: null,
+	path_prefix: null,
+	count: null,
+};
+
+export interface FaultPlan {
+	delayMs: number;
+	error500: boolean;
+	rateLimited: boolean;
+	loseReply: boolean;
+}
+
+/** mulberry32: tiny, good enough, and the same on every machine. */
+function seeded(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const isProbability = (v: unknown): boolean => typeof v === 'number' && v >= 0 && v <= 1;
+
+export class Faults {
+	config: FaultConfig = { ...NONE };
+	private random: () => number = Math.random;
+
+	reset(): void {
+		this.config = { ...NONE };
+		this.random = Math.random;
+	}
+
+	/** Replaces the whole configuration: fields left out go back to "no fault". */
+	configure(body: Record<string, unknown>): FaultConfig {
+		const errors = new FieldErrorBag();
+		for (const f of ['lose_reply_after_commit', 'error_500', 'rate_limit_429'] as const)
+			if (body[f] !== undefined && !isProbability(body[f])) errors.add(f, 'Must be a number from 0 to 1');
+		for (const f of ['delay_ms', 'seed', 'count'] as const)
+			if (body[f] !== undefined && body[f] !== null && !(Number.isInteger(body[f]) && (body[f] as number) >= 0))
+				errors.add(f, 'Must be a non-negative integer');
+		if (body.methods !== undefined && body.methods !== null && !(Array.isArray(body.methods) && body.methods.every((m) => typeof m === 'string')))
+			errors.add('methods', 'Must be an array of HTTP methods');
+		if (body.path_prefix !== undefined && body.path_prefix !== null && typeof body.path_prefix !== 'string')
+			errors.add('path_prefix', 'Must be a string');
+		if (!errors.empty) throw validationError(errors.fields);
+		this.config = {
+			...NONE,
+			...(body as Partial<FaultConfig>),
+			methods: Array.isArray(body.methods) ? (body.methods as string[]).map((m) => m.toUpperCase()) : null,
+		};
+		this.random = this.config.seed === null ? Math.random : seeded(this.config.seed);
+		return this.config;
+	}
+
+	/** Draws in a fixed order (500, 429, lost reply) so a seed gives the same outcome per request. */
+	plan(method: string, path: string): FaultPlan {
+		const c = this.config;
+		const none: FaultPlan = { delayMs: 0, error500: false, rateLimited: false, loseReply: false };
+		if (c.methods && !c.methods.includes(method)) return none;
+		if (c.path_prefix !== null && !path.startsWith(c.path_prefix)) return none;
+		if (c.count !== null) {
+			if (c.count <= 0) return none;
+			c.count -= 1;
+		}
+		const error500 = c.error_500 > 0 && this.random() < c.error_500;
+		const rateLimited = !error500 && c.rate_limit_429 > 0 && this.random() < c.rate_limit_429;
+		const loseReply = !error500 && !rateLimited && c.lose_reply_after_commit > 0 && this.random() < c.lose_reply_after_commit;
+		return { delayMs: c.delay_ms, error500, rateLimited, loseReply };
+	}
+}

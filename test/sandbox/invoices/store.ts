@@ -1,0 +1,130 @@
+import type { DocumentInput, Filing, StoredDocument, StoredInvoice } from './types';
+import type { TypeCode } from '../reference/catalog';
+
+const FIRST_INVOICE_ID = 1001;
+// Document ids start far from invoice ids and are all-digit, so a docUUID like "abc-123" never collides.
+const FIRST_DOCUMENT_ID = 5001;
+const FIRST_POLICY_ID = 2001;
+
+export const newFiling = (): Filing => ({
+	state_status: 'not_sent',
+	updated_at: null,
+	confirmation_number: null,
+	submission_number: null,
+	message: null,
+	api_error: null,
+});
+
+interface KeptRejection {
+	id: number;
+	account: string;
+	policyNumber: string;
+	typeCode: string;
+	effectiveDate: string;
+}
+
+/** Every account's invoices in one map: ids are unique across accounts, reads filter by account. */
+export class InvoiceStore {
+	private invoices = new Map<number, StoredInvoice>();
+	private policyIds = new Map<string, number>();
+	private kept: KeptRejection[] = [];
+	private nextInvoiceId = FIRST_INVOICE_ID;
+	private nextDocumentId = FIRST_DOCUMENT_ID;
+	private nextPolicyId = FIRST_POLICY_ID;
+
+	allocateInvoiceId(): number {
+		return this.nextInvoiceId++;
+	}
+
+	/** Transactions of one policy share policy_id; the policy_number links them within an account. */
+	policyId(account: string, policyNumber: string, allocate: boolean): number | null {
+		const key = `${account}\u0000${policyNumber}`;
+		const known = this.policyIds.get(key);
+		if (known !== undefined || !allocate) return known ?? null;
+		const id = this.nextPolicyId++;
+		this.policyIds.set(key, id);
+		return id;
+	}
+
+	save(invoice: StoredInvoice): void {
+		this.invoices.set(invoice.id, invoice);
+	}
+
+	get(account: string, id: number): StoredInvoice | undefined {
+		const found = this.invoices.get(id);
+		return found && found.account === account ? found : undefined;
+	}
+
+	/** For control endpoints, which act on any account. */
+	getAny(id: number): StoredInvoice | undefined {
+		return this.invoices.get(id);
+	}
+
+	all(): StoredInvoice[] {
+		return [...this.invoices.values()];
+	}
+
+	delete(id: number): void {
+		this.invoices.delete(id);
+	}
+
+	/** Oldest first: ids grow with time. */
+	list(account: string, policyNumber: string | null): StoredInvoice[] {
+		return this.all()
+			.filter((i) => i.account === account && (policyNumber === null || i.input.policyNumber === policyNumber))
+			.sort((a, b) => a.id - b.id);
+	}
+
+	/** On accounts that keep rejected invoices: the id given out in the 422, reused by the corrected resend. */
+	keepRejected(account: string, policyNumber: string, typeCode: string, effectiveDate: string): number {
+		const existing = this.findKept(account, policyNumber, typeCode, effectiveDate, false);
+		if (existing !== null) return existing;
+		const id = this.allocateInvoiceId();
+		this.kept.push({ id, account, policyNumber, typeCode, effectiveDate });
+		return id;
+	}
+
+	findKept(account: string, policyNumber: string, typeCode: TypeCode | string, effectiveDate: string, take: boolean): number | null {
+		const i = this.kept.findIndex(
+			(k) => k.account === account && k.policyNumber === policyNumber && k.typeCode === typeCode && k.effectiveDate === effectiveDate,
+		);
+		if (i < 0) return null;
+		const { id } = this.kept[i];
+		if (take) this.kept.splice(i, 1);
+		return id;
+	}
+
+	/** Adds a reference or updates the one with that docUUID; returns whether it was new. */
+	upsertDocument(invoice: StoredInvoice, input: DocumentInput, added: string): { doc: StoredDocument; created: boolean } {
+		const existing = invoice.documents.find((d) => d.external_doc_uuid === input.docUUID);
+		if (existing) {
+			existing.doc_type = input.type.toLowerCase();
+			if (input.filename !== undefined) existing.file_name = input.filename;
+			if (input.mime_type !== undefined) existing.requested_mime_type = input.mime_type;
+			return { doc: existing, created: false };
+		}
+		const doc: StoredDocument = {
+			id: this.nextDocumentId++,
+			doc_type: input.type.toLowerCase(),
+			file_name: input.filename ?? input.docUUID,
+			requested_mime_type: input.mime_type ?? null,
+			mime_type: null,
+			file_size: null,
+			is_excluded: false,
+			external_doc_uuid: input.docUUID,
+			fetch_status: 'pending',
+			added,
+		};
+		invoice.documents.push(doc);
+		return { doc, created: true };
+	}
+
+	/** Any account's document by service id, for control endpoints and downloads. */
+	findDocument(id: number): { invoice: StoredInvoice; doc: StoredDocument } | undefined {
+		for (const invoice of this.invoices.values()) {
+			const doc = invoice.documents.find((d) => d.id === id);
+			if (doc) return { invoice, doc };
+		}
+		return undefined;
+	}
+}

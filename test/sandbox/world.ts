@@ -1,0 +1,41 @@
+import { loadRates, type StateRates } from './calculator/rates';
+import { DownloadLinks } from './documents/links';
+import { Faults } from './faults';
+import { IdempotencyStore } from './idempotency';
+import { InvoiceStore } from './invoices/store';
+import { RateLimiter } from './rateLimit';
+import { buildStates, type StateRow } from './reference/catalog';
+
+/**
+ * Everything the sandbox remembers. Seed data (keys, rates, catalogs) is read-only; the mutable
+ * parts are rebuilt by reset(), which is what "back to the seeded state" means.
+ */
+export class World {
+	readonly rates: readonly StateRates[];
+	readonly states: readonly StateRow[];
+	readonly links: DownloadLinks;
+	readonly faults = new Faults();
+	invoices = new InvoiceStore();
+	idempotency = new IdempotencyStore();
+	rateLimiter = new RateLimiter();
+	/** Set once the server listens; download links point here. */
+	origin = 'http://127.0.0.1';
+
+	constructor(readonly now: () => Date) {
+		this.rates = loadRates();
+		this.states = buildStates(this.rates);
+		this.links = new DownloadLinks(() => this.origin, now);
+	}
+
+	reset(): void {
+		this.invoices = new InvoiceStore();
+		this.idempotency = new IdempotencyStore();
+		this.rateLimiter = new RateLimiter();
+		this.faults.reset();
+	}
+
+	state(code: string): { row: StateRow; rates: StateRates } | undefined {
+		const i = this.states.findIndex((s) => s.code === code.toUpperCase());
+		return i < 0 ? undefined : { row: this.states[i], rates: this.rates[i] };
+	}
+}
