@@ -11,6 +11,8 @@ const num: Schema = { type: 'number' };
 const bool: Schema = { type: 'boolean' };
 const date: Schema = { type: 'string', format: 'date' };
 const nullable = (s: Schema): Schema => ({ ...s, nullable: true });
+// OpenAPI 3.0 allows no siblings next to $ref, so a nullable reference is "the object or null".
+const nullableRef = (name: string): Schema => ({ anyOf: [ref(name), { type: 'object', nullable: true, enum: [null] }] });
 const arr = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra });
 const obj = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
 	type: 'object',
@@ -283,7 +285,7 @@ const paths: Record<string, Record<string, Schema>> = {
 				'200',
 				obj({
 					validation: obj({ valid: bool, errors: arr(str), warnings: arr(str) }),
-					tax_calculation: nullable(ref('CalculatorResult')),
+					tax_calculation: nullableRef('CalculatorResult'),
 					invoice: { type: 'object', nullable: true, description: 'the invoice as it would be stored, without id' },
 				}),
 			],
