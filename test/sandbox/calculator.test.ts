@@ -1,4 +1,4 @@
-import { useSandbox } from './testkit';
+import { useSandbox, type Row } from './testkit';
 
 // Expected figures are worked by hand from ../shared/data/sl-rates.json; each comment shows the arithmetic.
 describe('POST /calculator/estimate', () => {
@@ -8,7 +8,7 @@ describe('POST /calculator/estimate', () => {
 		if (res.status === 200) kit().conforms(res, 'POST', '/calculator/estimate');
 		return res;
 	};
-	const lines = (data: any) => Object.fromEntries(data.line_items.map((l: any) => [l.code, l.amount]));
+	const lines = (data: Row) => Object.fromEntries((data.line_items as Row[]).map((l) => [l.code, l.amount]));
 
 	it('TX: all fee categories taxed, pass-through not, vehicle_crime_fee zeroed with a warning', async () => {
 		const res = await estimate({
@@ -70,7 +70,7 @@ describe('POST /calculator/estimate', () => {
 		expect(d.tax_base).toBe(12445.67); // 12345.67 + 100 (inspection excluded)
 		expect(d.rounding_rule).toBe('whole_dollar');
 		// sl 3% * 12445.67 = 373.3701 -> 373; stamping 0.18% * 12445.67 = 22.402206 -> 22
-		expect(d.line_items.map((l: any) => [l.code, l.amount, l.unrounded_amount])).toEqual([
+		expect(d.line_items.map((l: Row) => [l.code, l.amount, l.unrounded_amount])).toEqual([
 			['sl_tax', 373, 373.3701],
 			['stamping_fee', 22, 22.402206],
 		]);
@@ -128,7 +128,7 @@ describe('POST /calculator/estimate', () => {
 	it('PA: flat stamping fee per policy; default date is today (US Central)', async () => {
 		const d = (await estimate({ state: 'PA', premium: 1000 })).data.data;
 		// sl 3% * 1000 = 30; stamping flat $20 (from 2017-01-01)
-		expect(d.line_items.map((l: any) => [l.code, l.rate_type, l.amount])).toEqual([
+		expect(d.line_items.map((l: Row) => [l.code, l.rate_type, l.amount])).toEqual([
 			['sl_tax', 'percentage', 30],
 			['stamping_fee', 'flat', 20],
 		]);

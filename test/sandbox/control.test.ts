@@ -1,6 +1,6 @@
 import axios from 'axios';
 import { startSandbox, keyByName } from './index';
-import { client, invoiceBody, useSandbox } from './testkit';
+import { client, invoiceBody, useSandbox, type Row } from './testkit';
 
 describe('control endpoints, faults, the clock', () => {
 	let clock = new Date('2026-03-01T15:00:00Z');
@@ -62,7 +62,7 @@ describe('control endpoints, faults, the clock', () => {
 		await expect(kit().api('t2').post('/invoices', invoiceBody({ net_premium: 777 }))).rejects.toMatchObject({ code: 'ECONNRESET' });
 		// Recovery as the description advises: list the policy's transactions and compare.
 		const list = await kit().api('t2').get('/invoices', { params: { policy_number: 'POL-1' } });
-		expect(list.data.data.invoices.map((i: any) => i.net_premium)).toEqual([10000, 777]);
+		expect(list.data.data.invoices.map((i: Row) => i.net_premium)).toEqual([10000, 777]);
 	});
 
 	it('error_500 replies INTERNAL_ERROR without storing; delay_ms slows replies; rate_limit_429 sends Retry-After', async () => {

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { invoiceBody, useSandbox } from './testkit';
+import { invoiceBody, useSandbox, type Row } from './testkit';
 
 describe('documents', () => {
 	const kit = useSandbox();
@@ -37,7 +37,7 @@ describe('documents', () => {
 		await kit().api('t2').put(`${base}/abc-123`, { type: 'declaration_page' });
 		const list = await kit().api('t1').get(base);
 		kit().conforms(list, 'GET', '/invoices/{id}/documents');
-		expect(list.data.data.documents.map((d: any) => d.id)).toEqual([5001]);
+		expect(list.data.data.documents.map((d: Row) => d.id)).toEqual([5001]);
 		for (const ref of ['5001', 'abc-123']) {
 			const one = await kit().api('t1').get(`${base}/${ref}`);
 			kit().conforms(one, 'GET', '/invoices/{id}/documents/{doc}');

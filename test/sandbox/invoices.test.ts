@@ -1,4 +1,4 @@
-import { invoiceBody, useSandbox } from './testkit';
+import { invoiceBody, useSandbox, type Row } from './testkit';
 
 describe('invoices', () => {
 	const kit = useSandbox({ now: () => new Date('2026-03-01T15:04:05Z') });
@@ -115,7 +115,7 @@ describe('invoices', () => {
 		// Within one cent is accepted.
 		const ok = await create(invoiceBody({ net_premium: 1000, insurers: [{ lob_id: 1, amount: 600, companies: [{ company_id: 301 }] }, { lob_id: 2, amount: 399.99, companies: [{ naic: '90005' }] }] }));
 		expect(ok.status).toBe(201);
-		expect(ok.data.data.insurers.map((i: any) => [i.company_id, i.percent, i.amount])).toEqual([[301, 100, 600], [305, 100, 399.99]]);
+		expect(ok.data.data.insurers.map((i: Row) => [i.company_id, i.percent, i.amount])).toEqual([[301, 100, 600], [305, 100, 399.99]]);
 	});
 
 	it('carrier look-up: naic and company_name, 422 naming the value; legacy accounts ignore them', async () => {
@@ -178,7 +178,7 @@ describe('invoices', () => {
 		const res = await kit().api('t1').get('/invoices', { params: { policy_number: 'POL-1', per_page: 2, page: 2 } });
 		kit().conforms(res, 'GET', '/invoices');
 		expect(res.data.data.pagination).toEqual({ page: 2, per_page: 2, total: 3 });
-		expect(res.data.data.invoices.map((i: any) => [i.id, i.net_premium])).toEqual([[1003, 300]]);
+		expect(res.data.data.invoices.map((i: Row) => [i.id, i.net_premium])).toEqual([[1003, 300]]);
 		const all = await kit().api('t1').get('/invoices');
 		expect(all.data.data.pagination).toEqual({ page: 1, per_page: 25, total: 4 });
 		const bad = await kit().api('t1').get('/invoices', { params: { per_page: 101 } });
@@ -219,7 +219,7 @@ describe('invoices', () => {
 		kit().conforms(res, 'POST', '/invoices/batch');
 		const d = res.data.data;
 		expect([d.created, d.failed]).toEqual([2, 2]);
-		expect(d.results.map((r: any) => [r.index, r.success, r.invoice?.id ?? r.error.code])).toEqual([
+		expect(d.results.map((r: Row) => [r.index, r.success, (r.invoice as Row | undefined)?.id ?? (r.error as Row).code])).toEqual([
 			[0, true, 1001],
 			[1, false, 'VALIDATION_ERROR'],
 			[2, false, 'VALIDATION_ERROR'],
@@ -298,7 +298,7 @@ describe('invoices', () => {
 			const d = res.data.data;
 			expect(d.validation).toEqual({ valid: true, errors: [], warnings: [] });
 			// base 10000 + 100 = 10100: sl 4.85% = 489.85; stamping 0.04% = 4.04
-			expect(d.tax_calculation.line_items.map((l: any) => [l.code, l.amount])).toEqual([['sl_tax', 489.85], ['stamping_fee', 4.04]]);
+			expect(d.tax_calculation.line_items.map((l: Row) => [l.code, l.amount])).toEqual([['sl_tax', 489.85], ['stamping_fee', 4.04]]);
 			expect(d.tax_calculation.fee_breakdown.total_fees).toBe(100);
 			expect(d.invoice).not.toHaveProperty('id');
 			expect(d.invoice).toMatchObject({ policy_number: 'POL-1', status: 'new', policy_id: null });
@@ -329,10 +329,10 @@ describe('invoices', () => {
 		it('returns negative tax lines for returned premium; no flat charge on a change', async () => {
 			const tx = (await preview(invoiceBody({ type_code: 'CANCELLATION', net_premium: -1000 }))).data.data.tax_calculation;
 			// -1000 * 4.85% = -48.50; -1000 * 0.04% = -0.40
-			expect(tx.line_items.map((l: any) => [l.code, l.amount])).toEqual([['sl_tax', -48.5], ['stamping_fee', -0.4]]);
+			expect(tx.line_items.map((l: Row) => [l.code, l.amount])).toEqual([['sl_tax', -48.5], ['stamping_fee', -0.4]]);
 			expect([tx.tax_base, tx.total_taxes_and_fees, tx.total_due]).toEqual([-1000, -48.9, -1048.9]);
 			const pa = (await preview(invoiceBody({ state_code: 'PA', type_code: 'ENDORSEMENT', net_premium: -200 }))).data.data;
-			expect(pa.tax_calculation.line_items.map((l: any) => [l.code, l.amount])).toEqual([['sl_tax', -6]]);
+			expect(pa.tax_calculation.line_items.map((l: Row) => [l.code, l.amount])).toEqual([['sl_tax', -6]]);
 			expect(pa.invoice.stamps_fee).toBe(0);
 		});
 	});

@@ -1,7 +1,7 @@
 import axios from 'axios';
 import { KEYS, keyByName } from './index';
 import { isLoopback } from './control';
-import { client, useSandbox } from './testkit';
+import { client, useSandbox, type Row } from './testkit';
 
 describe('auth, envelope, errors, reference lists', () => {
 	let clock = new Date('2026-03-01T15:20:00Z');
@@ -117,26 +117,26 @@ describe('auth, envelope, errors, reference lists', () => {
 		const states = await api.get('/reference/states');
 		kit().conforms(states, 'GET', '/reference/states');
 		expect(states.data.data.states).toHaveLength(51);
-		expect(states.data.data.states.find((s: any) => s.code === 'DC')).toEqual({ id: 9, code: 'DC', name: 'District of Columbia', efile: false });
-		expect(states.data.data.states.filter((s: any) => s.efile)).toHaveLength(26);
+		expect(states.data.data.states.find((s: Row) => s.code === 'DC')).toEqual({ id: 9, code: 'DC', name: 'District of Columbia', efile: false });
+		expect(states.data.data.states.filter((s: Row) => s.efile)).toHaveLength(26);
 		const fees = await api.get('/reference/fee-types');
 		kit().conforms(fees, 'GET', '/reference/fee-types');
 		expect(fees.data.data.fee_types).toHaveLength(25);
-		expect(fees.data.data.fee_types.find((f: any) => f.code === 'slas_fee')).toEqual({ code: 'slas_fee', category: 'Tax', accepted_by: ['invoices'], alias_of: 'clearinghouse_fee' });
+		expect(fees.data.data.fee_types.find((f: Row) => f.code === 'slas_fee')).toEqual({ code: 'slas_fee', category: 'Tax', accepted_by: ['invoices'], alias_of: 'clearinghouse_fee' });
 		const docs = await api.get('/reference/document-types');
 		kit().conforms(docs, 'GET', '/reference/document-types');
-		expect(docs.data.data.document_types.filter((d: any) => d.sent_to_state).map((d: any) => d.code)).toEqual(['declaration_page', 'sl2_form', 'declinations_form', 'lloyds_syndicates', 'policy_endorsement', 'ecp_form']);
+		expect(docs.data.data.document_types.filter((d: Row) => d.sent_to_state).map((d: Row) => d.code)).toEqual(['declaration_page', 'sl2_form', 'declinations_form', 'lloyds_syndicates', 'policy_endorsement', 'ecp_form']);
 		const byName = await api.get('/companies/search', { params: { q: 'lone star' } });
 		kit().conforms(byName, 'GET', '/companies/search');
 		expect(byName.data.data.companies).toEqual([{ id: 304, name: 'Lone Star Specialty Underwriters', naic: '90004' }]);
-		expect((await api.get('/companies/search', { params: { q: 'AA-1129999' } })).data.data.companies.map((c: any) => c.id)).toEqual([306]);
+		expect((await api.get('/companies/search', { params: { q: 'AA-1129999' } })).data.data.companies.map((c: Row) => c.id)).toEqual([306]);
 		expect((await api.get('/companies/search')).data.error.details.fields).toEqual({ q: ['This field is required'] });
 		const lobs = await api.get('/lobs');
 		kit().conforms(lobs, 'GET', '/lobs');
 		expect(lobs.data.data.lobs[0]).toEqual({ id: 1, name: 'General Liability' });
 		const cov = await api.get('/coverages');
 		kit().conforms(cov, 'GET', '/coverages');
-		expect(cov.data.data.coverages.map((c: any) => c.code)).toEqual(['GL', 'PROP', 'PL', 'XS', 'IM', 'WIND', 'FLOOD', 'EQ']);
+		expect(cov.data.data.coverages.map((c: Row) => c.code)).toEqual(['GL', 'PROP', 'PL', 'XS', 'IM', 'WIND', 'FLOOD', 'EQ']);
 		expect(Object.keys(cov.data.data.coverages[0])).toEqual(['code', 'title']);
 	});
 
