@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { findRepoRoot } from '../repoRoot';
 
 export type LineCode =
@@ -44,7 +44,7 @@ export function loadRates(path: string = ratesPath()): StateRates[] {
 	if (!existsSync(path)) {
 		throw new Error(
 			`sandbox: rate data not found at ${path}. The sandbox reads ../shared/data/sl-rates.json ` +
-				`relative to the repository root (${join(findRepoRoot(), '..')}); put the file there or set SANDBOX_RATES_FILE.`,
+				`relative to the repository root (${findRepoRoot()}); put the file there or set SANDBOX_RATES_FILE.`,
 		);
 	}
 	const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
