@@ -1,0 +1,132 @@
+import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ApiContext } from './context';
+
+/** What every error of this package carries, for messages and for continue-on-fail items. */
+export interface ServiceErrorInfo {
+	code: string;
+	message: string;
+	httpStatus?: number;
+	/** "field: message" lines, from the service or from the local checks. */
+	fields?: string[];
+	requestId?: string;
+	/** Extra values worth keeping on an error item (e.g. the id of an invoice kept by the service). */
+	extra?: IDataObject;
+}
+
+const CONTEXT_KEY = 'surplusLines';
+
+// Anything shaped like a key is masked, whatever text it hides in.
+const KEY_PATTERN = /[A-Za-z0-9]+_t[123]_[a-z0-9]{32}/g;
+
+export function redactKeys(text: string): string {
+	return text.replace(KEY_PATTERN, '[redacted API key]');
+}
+
+const HEADLINES: Record<string, string> = {
+	BAD_REQUEST: 'The service could not read the request',
+	UNAUTHORIZED: 'The API key was refused (missing, wrong, revoked or expired)',
+	FORBIDDEN: 'This API key may not do this',
+	TIER_REQUIRED: 'This operation needs a higher key tier',
+	NOT_FOUND: 'Not found on this key’s account',
+	METHOD_NOT_ALLOWED: 'The service does not allow this method here',
+	CONFLICT: 'The service refused a conflicting change',
+	VALIDATION_ERROR: 'The service refused the data',
+	RATE_LIMIT_EXCEEDED: 'The key’s hourly call limit is spent',
+	INTERNAL_ERROR: 'The service had an internal error',
+};
+
+const HINTS: Record<string, string> = {
+	UNAUTHORIZED: 'Check the API Key in the Surplus Lines API credential, or ask the operator for a new key.',
+	TIER_REQUIRED: 'Ask the operator for a key of the tier this operation needs.',
+	NOT_FOUND: 'Accounts are separate: a key only sees its own account’s invoices and documents.',
+	INTERNAL_ERROR: 'Try again later; if it persists, quote the request ID to the operator’s support.',
+};
+
+function describe(info: ServiceErrorInfo, hint?: string): string {
+	const lines = [...(info.fields ?? [])];
+	const advice = hint ?? HINTS[info.code];
+	if (advice) lines.push(advice);
+	if (info.requestId) lines.push(`Request ID: ${info.requestId} (quote it in a support request)`);
+	return lines.join('\n');
+}
+
+function headline(info: ServiceErrorInfo): string {
+	const status = info.httpStatus ? `HTTP ${info.httpStatus} ` : '';
+	const title = HEADLINES[info.code];
+	const text = title ? `${title} (${status}${info.code}): ${info.message}` : `${info.message} (${status}${info.code})`;
+	return redactKeys(text);
+}
+
+function attach<T extends NodeApiError | NodeOperationError>(error: T, info: ServiceErrorInfo): T {
+	error.context[CONTEXT_KEY] = {
+		...info,
+		message: redactKeys(info.message),
+		fields: info.fields?.map(redactKeys),
+	} as unknown as IDataObject;
+	return error;
+}
+
+/** The one mapper from a service (or transport) failure to an n8n error. */
+export function serviceError(
+	ctx: ApiContext,
+	info: ServiceErrorInfo,
+	options: { itemIndex?: number; hint?: string } = {},
+): NodeApiError {
+	const errorResponse: JsonObject = {
+		code: info.code,
+		message: redactKeys(info.message),
+		httpStatus: info.httpStatus ?? null,
+		requestId: info.requestId ?? null,
+	};
+	const message = headline(info);
+	const description = redactKeys(describe(info, options.hint));
+	const error = new NodeApiError(ctx.getNode(), errorResponse, {
+		message,
+		description,
+		httpCode: info.httpStatus ? String(info.httpStatus) : undefined,
+		itemIndex: options.itemIndex,
+	});
+	// NodeApiError swaps in its own generic text when the response mentions a socket error code.
+	error.message = message;
+	error.description = description;
+	return attach(error, info);
+}
+
+/** An input problem found before any call was spent; names each field and its rule. */
+export function inputError(
+	ctx: ApiContext,
+	fields: string[],
+	options: { itemIndex?: number; summary?: string } = {},
+): NodeOperationError {
+	const summary = options.summary ?? `Invalid input, nothing was sent: ${fields[0] ?? 'see details'}`;
+	const error = new NodeOperationError(ctx.getNode(), redactKeys(summary), {
+		itemIndex: options.itemIndex,
+		description: redactKeys(
+			[...fields, 'Fix the item and run again. No call to the service was made.'].join('\n'),
+		),
+	});
+	return attach(error, { code: 'INVALID_INPUT', message: summary, fields });
+}
+
+export function readErrorInfo(error: unknown): ServiceErrorInfo | undefined {
+	const context = (error as { context?: IDataObject } | undefined)?.context;
+	return context?.[CONTEXT_KEY] as ServiceErrorInfo | undefined;
+}
+
+/** The continue-on-fail item for a failed input item: message, code, field messages, request ID. */
+export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
+	const info = readErrorInfo(error);
+	const json: IDataObject = { error: redactKeys(error.message) };
+	const description = (error as { description?: string | null }).description;
+	if (description) json.description = redactKeys(description);
+	if (info) {
+		json.code = info.code;
+		if (info.httpStatus) json.httpStatus = info.httpStatus;
+		if (info.fields?.length) json.fields = info.fields.map(redactKeys);
+		if (info.requestId) json.requestId = info.requestId;
+		Object.assign(json, info.extra ?? {});
+	}
+	return { json, pairedItem: { item: itemIndex } };
+}

@@ -1,0 +1,121 @@
+/**
+ * Everything this package assumes about the service where its description says "not shown"
+ * (`shared/spec/gaps.md`). Paths, feature names and reply readers live here and nowhere else, so a
+ * correction from the operator is a one-line change. The README lists these under "Assumptions".
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export const API_VERSION_SEGMENT = '/api/v1';
+
+/** Endpoint paths, relative to the base URL (which ends in /api/v1). */
+export const PATHS = {
+	authMe: '/auth/me',
+	authToken: '/auth/token',
+	invoices: '/invoices',
+	invoicePreview: '/invoices/preview',
+	invoiceBatch: '/invoices/batch',
+	invoice: (id: string | number) => `/invoices/${encodeURIComponent(String(id))}`,
+	documents: (invoiceId: string | number) => `/invoices/${encodeURIComponent(String(invoiceId))}/documents`,
+	document: (invoiceId: string | number, ref: string | number) =>
+		`/invoices/${encodeURIComponent(String(invoiceId))}/documents/${encodeURIComponent(String(ref))}`,
+	calculatorEstimate: '/calculator/estimate',
+	companiesSearch: '/companies/search',
+	lobs: '/lobs',
+	coverages: '/coverages',
+	states: '/reference/states',
+	feeTypes: '/reference/fee-types',
+	documentTypes: '/reference/document-types',
+} as const;
+
+/** Names in `GET /auth/me` → `data.account.features` (the description lists the behaviours, not their names). */
+export const FEATURES = {
+	idempotency: 'idempotency',
+	carrierLookup: 'carrier_lookup',
+	lobName: 'lob_name',
+	transactionEffectiveDate: 'transaction_effective_date',
+	filing: 'filing',
+	coverageWarnings: 'coverage_warnings',
+} as const;
+
+/** `GET /invoices` paging: pages from 1, at most 100 a page. */
+export const INVOICE_LIST_MAX_PER_PAGE = 100;
+
+/** `POST /invoices/batch` takes 1 to 500 invoices. */
+export const BATCH_MAX_INVOICES = 500;
+
+/** Key of the list property inside `data` for each list endpoint. */
+export const LIST_KEYS = {
+	invoices: 'invoices',
+	documents: 'documents',
+	states: 'states',
+	feeTypes: 'fee_types',
+	documentTypes: 'document_types',
+	companies: 'companies',
+	lobs: 'lobs',
+	coverages: 'coverages',
+	batchResults: 'results',
+} as const;
+
+/**
+ * Tolerant list reader: `data` may be the array itself, an object holding the named array, or an
+ * object holding exactly one array property. Anything else reads as an empty list.
+ */
+export function readList<T = IDataObject>(data: unknown, key: string): T[] {
+	if (Array.isArray(data)) return data as T[];
+	if (!data || typeof data !== 'object') return [];
+	const record = data as Record<string, unknown>;
+	if (Array.isArray(record[key])) return record[key] as T[];
+	const arrays = Object.values(record).filter(Array.isArray);
+	return arrays.length === 1 ? (arrays[0] as T[]) : [];
+}
+
+export interface Pagination {
+	page: number;
+	perPage: number;
+	total?: number;
+}
+
+/** Reads `data.pagination` of the invoice list; missing parts fall back to what was asked. */
+export function readPagination(data: unknown, asked: { page: number; perPage: number }): Pagination {
+	const raw = (data && typeof data === 'object' ? (data as IDataObject).pagination : undefined) as
+		| IDataObject
+		| undefined;
+	const total = typeof raw?.total === 'number' ? raw.total : undefined;
+	return {
+		page: typeof raw?.page === 'number' ? raw.page : asked.page,
+		perPage: typeof raw?.per_page === 'number' ? raw.per_page : asked.perPage,
+		total,
+	};
+}
+
+export interface AccountInfo {
+	keyName?: string;
+	tier?: string;
+	mode?: string;
+	features: string[];
+	calculatorEnabled?: boolean;
+	scopes: string[];
+}
+
+/** Reads `GET /auth/me`; unknown or missing parts read as "not known". */
+export function readAccountInfo(data: unknown): AccountInfo {
+	const me = (data ?? {}) as IDataObject;
+	const account = (me.account ?? {}) as IDataObject;
+	const strings = (value: unknown) =>
+		Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+	return {
+		keyName: typeof me.key_name === 'string' ? me.key_name : undefined,
+		tier: typeof me.tier === 'string' ? me.tier : undefined,
+		mode: typeof account.mode === 'string' ? account.mode : undefined,
+		features: strings(account.features),
+		calculatorEnabled:
+			typeof account.calculator_enabled === 'boolean' ? account.calculator_enabled : undefined,
+		scopes: strings(me.scopes),
+	};
+}
+
+/** The invoice id kept by the service on a rejected create (some accounts). */
+export function readKeptInvoiceId(details: unknown): number | undefined {
+	const id = (details as IDataObject | undefined)?.invoice_id;
+	return typeof id === 'number' ? id : undefined;
+}

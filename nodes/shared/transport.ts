@@ -1,0 +1,319 @@
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+
+import { isExecuteContext, type ApiContext } from './context';
+import { CREDENTIAL_TYPE, getServiceCredential, type ServiceCredential } from './credentials';
+import { fieldMessages, readEnvelope } from './envelope';
+import { readErrorInfo, serviceError, type ServiceErrorInfo } from './errors';
+import {
+	lastRateLimit,
+	readRateLimitHeaders,
+	recordRateLimit,
+	retryAfterSeconds,
+	spendOne,
+	waitBeforeCallMs,
+	type RateLimitInfo,
+} from './rateLimit';
+import { clock } from './timing';
+
+export interface TransportSettings {
+	/** Longest total wait for the rate limit (429 Retry-After or pacing) before failing. */
+	maxRateLimitWaitSeconds: number;
+	timeoutSeconds: number;
+}
+
+export const DEFAULT_SETTINGS: TransportSettings = { maxRateLimitWaitSeconds: 60, timeoutSeconds: 30 };
+
+/** Backoff for network errors, timeouts, 408 and 5xx: 3 tries, from about 0.5 s, capped at 4 s. */
+export const RETRY_POLICY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, jitterMs: 250 };
+
+// A 429 is not processed by the service, so it is safe to resend any request; this only bounds a
+// service that keeps answering 429 with a zero Retry-After.
+const MAX_RATE_LIMIT_RETRIES = 10;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject | IDataObject[];
+	qs?: IDataObject;
+	/** Sent as `Idempotency-Key`; makes a POST safe to resend. */
+	idempotencyKey?: string;
+	/** A POST that changes nothing (preview, estimate, key check): safe to resend. */
+	readOnly?: boolean;
+	/** false: never resend after an unknown outcome; the caller reconciles instead. */
+	retry?: boolean;
+	itemIndex?: number;
+	/** Advice added to the error for a given HTTP status or error code. */
+	errorHints?: Record<string, string>;
+	/** Overrides of the node's Request Options (else read from the node parameter `requestOptions`). */
+	settings?: Partial<TransportSettings>;
+}
+
+export interface ApiReply<T = IDataObject> {
+	data: T;
+	statusCode: number;
+	requestId?: string;
+	rateLimit?: RateLimitInfo;
+	/** The service replayed an earlier create for the same Idempotency-Key. */
+	replayed: boolean;
+}
+
+interface RawResponse {
+	body: unknown;
+	headers: IDataObject;
+	statusCode: number;
+}
+
+const NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+
+/** A failure where the request may or may not have been carried out. */
+export function isOutcomeUnknown(error: unknown): boolean {
+	const info = readErrorInfo(error);
+	if (!info) return false;
+	return info.code === 'NETWORK_ERROR' || info.code === 'TIMEOUT' || (info.httpStatus ?? 0) >= 500;
+}
+
+function readSettings(ctx: ApiContext, itemIndex: number | undefined): TransportSettings {
+	const raw = (
+		isExecuteContext(ctx)
+			? ctx.getNodeParameter('requestOptions', itemIndex ?? 0, {})
+			: ctx.getNodeParameter('requestOptions', {})
+	) as IDataObject;
+	const number = (value: unknown, fallback: number) =>
+		typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+	return {
+		maxRateLimitWaitSeconds: number(raw?.maxRateLimitWaitSeconds, DEFAULT_SETTINGS.maxRateLimitWaitSeconds),
+		timeoutSeconds: number(raw?.timeoutSeconds, DEFAULT_SETTINGS.timeoutSeconds) || DEFAULT_SETTINGS.timeoutSeconds,
+	};
+}
+
+// n8n wraps the axios error in a NodeApiError whose `httpCode` holds the socket error code.
+function classifyThrown(error: unknown): { code: 'NETWORK_ERROR' | 'TIMEOUT'; detail: string } | undefined {
+	const wrapped = error as { cause?: unknown; errorResponse?: unknown; messages?: unknown } | undefined;
+	const candidates = [error, wrapped?.cause, wrapped?.errorResponse] as Array<
+		{ code?: unknown; httpCode?: unknown; message?: unknown } | undefined
+	>;
+	const messages = Array.isArray(wrapped?.messages) ? wrapped.messages.map(String) : [];
+	for (const candidate of candidates) {
+		const code = [candidate?.code, candidate?.httpCode].find((c): c is string => typeof c === 'string') ?? '';
+		const text = [typeof candidate?.message === 'string' ? candidate.message : '', ...messages].join(' ');
+		if (TIMEOUT_CODES.has(code) || /timeout|timed out/i.test(text)) return { code: 'TIMEOUT', detail: code || 'timeout' };
+		if (NETWORK_CODES.has(code) || /socket hang up|ECONNRESET|ECONNREFUSED/i.test(text)) {
+			return { code: 'NETWORK_ERROR', detail: code || 'socket hang up' };
+		}
+	}
+	return undefined;
+}
+
+function backoffMs(attempt: number): number {
+	const base = Math.min(RETRY_POLICY.maxDelayMs, RETRY_POLICY.baseDelayMs * 2 ** (attempt - 1));
+	return Math.round(base + clock.random() * RETRY_POLICY.jitterMs);
+}
+
+function isoFromUnix(seconds: number): string {
+	return new Date(seconds * 1000).toISOString();
+}
+
+function rateLimitFailure(
+	ctx: ApiContext,
+	req: ApiRequest,
+	waitSeconds: number,
+	cap: number,
+	info: RateLimitInfo | undefined,
+	requestId?: string,
+) {
+	const limit = info ? `${info.limit} calls an hour` : 'its hourly limit';
+	const reset = info ? isoFromUnix(info.reset) : isoFromUnix(Math.floor(clock.now() / 1000) + waitSeconds);
+	return serviceError(
+		ctx,
+		{
+			code: 'RATE_LIMIT_EXCEEDED',
+			httpStatus: 429,
+			message: `the key has used ${limit}; the count restarts at ${reset} (in ${Math.ceil(waitSeconds)} s), longer than the ${cap} s this node may wait`,
+			requestId,
+		},
+		{
+			itemIndex: req.itemIndex,
+			hint: 'Run again after the reset time, raise "Max Rate-Limit Wait" in Request Options, process fewer items per hour, or ask the operator for a higher tier.',
+		},
+	);
+}
+
+/**
+ * The one request function: every node, the trigger and every dropdown call the service through
+ * it. It reads the envelope, maps errors, paces and waits for the rate limit, and retries what is
+ * safe to retry.
+ */
+export async function apiRequest<T = IDataObject>(this: ApiContext, req: ApiRequest): Promise<ApiReply<T>> {
+	const credential: ServiceCredential = await getServiceCredential(this, req.itemIndex);
+	const settings = { ...readSettings(this, req.itemIndex), ...req.settings };
+	const resendable =
+		req.retry !== false &&
+		(req.method !== 'POST' || req.readOnly === true || req.idempotencyKey !== undefined);
+
+	const headers: IDataObject = { Accept: 'application/json' };
+	if (req.idempotencyKey !== undefined) headers['Idempotency-Key'] = req.idempotencyKey;
+	const options: IHttpRequestOptions = {
+		method: req.method,
+		url: `${credential.baseUrl}${req.path}`,
+		qs: req.qs,
+		body: req.body,
+		json: true,
+		headers,
+		timeout: settings.timeoutSeconds * 1000,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+	};
+
+	let rateLimitWaitedMs = 0;
+	let rateLimitRetries = 0;
+	let failedAttempts = 0;
+	const capMs = settings.maxRateLimitWaitSeconds * 1000;
+
+	for (;;) {
+		const paceMs = waitBeforeCallMs(credential.fingerprint, clock.now());
+		if (paceMs > 0) {
+			if (rateLimitWaitedMs + paceMs > capMs) {
+				throw rateLimitFailure(this, req, paceMs / 1000, settings.maxRateLimitWaitSeconds, lastRateLimit(credential.fingerprint));
+			}
+			rateLimitWaitedMs += paceMs;
+			await clock.sleep(paceMs);
+		}
+		spendOne(credential.fingerprint);
+
+		let response: RawResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				options,
+			)) as RawResponse;
+		} catch (error) {
+			const failure = classifyThrown(error);
+			if (!failure) {
+				throw serviceError(
+					this,
+					{ code: 'REQUEST_FAILED', message: 'the request could not be sent to the service' },
+					{ itemIndex: req.itemIndex },
+				);
+			}
+			failedAttempts++;
+			if (resendable && failedAttempts < RETRY_POLICY.attempts) {
+				await clock.sleep(backoffMs(failedAttempts));
+				continue;
+			}
+			throw serviceError(
+				this,
+				{
+					code: failure.code,
+					message:
+						failure.code === 'TIMEOUT'
+							? `no reply within ${settings.timeoutSeconds} s (${failure.detail})`
+							: `the connection failed before a reply arrived (${failure.detail})`,
+				},
+				{
+					itemIndex: req.itemIndex,
+					hint: resendable
+						? `Tried ${failedAttempts} times. Check the Base URL and the network, then run again.`
+						: 'The request may or may not have been carried out; it was not sent again.',
+				},
+			);
+		}
+
+		const headersIn = (response.headers ?? {}) as IDataObject;
+		const rateLimit = readRateLimitHeaders(headersIn);
+		recordRateLimit(credential.fingerprint, rateLimit);
+		const status = response.statusCode;
+		const envelope = readEnvelope(response.body);
+		const requestId =
+			envelope.kind === 'not-envelope' ? undefined : envelope.meta.request_id;
+
+		if (status === 429) {
+			const waitMs = retryAfterSeconds(headersIn, clock.now(), rateLimit) * 1000;
+			if (rateLimitWaitedMs + waitMs > capMs || rateLimitRetries >= MAX_RATE_LIMIT_RETRIES) {
+				throw rateLimitFailure(this, req, waitMs / 1000, settings.maxRateLimitWaitSeconds, rateLimit, requestId);
+			}
+			rateLimitWaitedMs += waitMs;
+			rateLimitRetries++;
+			await clock.sleep(waitMs);
+			continue;
+		}
+
+		if ((status === 408 || status >= 500) && resendable && failedAttempts + 1 < RETRY_POLICY.attempts) {
+			failedAttempts++;
+			await clock.sleep(backoffMs(failedAttempts));
+			continue;
+		}
+
+		if (status >= 300 && status < 400) {
+			throw serviceError(
+				this,
+				{
+					code: 'REDIRECTED',
+					httpStatus: status,
+					message: `the service redirected the request to ${String(headersIn.location ?? 'another address')}`,
+				},
+				{ itemIndex: req.itemIndex, hint: 'Set the Base URL in the credential to the https address the service gives.' },
+			);
+		}
+
+		if (status === 204) {
+			return { data: {} as T, statusCode: status, rateLimit, replayed: false };
+		}
+
+		if (envelope.kind === 'not-envelope') {
+			throw serviceError(
+				this,
+				{
+					code: 'NOT_ENVELOPE',
+					httpStatus: status,
+					message: `the reply is not the service's JSON envelope: ${envelope.preview}`,
+				},
+				{
+					itemIndex: req.itemIndex,
+					hint: 'Something between n8n and the service (a proxy, a login page, a wrong Base URL) answered instead. Check the Base URL.',
+				},
+			);
+		}
+
+		if (envelope.kind === 'success' && status < 300) {
+			return {
+				data: envelope.data as T,
+				statusCode: status,
+				requestId,
+				rateLimit,
+				replayed: String(headersIn['idempotent-replayed'] ?? '').toLowerCase() === 'true',
+			};
+		}
+
+		const error =
+			envelope.kind === 'failure'
+				? envelope.error
+				: { code: 'UNEXPECTED_REPLY', message: 'the service marked a failed reply as a success', details: undefined };
+		const info: ServiceErrorInfo = {
+			code: error.code,
+			message: error.message,
+			httpStatus: status,
+			fields: fieldMessages(error.details),
+			requestId,
+		};
+		if (error.details && typeof error.details.invoice_id === 'number') {
+			info.extra = { keptInvoiceId: error.details.invoice_id };
+		}
+		if (status === 409 && req.idempotencyKey !== undefined) {
+			info.message = `${error.message} (Idempotency-Key "${req.idempotencyKey}" was already used with a different body within 24 hours)`;
+		}
+		const hint = req.errorHints?.[error.code] ?? req.errorHints?.[String(status)];
+		throw serviceError(this, info, { itemIndex: req.itemIndex, hint });
+	}
+}

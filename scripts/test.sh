@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The one test command (npm test): typecheck, lint, build, unit and sandbox tests, then the
+# end-to-end runs in a real n8n. Prints how long each stage takes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+declare -a STAGES=()
+total_start=$(date +%s)
+
+stage() {
+	local name="$1"
+	shift
+	local start end
+	start=$(date +%s)
+	echo
+	echo "=== stage: ${name}"
+	"$@"
+	end=$(date +%s)
+	STAGES+=("${name}: $((end - start)) s")
+	echo "=== ${name} done in $((end - start)) s"
+}
+
+stage "typecheck" npx --no-install tsc --noEmit -p test/tsconfig.json
+stage "lint (n8n-node lint)" npx --no-install n8n-node lint
+stage "build (n8n-node build)" npx --no-install n8n-node build
+stage "jest (unit, sandbox, engine)" npx --no-install jest --ci
+if [ -x scripts/e2e.sh ]; then
+	stage "end-to-end (real n8n + sandbox)" bash scripts/e2e.sh
+fi
+
+echo
+echo "=== stage times"
+for line in "${STAGES[@]}"; do echo "  ${line}"; done
+echo "  total: $(( $(date +%s) - total_start )) s"

@@ -1,0 +1,356 @@
+import nock from 'nock';
+
+import { checkApiKey, checkBaseUrl, keyFingerprint } from '../../nodes/shared/credentials';
+import { canonicalJson, deriveIdempotencyKey, idempotencyKeyProblem } from '../../nodes/shared/idempotency';
+import { forgetRateLimits } from '../../nodes/shared/rateLimit';
+import { runNode, shutdownEngine } from '../harness/engine';
+import { ProbeNode } from '../harness/probeNode';
+import { useFakeClock } from '../helpers/fakeClock';
+
+const KEY = 'sltax_t2_0123456789abcdefghijklmnopqrstuv';
+const BASE = 'https://sl.example.com';
+const API = `${BASE}/api/v1`;
+const credentials = { apiKey: KEY, baseUrl: BASE };
+
+// nock needs a real Error instance; a plain object never reaches axios and the request hangs.
+function netError(code: string, message: string) {
+	return Object.assign(new Error(message), { code });
+}
+
+function envelope(data: unknown, requestId = 'req_ok1') {
+	return { success: true, data, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: requestId, response_time_ms: 3 } };
+}
+
+function failure(code: string, message: string, details?: object, requestId = 'req_fail1') {
+	return { success: false, error: { code, message, details }, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: requestId, response_time_ms: 2 } };
+}
+
+function probe(parameters: Record<string, unknown>, extra: { continueOnFail?: boolean; credentials?: typeof credentials } = {}) {
+	return runNode({
+		node: new ProbeNode(),
+		parameters: { method: 'GET', path: '/auth/me', ...parameters },
+		credentials: extra.credentials ?? credentials,
+		continueOnFail: extra.continueOnFail,
+	});
+}
+
+let fake: ReturnType<typeof useFakeClock>;
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+	fake = useFakeClock();
+	forgetRateLimits();
+});
+afterEach(() => {
+	fake.restore();
+	nock.cleanAll();
+});
+afterAll(() => {
+	nock.enableNetConnect();
+	shutdownEngine();
+});
+
+describe('envelope', () => {
+	it('returns data, request id and rate-limit figures, sending the Bearer key', async () => {
+		const scope = nock(API, { reqheaders: { authorization: `Bearer ${KEY}` } })
+			.get('/auth/me')
+			.reply(200, envelope({ key_name: 'ops', tier: 't2' }, 'req_abc'), {
+				'X-RateLimit-Limit': '1000',
+				'X-RateLimit-Remaining': '998',
+				'X-RateLimit-Reset': '1795399200',
+			});
+		const { output, error } = await probe({});
+		expect(error).toBeUndefined();
+		expect(output![0].json).toEqual({
+			data: { key_name: 'ops', tier: 't2' },
+			statusCode: 200,
+			replayed: false,
+			requestId: 'req_abc',
+			rateLimit: { limit: 1000, remaining: 998, reset: 1795399200 },
+		});
+		expect(output![0].pairedItem).toEqual({ item: 0 });
+		scope.done();
+	});
+
+	it('reports every field-level message and the request id of a 422', async () => {
+		nock(API)
+			.post('/invoices')
+			.reply(
+				422,
+				failure('VALIDATION_ERROR', 'Validation failed', {
+					fields: { state_code: ['Must be a valid state_code'], effective_date: ['This field is required', 'Must be a valid date'] },
+				}, 'req_422x'),
+			);
+		const { error } = await probe({ method: 'POST', path: '/invoices', body: '{"a":1}' });
+		expect(error!.message).toBe('The service refused the data (HTTP 422 VALIDATION_ERROR): Validation failed');
+		expect(error!.description).toContain('state_code: Must be a valid state_code');
+		expect(error!.description).toContain('effective_date: This field is required');
+		expect(error!.description).toContain('effective_date: Must be a valid date');
+		expect(error!.description).toContain('Request ID: req_422x');
+	});
+
+	it('says clearly when the reply is not the envelope (an HTML page from a proxy)', async () => {
+		nock(API).get('/auth/me').reply(502, '<html><body>Bad gateway</body></html>', { 'Content-Type': 'text/html' });
+		nock(API).get('/auth/me').times(2).reply(200, '<html><body>Login</body></html>', { 'Content-Type': 'text/html' });
+		const { error } = await probe({});
+		expect(error!.message).toContain("NOT_ENVELOPE");
+		expect(error!.message).toContain("the reply is not the service's JSON envelope: <html><body>Login</body></html>");
+	});
+
+	it('says so for an empty body', async () => {
+		nock(API).get('/auth/me').reply(200, '');
+		const { error } = await probe({});
+		expect(error!.message).toContain('(empty body)');
+	});
+
+	it.each([
+		[401, 'UNAUTHORIZED', 'Invalid API key', 'The API key was refused (missing, wrong, revoked or expired) (HTTP 401 UNAUTHORIZED): Invalid API key'],
+		[403, 'FORBIDDEN', 'Calculator scope required', 'This API key may not do this (HTTP 403 FORBIDDEN): Calculator scope required'],
+		[403, 'TIER_REQUIRED', 'Requires t3', 'This operation needs a higher key tier (HTTP 403 TIER_REQUIRED): Requires t3'],
+		[404, 'NOT_FOUND', 'Invoice not found', 'Not found on this key’s account (HTTP 404 NOT_FOUND): Invoice not found'],
+		[405, 'METHOD_NOT_ALLOWED', 'Use PUT', 'The service does not allow this method here (HTTP 405 METHOD_NOT_ALLOWED): Use PUT'],
+		[409, 'CONFLICT', 'Invoice accepted', 'The service refused a conflicting change (HTTP 409 CONFLICT): Invoice accepted'],
+		[400, 'BAD_REQUEST', 'Body is not JSON', 'The service could not read the request (HTTP 400 BAD_REQUEST): Body is not JSON'],
+	])('maps %i %s to a clear error, sent once', async (status, code, message, expected) => {
+		const scope = nock(API).get('/auth/me').reply(status, failure(code, message));
+		const { error } = await probe({});
+		expect(error!.message).toBe(expected);
+		expect(error!.httpCode).toBe(String(status));
+		expect(scope.isDone()).toBe(true);
+		expect(fake.sleeps).toEqual([]);
+	});
+
+	it('maps a 500 after its retries, quoting the request id', async () => {
+		nock(API).get('/auth/me').times(3).reply(500, failure('INTERNAL_ERROR', 'Unexpected', undefined, 'req_500'));
+		const { error } = await probe({});
+		expect(error!.message).toBe('The service had an internal error (HTTP 500 INTERNAL_ERROR): Unexpected');
+		expect(error!.description).toContain('Request ID: req_500');
+		expect(fake.sleeps).toEqual([500, 1000]);
+	});
+});
+
+describe('rate limits', () => {
+	it('waits Retry-After on 429 and tries again', async () => {
+		nock(API).get('/auth/me').reply(429, failure('RATE_LIMIT_EXCEEDED', 'Too many requests'), { 'Retry-After': '7' });
+		nock(API).get('/auth/me').reply(200, envelope({ ok: true }));
+		const { output } = await probe({});
+		expect(output![0].json.data).toEqual({ ok: true });
+		expect(fake.sleeps).toEqual([7000]);
+	});
+
+	it('fails past the wait cap with the limit, the ISO reset time and what to do', async () => {
+		const reset = fake.nowSeconds() + 1800;
+		const scope = nock(API)
+			.get('/auth/me')
+			.reply(429, failure('RATE_LIMIT_EXCEEDED', 'Too many requests'), {
+				'Retry-After': '1800',
+				'X-RateLimit-Limit': '1000',
+				'X-RateLimit-Remaining': '0',
+				'X-RateLimit-Reset': String(reset),
+			});
+		const { error } = await probe({ requestOptions: { maxRateLimitWaitSeconds: 60 } });
+		expect(error!.message).toContain('the key has used 1000 calls an hour');
+		expect(error!.message).toContain(`the count restarts at ${new Date(reset * 1000).toISOString()}`);
+		expect(error!.message).toContain('longer than the 60 s this node may wait');
+		expect(error!.description).toContain('Max Rate-Limit Wait');
+		expect(fake.sleeps).toEqual([]);
+		scope.done();
+	});
+
+	it('paces from Remaining: with no calls left it waits for the reset instead of spending a 429', async () => {
+		const reset = fake.nowSeconds() + 20;
+		nock(API).get('/auth/me').reply(200, envelope({ n: 1 }), {
+			'X-RateLimit-Limit': '100',
+			'X-RateLimit-Remaining': '0',
+			'X-RateLimit-Reset': String(reset),
+		});
+		nock(API).get('/auth/me').reply(200, envelope({ n: 2 }), {
+			'X-RateLimit-Limit': '100',
+			'X-RateLimit-Remaining': '99',
+			'X-RateLimit-Reset': String(reset + 3600),
+		});
+		const { output } = await runNode({
+			node: new ProbeNode(),
+			parameters: { method: 'GET', path: '/auth/me' },
+			credentials,
+			items: [{}, {}],
+		});
+		expect(output!.map((o) => (o.json.data as { n: number }).n)).toEqual([1, 2]);
+		expect(fake.sleeps).toEqual([20000]);
+	});
+});
+
+describe('retries', () => {
+	it('retries a GET after a network error with backoff', async () => {
+		nock(API).get('/auth/me').replyWithError(netError('ECONNRESET', 'socket hang up'));
+		nock(API).get('/auth/me').reply(200, envelope({ ok: 1 }));
+		const { output } = await probe({});
+		expect(output![0].json.data).toEqual({ ok: 1 });
+		expect(fake.sleeps).toEqual([500]);
+	});
+
+	it('retries PUT and DELETE on 5xx and 408', async () => {
+		nock(API).put('/invoices/7').reply(503, failure('INTERNAL_ERROR', 'busy'));
+		nock(API).put('/invoices/7').reply(408, failure('TIMEOUT', 'slow'));
+		nock(API).put('/invoices/7').reply(200, envelope({ id: 7 }));
+		const { output } = await probe({ method: 'PUT', path: '/invoices/7', body: '{"notes":"x"}' });
+		expect(output![0].json.data).toEqual({ id: 7 });
+		expect(fake.sleeps).toEqual([500, 1000]);
+	});
+
+	it('never resends a POST without an Idempotency-Key', async () => {
+		const scope = nock(API).post('/invoices').reply(500, failure('INTERNAL_ERROR', 'boom'));
+		const { error } = await probe({ method: 'POST', path: '/invoices', body: '{"a":1}' });
+		expect(error!.message).toContain('INTERNAL_ERROR');
+		expect(fake.sleeps).toEqual([]);
+		scope.done();
+	});
+
+	it('resends a POST with its Idempotency-Key, the same key every time', async () => {
+		const keys: string[] = [];
+		nock(API)
+			.post('/invoices')
+			.times(2)
+			.reply(function () {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return keys.length === 1 ? [502, failure('INTERNAL_ERROR', 'gateway')] : [201, envelope({ id: 9 })];
+			});
+		const { output } = await probe({ method: 'POST', path: '/invoices', body: '{"a":1}', idempotencyKey: 'row-42' });
+		expect(output![0].json).toMatchObject({ data: { id: 9 }, statusCode: 201 });
+		expect(keys).toEqual(['row-42', 'row-42']);
+	});
+
+	it('resends a read-only POST (preview) after a network error', async () => {
+		nock(API).post('/invoices/preview').replyWithError(netError('ECONNRESET', 'reset'));
+		nock(API).post('/invoices/preview').reply(200, envelope({ validation: { valid: true } }));
+		const { output } = await probe({ method: 'POST', path: '/invoices/preview', body: '{}', readOnly: true });
+		expect(output![0].json.data).toEqual({ validation: { valid: true } });
+	});
+
+	it('gives up after 3 tries of a network error and says the outcome', async () => {
+		nock(API).get('/auth/me').times(3).replyWithError(netError('ECONNREFUSED', 'connect ECONNREFUSED'));
+		const { error } = await probe({});
+		expect(error!.message).toContain('the connection failed before a reply arrived (ECONNREFUSED)');
+		expect(error!.description).toContain('Tried 3 times');
+		expect(fake.sleeps).toEqual([500, 1000]);
+	});
+
+	it.each([400, 401, 403, 404, 409, 422])('never retries %i', async (status) => {
+		const scope = nock(API).delete('/invoices/1').reply(status, failure('X', 'no'));
+		await probe({ method: 'DELETE', path: '/invoices/1' });
+		expect(scope.isDone()).toBe(true);
+		expect(fake.sleeps).toEqual([]);
+	});
+
+	it('reports a replayed create and names the key on a 409 for another body', async () => {
+		nock(API).post('/invoices').reply(201, envelope({ id: 3 }), { 'Idempotent-Replayed': 'true' });
+		const replay = await probe({ method: 'POST', path: '/invoices', body: '{"a":1}', idempotencyKey: 'k-1' });
+		expect(replay.output![0].json.replayed).toBe(true);
+
+		const scope = nock(API).post('/invoices').reply(409, failure('CONFLICT', 'Idempotency key reused with a different body'));
+		const conflict = await probe({ method: 'POST', path: '/invoices', body: '{"a":2}', idempotencyKey: 'k-1' });
+		expect(conflict.error!.message).toContain('Idempotency-Key "k-1" was already used with a different body');
+		scope.done();
+	});
+});
+
+describe('idempotency keys', () => {
+	it('derives the same key for the same body in any key order, never from the key itself', () => {
+		const fp = keyFingerprint(KEY);
+		const a = deriveIdempotencyKey(fp, '/invoices', { b: 1, a: { y: 2, x: [1, { q: 1, p: 2 }] } });
+		const b = deriveIdempotencyKey(fp, '/invoices', { a: { x: [1, { p: 2, q: 1 }], y: 2 }, b: 1 });
+		expect(a).toBe(b);
+		expect(a).toMatch(/^n8n-sl-[0-9a-f]{64}$/);
+		expect(a).not.toContain(KEY.slice(-32));
+		expect(deriveIdempotencyKey(fp, '/invoices', { b: 2 })).not.toBe(a);
+		expect(deriveIdempotencyKey(keyFingerprint('sltax_t2_ffffffffffffffffffffffffffffffff'), '/invoices', { b: 1 })).not.toBe(
+			deriveIdempotencyKey(fp, '/invoices', { b: 1 }),
+		);
+		expect(canonicalJson({ b: [2, 1], a: null })).toBe('{"a":null,"b":[2,1]}');
+	});
+
+	it('checks a caller key locally', () => {
+		expect(idempotencyKeyProblem('has space')).toBe('Idempotency Key: must not contain spaces');
+		expect(idempotencyKeyProblem('x'.repeat(256))).toBe('Idempotency Key: at most 255 characters (got 256)');
+		expect(idempotencyKeyProblem('x'.repeat(255))).toBeUndefined();
+	});
+});
+
+describe('credential checks before any call', () => {
+	it('refuses plain http to a non-loopback host, with the reason', async () => {
+		const { error } = await probe({}, { credentials: { apiKey: KEY, baseUrl: 'http://sl.example.com/api/v1' } });
+		expect(error!.message).toContain('Base URL must use https');
+		expect(error!.message).toContain('a redirected POST turns into a GET');
+	});
+
+	it('normalises the base URL', () => {
+		expect(checkBaseUrl('https://a.example.com/')).toEqual({ ok: true, value: 'https://a.example.com/api/v1' });
+		expect(checkBaseUrl(' https://a.example.com/api/v1/ ')).toEqual({ ok: true, value: 'https://a.example.com/api/v1' });
+		expect(checkBaseUrl('http://127.0.0.1:8787')).toEqual({ ok: true, value: 'http://127.0.0.1:8787/api/v1' });
+		expect(checkBaseUrl('http://localhost:8787/api/v1')).toEqual({ ok: true, value: 'http://localhost:8787/api/v1' });
+		expect(checkBaseUrl('ftp://a')).toEqual({ ok: false, problem: 'Base URL must start with https:// (got "ftp:")' });
+	});
+
+	it.each([
+		['', 'API Key is empty'],
+		['sltax_t4_0123456789abcdefghijklmnopqrstuv', 'API Key tier must be t1, t2 or t3'],
+		['sltax_t2_0123456789ABCDEFghijklmnopqrstuv', 'and characters other than lowercase letters and digits'],
+		['sltax_t2_0123456789abcdef', 'the part after the tier has 16 characters'],
+		['sltax_t2_0123456789abcdefghijklmnopqrstuv\n', 'contains a space or line break'],
+		['justakey', 'does not have the expected form'],
+	])('explains a malformed key without echoing it (%#)', (key, message) => {
+		const checked = checkApiKey(key);
+		expect(checked.ok).toBe(false);
+		const problem = checked.ok ? '' : checked.problem;
+		expect(problem).toContain(message);
+		if (key.length > 8) expect(problem).not.toContain(key.trim());
+	});
+
+	it('reads the tier from the key', () => {
+		expect(checkApiKey('abc_t3_0123456789abcdefghijklmnopqrstuv')).toEqual({ ok: true, value: 't3' });
+	});
+
+	it('fails a node run with a bad key before any call', async () => {
+		const { error } = await probe({}, { credentials: { apiKey: 'sltax_t2_short', baseUrl: BASE } });
+		expect(error!.message).toContain('the part after the tier has 5 characters');
+		expect(error!.message).not.toContain('sltax_t2_short');
+	});
+});
+
+describe('the key never leaks', () => {
+	it('is absent from errors and continue-on-fail items, even when the service echoes it', async () => {
+		nock(API).get('/auth/me').reply(401, failure('UNAUTHORIZED', `Key ${KEY} is revoked`, { fields: { api_key: [`${KEY} revoked`] } }));
+		const failed = await probe({});
+		expect(JSON.stringify(failed.error)).not.toContain(KEY);
+		expect(failed.error!.message).toContain('[redacted API key]');
+
+		nock(API).get('/auth/me').reply(401, failure('UNAUTHORIZED', `Key ${KEY} is revoked`));
+		const continued = await probe({}, { continueOnFail: true });
+		expect(JSON.stringify(continued.output)).not.toContain(KEY);
+		expect(continued.output![0]).toEqual({
+			json: {
+				error: 'The API key was refused (missing, wrong, revoked or expired) (HTTP 401 UNAUTHORIZED): Key [redacted API key] is revoked',
+				description: expect.stringContaining('Request ID: req_fail1'),
+				code: 'UNAUTHORIZED',
+				httpStatus: 401,
+				requestId: 'req_fail1',
+			},
+			pairedItem: { item: 0 },
+		});
+	});
+
+	it('gives one error item per failing item and keeps the others', async () => {
+		nock(API).get('/invoices/1').reply(200, envelope({ id: 1 }));
+		nock(API).get('/invoices/2').reply(404, failure('NOT_FOUND', 'Invoice not found', undefined, 'req_404'));
+		const { output } = await runNode({
+			node: new ProbeNode(),
+			parameters: { method: 'GET', path: '={{ "/invoices/" + $json.id }}' },
+			credentials,
+			items: [{ id: 1 }, { id: 2 }],
+			continueOnFail: true,
+		});
+		expect(output!.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(output![0].json.data).toEqual({ id: 1 });
+		expect(output![1].json).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, requestId: 'req_404' });
+	});
+});
