@@ -27,3 +27,32 @@ export const requestOptionsProperty: INodeProperties = {
 		},
 	],
 };
+
+/** Invoice ID as a resource locator: search a policy's transactions, or type the id. */
+export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Invoice',
+		name: 'invoiceId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The service’s invoice ID',
+		modes: [
+			{
+				displayName: 'From Policy',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Type a policy number…',
+				typeOptions: { searchListMethod: 'searchInvoices', searchable: true, searchFilterRequired: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 1042',
+				validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'An invoice ID is a whole number' } }],
+			},
+		],
+		...overrides,
+	};
+}

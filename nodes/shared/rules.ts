@@ -1,0 +1,80 @@
+/**
+ * Rules the service description states (service-api.md), checked locally before a call is spent.
+ * Messages are the description's own, so a local refusal reads like the service's.
+ */
+
+export const MESSAGES = {
+	required: 'This field is required',
+	date: 'Must be a valid date',
+	stateCode: 'Must be a valid state_code',
+	typeCode: 'Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION',
+} as const;
+
+/** The 50 states and DC. */
+export const STATE_CODES = [
+	'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
+	'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC',
+	'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+] as const;
+
+export const TYPE_CODES = ['NEW', 'RENEWAL', 'ENDORSEMENT', 'CANCELLATION'] as const;
+
+export type FeeCategory = 'policy_fee' | 'inspection_fee' | 'broker_fee' | 'pass_through' | 'tax';
+
+/** Fee and tax codes of `fees[].type`, by category (the description's table). */
+export const FEE_CODES: Record<FeeCategory, readonly string[]> = {
+	policy_fee: [
+		'policy_fee_company', 'policy_fee_broker', 'technology_fee', 'acca_dues', 'reinstatement_fee',
+		'equipment_charge', 'assessment_fee', 'vehicle_crime_fee', 'other',
+	],
+	inspection_fee: ['inspection_fee'],
+	broker_fee: ['broker_fee'],
+	pass_through: ['filing_fee', 'clearinghouse_fee', 'fire_marshall_tax', 'fslso_service'],
+	tax: [
+		'sl_tax', 'stamping_fee', 'fire_marshal', 'figa', 'service_fee', 'surcharge', 'regulatory_fee',
+		'slas_fee', 'municipal_tax', 'flat_fee',
+	],
+};
+
+/** Codes the calculator takes: every category but billed taxes. */
+export const CALCULATOR_FEE_CODES: readonly string[] = [
+	...FEE_CODES.policy_fee, ...FEE_CODES.inspection_fee, ...FEE_CODES.broker_fee, ...FEE_CODES.pass_through,
+];
+
+/** Codes invoices (create and preview) take. */
+export const INVOICE_FEE_CODES: readonly string[] = [...CALCULATOR_FEE_CODES, ...FEE_CODES.tax];
+
+/** Pairs stored in the same column; sending both in one request gives 422. */
+export const FEE_ALIAS_PAIRS: ReadonlyArray<readonly [string, string]> = [
+	['fire_marshal', 'fire_marshall_tax'],
+	['slas_fee', 'clearinghouse_fee'],
+	['flat_fee', 'filing_fee'],
+];
+
+export const LIMITS = {
+	invoiceFees: 25,
+	calculatorFees: 15,
+	invoiceDocuments: 10,
+	documentType: 50,
+	docUuid: 256,
+	fileName: 255,
+	calculatorMinPremium: 0.01,
+	/** Insurer group amounts must sum to net_premium within this. */
+	sumToleranceCents: 1,
+} as const;
+
+export const DOCUMENT_TYPE_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export const DOCUMENT_MIME_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/jpg'] as const;
+
+/** Document types that go to the state with a filing; others are kept for the operator only. */
+export const STATE_DOCUMENT_TYPES = [
+	'declaration_page', 'sl2_form', 'declinations_form', 'lloyds_syndicates', 'policy_endorsement', 'ecp_form',
+] as const;
+
+/** YYYY-MM-DD that is a real calendar date. */
+export function isValidDate(value: unknown): boolean {
+	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+	const date = new Date(`${value}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
