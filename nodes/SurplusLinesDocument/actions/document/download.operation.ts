@@ -1,0 +1,61 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { serviceError } from '../../../shared/errors';
+import { readInvoiceId } from '../../../shared/params';
+import { PATHS } from '../../../shared/service';
+import { DEFAULT_SETTINGS, apiRequest } from '../../../shared/transport';
+import { fetchFile } from '../../fetchFile';
+import { withoutLink } from '../../output';
+import { documentPathRef } from '../../reference';
+import { invoiceField, referenceFields } from './fields';
+
+const properties: INodeProperties[] = [
+	invoiceField,
+	...referenceFields,
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the file in',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['download'] } }, properties);
+
+/**
+ * Asks the service for a fresh link and returns the file as binary data. The link itself is left out
+ * of the output: it expires after 60 minutes and must not be stored.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const invoiceId = readInvoiceId(this, itemIndex);
+	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
+	const ref = await documentPathRef(this, itemIndex, invoiceId);
+	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.document(invoiceId, ref), itemIndex });
+	const doc = reply.data as IDataObject;
+	if (doc.fetch_status !== 'fetched' || typeof doc.url !== 'string' || !doc.url) {
+		throw serviceError(
+			this,
+			{
+				code: 'DOCUMENT_NOT_FETCHED',
+				message: `document ${String(doc.id)} has no file to download yet (fetch_status "${String(doc.fetch_status)}")`,
+				requestId: reply.requestId,
+			},
+			{
+				itemIndex,
+				hint:
+					doc.fetch_status === 'failed'
+						? 'The service could not fetch the file from your document store; check the docUUID there, then attach it again.'
+						: 'The service has not fetched the file from your document store yet. Put a Wait Until Fetched operation before Download.',
+			},
+		);
+	}
+	const requestOptions = this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
+	const timeoutSeconds = Number(requestOptions.timeoutSeconds) || DEFAULT_SETTINGS.timeoutSeconds;
+	const bytes = await fetchFile(this, doc.url, { itemIndex, timeoutSeconds });
+	const mimeType = typeof doc.mime_type === 'string' ? doc.mime_type : undefined;
+	const binary = await this.helpers.prepareBinaryData(bytes, String(doc.file_name ?? `document-${String(doc.id)}`), mimeType);
+	return [{ json: { ...withoutLink(doc), downloaded_bytes: bytes.length }, binary: { [binaryPropertyName]: binary } }];
+}

@@ -1,0 +1,22 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readInvoiceId } from '../../../shared/params';
+import { PATHS } from '../../../shared/service';
+import { apiRequest } from '../../../shared/transport';
+import { documentJson } from '../../output';
+import { documentPathRef } from '../../reference';
+import { invoiceField, referenceFields } from './fields';
+
+export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['get'] } }, [
+	invoiceField,
+	...referenceFields,
+]);
+
+/** One document with a fresh download link (valid 60 minutes; `url_expires_at` says until when). */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const invoiceId = readInvoiceId(this, itemIndex);
+	const ref = await documentPathRef(this, itemIndex, invoiceId);
+	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.document(invoiceId, ref), itemIndex });
+	return [{ json: documentJson(reply.data as IDataObject) }];
+}
