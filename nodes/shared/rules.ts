@@ -78,3 +78,15 @@ export function isValidDate(value: unknown): boolean {
 	const date = new Date(`${value}T00:00:00Z`);
 	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
+
+/** Calls a key may make per clock hour, by tier (the description's Limits table). */
+export const HOURLY_CALL_LIMITS = { t1: 100, t2: 1000, t3: 5000 } as const;
+
+/** Values of `status` on an invoice. */
+export const INVOICE_STATUSES = ['new', 'sent', 'success', 'error', 're-submitted'] as const;
+
+/** Values of `filing.state_status` (accounts with the new features). */
+export const FILING_STATES = ['not_sent', 'sent', 'accepted', 'confirmed', 'rejected', 'refused'] as const;
+
+/** Values of a document's `fetch_status` (`none`: added by the operator). */
+export const DOCUMENT_FETCH_STATUSES = ['pending', 'fetching', 'fetched', 'failed', 'none'] as const;

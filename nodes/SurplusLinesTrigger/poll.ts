@@ -1,0 +1,150 @@
+import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+
+import { getServiceCredential } from '../shared/credentials';
+import { lastRateLimit } from '../shared/rateLimit';
+import { clock } from '../shared/timing';
+import { computeBudget, coverage, coverageWarning, dueUnits, pickUnits, pollsPerHour, type Budget } from './budget';
+import { readConfig, type TriggerConfig, type WatchUnit } from './config';
+import { newTransactionEvent, observeInvoice, type EventFactory } from './events';
+import { classifyFailure, readInvoice, readPolicy } from './read';
+import { sampleRun } from './sample';
+import { loadState, prune, unitMemory, type TriggerState } from './state';
+
+interface PollRun {
+	ctx: IPollFunctions;
+	state: TriggerState;
+	factory: EventFactory;
+	now: number;
+	events: IDataObject[];
+}
+
+async function checkInvoice(run: PollRun, unit: WatchUnit): Promise<void> {
+	const { state } = run;
+	const seq = ++state.readSeq;
+	const invoice = await readInvoice.call(run.ctx, unit.value);
+	run.events.push(...observeInvoice(state, invoice, seq, run.now, run.factory).events);
+}
+
+async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
+	const { state, factory, now } = run;
+	const memory = unitMemory(state, unit.key);
+	const baseline = memory.known === undefined;
+	const seen = new Set<number>(memory.known ?? []);
+	// A transaction is new only against a complete earlier listing, so a baseline counts once all its pages are read.
+	const quiet: EventFactory = { ...factory, config: { ...factory.config, emitCurrentState: false } };
+	let listingSeq: number | undefined;
+	const pages = await readPolicy.call(
+		run.ctx,
+		unit.value,
+		() => ++state.readSeq,
+		(rows, seq, last) => {
+			listingSeq ??= seq;
+			const stale = memory.r !== undefined && memory.r > listingSeq;
+			for (const row of rows) {
+				const id = Number(row.id);
+				if (!baseline && !stale && !seen.has(id)) {
+					const event = newTransactionEvent(row, factory);
+					if (event) run.events.push(event);
+					observeInvoice(state, row, seq, now, quiet);
+					memory.at = now;
+				} else {
+					const observed = observeInvoice(state, row, seq, now, factory);
+					run.events.push(...observed.events);
+					if (observed.changed && !observed.baseline) memory.at = now;
+				}
+				seen.add(id);
+			}
+			if (!stale) {
+				memory.r = Math.max(memory.r ?? 0, listingSeq);
+				if (!baseline || last) memory.known = [...seen];
+			}
+			if (baseline && last) memory.at = now;
+		},
+	);
+	memory.pages = pages;
+}
+
+/** Reads one unit; returns the failure instead of throwing, so the poll decides what it means. */
+async function attempt(run: PollRun, unit: WatchUnit): Promise<unknown> {
+	try {
+		await (unit.kind === 'policy' ? checkPolicy(run, unit) : checkInvoice(run, unit));
+	} catch (error) {
+		return error ?? new Error('unknown failure');
+	}
+	const memory = unitMemory(run.state, unit.key);
+	memory.checkedAt = run.now;
+	delete memory.missing;
+	return undefined;
+}
+
+function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error);
+}
+
+function logContext(ctx: IPollFunctions): IDataObject {
+	return { node: ctx.getNode().name, workflowId: ctx.getWorkflow().id };
+}
+
+/**
+ * One poll of an active workflow: read the units the budget allows (round-robin), compare with
+ * the stored values, emit each change once. The stored state moves only for what was read.
+ */
+async function trackChanges(ctx: IPollFunctions, config: TriggerConfig, budgetOf: (state: TriggerState) => Budget) {
+	const state = loadState(ctx.getWorkflowStaticData('node'));
+	const now = clock.now();
+	prune(state, new Set(config.units.map((u) => u.key)));
+	const budget = budgetOf(state);
+	const due = dueUnits(config.units, state, config, now);
+	const warning = coverageWarning(coverage(due, state, budget), budget);
+	if (warning) ctx.logger.warn(`Surplus Lines Trigger: ${warning}`, logContext(ctx));
+
+	const seq = ++state.seq;
+	const picked = pickUnits(due, state, budget.callsPerPoll);
+	// Claimed at once, so a poll that overlaps this one takes the next units instead.
+	const before = new Map(picked.map((u) => [u.key, state.units[u.key]?.picked]));
+	for (const unit of picked) unitMemory(state, unit.key).picked = seq;
+
+	const run: PollRun = { ctx, state, now, events: [], factory: { config, detectedAt: new Date(now).toISOString() } };
+	for (const [index, unit] of picked.entries()) {
+		const failure = await attempt(run, unit);
+		if (failure === undefined) continue;
+		const outcome = classifyFailure(failure);
+		const message = (failure as Error).message;
+		if (outcome === 'missing') {
+			Object.assign(unitMemory(state, unit.key), { missing: true, checkedAt: now });
+			ctx.logger.warn(`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found; it is checked like a settled item from now on. ${message}`, logContext(ctx));
+			continue;
+		}
+		// Units not read go back to their place, first in line for the next poll.
+		for (const rest of picked.slice(index)) {
+			const memory = state.units[rest.key];
+			if (memory?.picked === seq) memory.picked = before.get(rest.key);
+		}
+		if (outcome === 'fatal' && run.events.length === 0) throw asNodeError(ctx, failure);
+		const log = outcome === 'fatal' ? ctx.logger.error : ctx.logger.warn;
+		log.call(ctx.logger, `Surplus Lines Trigger: poll stopped after ${index} of ${picked.length} items, the rest is read next time: ${message}`, logContext(ctx));
+		break;
+	}
+	return run.events;
+}
+
+/** The trigger's `poll()`. */
+export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const config = readConfig(this);
+	const credential = await getServiceCredential(this);
+	const perHour = pollsPerHour(this.getNodeParameter('pollTimes', {}));
+	const budgetOf = (state?: TriggerState) =>
+		computeBudget(credential.tier, lastRateLimit(credential.fingerprint)?.limit ?? state?.limit, config.share, perHour);
+
+	if (this.getMode() === 'manual') {
+		const sample = await sampleRun(this, config, budgetOf());
+		return sample.length ? [this.helpers.returnJsonArray(sample)] : null;
+	}
+
+	const events = await trackChanges(this, config, budgetOf);
+	const state = loadState(this.getWorkflowStaticData('node'));
+	const limit = lastRateLimit(credential.fingerprint)?.limit;
+	if (limit) state.limit = limit;
+	return events.length ? [this.helpers.returnJsonArray(events)] : null;
+}

@@ -1,0 +1,63 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { readErrorInfo } from '../shared/errors';
+import { INVOICE_LIST_MAX_PER_PAGE, LIST_KEYS, PATHS, readList, readPagination } from '../shared/service';
+import { apiRequest } from '../shared/transport';
+
+/**
+ * A poll never waits for the rate limit: a 429 (or a spent window) fails the call at once and
+ * the poll ends with "no events this time"; the next poll tries again.
+ */
+const POLL_SETTINGS = { maxRateLimitWaitSeconds: 0 };
+
+/** GET /invoices/{id}: the invoice with its documents (and filing on new-features accounts). */
+export async function readInvoice(this: IPollFunctions, id: string): Promise<IDataObject> {
+	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.invoice(id), settings: POLL_SETTINGS });
+	const invoice = (reply.data ?? {}) as IDataObject;
+	return { ...invoice, id: invoice.id ?? Number(id) };
+}
+
+/**
+ * GET /invoices?policy_number=, page by page (100 a page, the most the service gives).
+ * `onPage` receives each page as soon as it is read, so a failure on a later page keeps what was
+ * read; `nextSeq` numbers each request just before it is sent. Returns the calls spent.
+ */
+export async function readPolicy(
+	this: IPollFunctions,
+	policyNumber: string,
+	nextSeq: () => number,
+	onPage: (rows: IDataObject[], seq: number, last: boolean) => void,
+): Promise<number> {
+	const perPage = INVOICE_LIST_MAX_PER_PAGE;
+	for (let page = 1; ; page++) {
+		const seq = nextSeq();
+		const reply = await apiRequest.call(this, {
+			method: 'GET',
+			path: PATHS.invoices,
+			qs: { policy_number: policyNumber, page, per_page: perPage },
+			settings: POLL_SETTINGS,
+		});
+		const rows = readList(reply.data, LIST_KEYS.invoices).filter((row) => row && row.id !== undefined);
+		const pagination = readPagination(reply.data, { page, perPage });
+		const more = pagination.total !== undefined ? page * pagination.perPage < pagination.total : rows.length >= perPage;
+		onPage(rows, seq, !more);
+		if (!more) return page;
+	}
+}
+
+export type Outcome = 'missing' | 'transient' | 'fatal';
+
+const TRANSIENT_CODES = new Set(['RATE_LIMIT_EXCEEDED', 'NETWORK_ERROR', 'TIMEOUT', 'REQUEST_FAILED', 'NOT_ENVELOPE', 'INTERNAL_ERROR']);
+
+/**
+ * What a failed read means for the poll. Transient (429, network, timeout, 5xx): stop, no
+ * events this time, try later. Missing (404): this item only. Anything else (key refused,
+ * credential wrong): a setting the user must fix.
+ */
+export function classifyFailure(error: unknown): Outcome {
+	const info = readErrorInfo(error);
+	if (!info) return 'fatal';
+	if (info.httpStatus === 404 || info.code === 'NOT_FOUND') return 'missing';
+	if (TRANSIENT_CODES.has(info.code) || info.httpStatus === 408 || (info.httpStatus ?? 0) >= 500) return 'transient';
+	return 'fatal';
+}

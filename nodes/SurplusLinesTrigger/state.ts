@@ -1,0 +1,80 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * What the trigger remembers between polls, kept in the node's static data (n8n saves it with
+ * the workflow, so it survives a restart). Short keys: 500 watched invoices stay a small record.
+ */
+
+/** Last values seen of one invoice. */
+export interface InvoiceMemory {
+	/** status */
+	s?: string;
+	/** filing.state_status (absent when the account has no filing object) */
+	f?: string;
+	/** document id → fetch_status */
+	d?: Record<string, string>;
+	/** Number of changes recorded so far: part of each event's id. */
+	c: number;
+	/** When the last change (or the baseline) was recorded, ms. */
+	at: number;
+	/** Sequence number of the request whose reply is recorded here (see TriggerState.readSeq). */
+	r: number;
+}
+
+/** One watched entry: an invoice id (`i:<id>`) or a policy number (`p:<number>`). */
+export interface UnitMemory {
+	/** Poll sequence at which this unit was last handed to a poll: the round-robin order. */
+	picked?: number;
+	/** When it was last read successfully, ms. */
+	checkedAt?: number;
+	/** Policies: pages the listing took last time (its cost in calls). */
+	pages?: number;
+	/** Policies: when a transaction was last added or changed, ms. */
+	at?: number;
+	/** Policies: invoice ids seen in its listing. */
+	known?: number[];
+	/** Policies: sequence number of the latest request applied. */
+	r?: number;
+	/** The service answered 404: checked only like a settled item. */
+	missing?: boolean;
+}
+
+export interface TriggerState {
+	v: 1;
+	/** Poll counter. */
+	seq: number;
+	/**
+	 * Request counter, taken just before each call. A reply is applied only when its number is
+	 * above the one already recorded for the item, so a slow reply from an overlapping poll that
+	 * started earlier can neither repeat an event nor move the state backwards.
+	 */
+	readSeq: number;
+	/** Last X-RateLimit-Limit seen for the key. */
+	limit?: number;
+	invoices: Record<string, InvoiceMemory>;
+	units: Record<string, UnitMemory>;
+}
+
+/** Reads (or creates) the state inside the node's static data; changes write through. */
+export function loadState(staticData: IDataObject): TriggerState {
+	const existing = staticData.trigger as TriggerState | undefined;
+	if (existing && existing.v === 1) return existing;
+	staticData.trigger = { v: 1, seq: 0, readSeq: 0, invoices: {}, units: {} } satisfies TriggerState;
+	return staticData.trigger as TriggerState;
+}
+
+export function unitMemory(state: TriggerState, key: string): UnitMemory {
+	state.units[key] ??= {};
+	return state.units[key];
+}
+
+/** Drops memory of entries no longer watched (ids removed from the lists). */
+export function prune(state: TriggerState, unitKeys: Set<string>): void {
+	for (const key of Object.keys(state.units)) if (!unitKeys.has(key)) delete state.units[key];
+	const keep = new Set<string>();
+	for (const key of unitKeys) {
+		if (key.startsWith('i:')) keep.add(key.slice(2));
+		for (const id of state.units[key]?.known ?? []) keep.add(String(id));
+	}
+	for (const id of Object.keys(state.invoices)) if (!keep.has(id)) delete state.invoices[id];
+}

@@ -1,0 +1,96 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesTrigger } from '../../../nodes/SurplusLinesTrigger/SurplusLinesTrigger.node';
+import { pollNode } from '../../harness/engine';
+
+export const KEY = 'sltax_t2_0123456789abcdefghijklmnopqrstuv';
+export const BASE = 'https://sl.example.com';
+export const API = `${BASE}/api/v1`;
+export const credentials = { apiKey: KEY, baseUrl: BASE };
+
+export const EVERY_5_MINUTES = { item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] };
+
+export function envelope(data: unknown) {
+	return { success: true, data, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: 'req_0001', response_time_ms: 3 } };
+}
+
+export function failure(code: string, message: string) {
+	return { success: false, error: { code, message }, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: 'req_fail', response_time_ms: 2 } };
+}
+
+export function rateHeaders(limit = 1000, remaining = 900) {
+	return { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': '1795399200' };
+}
+
+export function document(id: number, fetchStatus: string, uuid = `doc-${id}`): IDataObject {
+	return { id, doc_type: 'declaration_page', file_name: uuid, external_doc_uuid: uuid, fetch_status: fetchStatus, url: null };
+}
+
+export function invoice(id: number, over: IDataObject = {}): IDataObject {
+	return {
+		id,
+		policy_number: 'POL-1',
+		type: { id: 1, name: 'New' },
+		status: 'new',
+		filed: false,
+		documents: [],
+		filing: { state_status: 'not_sent', updated_at: null, confirmation_number: null, submission_number: null, message: null, api_error: null },
+		...over,
+	};
+}
+
+export function filing(stateStatus: string, extra: IDataObject = {}): IDataObject {
+	return { state_status: stateStatus, updated_at: null, confirmation_number: null, submission_number: null, message: null, api_error: null, ...extra };
+}
+
+/** Replies to GET /invoices/{id} once with the invoice. */
+export function serveInvoice(inv: IDataObject, headers = rateHeaders()) {
+	return nock(API).get(`/invoices/${String(inv.id)}`).reply(200, envelope(inv), headers);
+}
+
+export function servePolicy(policy: string, rows: IDataObject[], page = 1, total = rows.length) {
+	return nock(API)
+		.get('/invoices')
+		.query({ policy_number: policy, page: String(page), per_page: '100' })
+		.reply(200, envelope({ invoices: rows, pagination: { page, per_page: 100, total } }), rateHeaders());
+}
+
+export interface TriggerParams {
+	invoiceIds?: string;
+	policyNumbers?: string;
+	events?: string[];
+	statusValues?: string[];
+	filingValues?: string[];
+	documentValues?: string[];
+	options?: IDataObject;
+	pollTimes?: IDataObject;
+}
+
+/**
+ * An active workflow's trigger across polls: each poll runs in n8n's PollContext and the static
+ * data is carried to the next, as n8n does. `restart()` keeps only the saved static data.
+ */
+export function activeTrigger(params: TriggerParams, staticData: IDataObject = {}) {
+	let data = staticData;
+	const parameters = {
+		events: ['invoiceStatus', 'filingState', 'documentFetchStatus', 'newTransaction'],
+		pollTimes: EVERY_5_MINUTES,
+		options: {},
+		...params,
+	};
+	return {
+		async poll(mode: 'trigger' | 'manual' = 'trigger') {
+			const result = await pollNode({ node: new SurplusLinesTrigger(), parameters, credentials, staticData: data, mode });
+			if (mode === 'trigger') data = result.staticData;
+			return (result.emitted?.[0] ?? []).map((item) => item.json);
+		},
+		/** Runs a poll on a shared static-data object (for polls that overlap). */
+		pollShared(shared: IDataObject) {
+			return pollNode({ node: new SurplusLinesTrigger(), parameters, credentials, staticData: shared });
+		},
+		get staticData() {
+			return data;
+		},
+	};
+}
