@@ -1,0 +1,405 @@
+/**
+ * The invoice body in the UI, shared by Create, Create Many, Preview and Update: an input mode
+ * (Fields or JSON), the six required fields, optional fields and the repeating groups. Names map
+ * to request fields in `../../body.ts`.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+const CHANGE_NOTE = 'For an endorsement or cancellation this is the amount of the change; negative when premium is returned.';
+
+export const inputModeProperty: INodeProperties = {
+	displayName: 'Input',
+	name: 'inputMode',
+	type: 'options',
+	default: 'fields',
+	options: [
+		{ name: 'Fields', value: 'fields', description: 'Fill in the invoice field by field' },
+		{ name: 'JSON', value: 'json', description: 'One expression giving the whole request body (fits spreadsheet rows)' },
+	],
+};
+
+export function jsonBodyProperty(partial: boolean): INodeProperties {
+	return {
+		displayName: 'Invoice JSON',
+		name: 'invoiceJson',
+		type: 'json',
+		default: 'undefined',
+		default: partial
+			? '{\n  "net_premium": 1250.00\n}'
+			: '{\n  "policy_number": "",\n  "insured_name": "",\n  "state_code": "TX",\n  "net_premium": 0,\n  "effective_date": "2026-01-01",\n  "expiration_date": "2027-01-01"\n}',
+		required: true,
+		displayOptions: { show: { inputMode: ['json'] } },
+		description: partial
+			? 'Only the fields to change, with the service’s field names; fields sent replace the stored ones'
+			: 'The request body with the service’s field names (policy_number, insured_name, state_code, net_premium, effective_date, expiration_date, …). Checked locally before the call.',
+	};
+}
+
+const DATE_PLACEHOLDER = 'YYYY-MM-DD';
+
+/** The six required fields; `optional` for Update (where they live in a collection). */
+export function requiredFieldProperties(optional: boolean): INodeProperties[] {
+	const req = !optional;
+	return [
+		{ displayName: 'Policy Number', name: 'policyNumber', type: 'string', default: '', required: req, description: 'Same value on every transaction of a policy; links them' },
+		{ displayName: 'Insured Name', name: 'insuredName', type: 'string', default: '', required: req },
+		{
+			displayName: 'State Name or ID',
+			name: 'stateCode',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getStates' },
+			default: '',
+			required: req,
+			description: 'Two-letter state code (50 states and DC). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Net Premium',
+			name: 'netPremium',
+			type: 'number',
+			typeOptions: { numberPrecision: 2 },
+			default: 0,
+			required: req,
+			description: 'Premium of the transaction. ,.',
+		},
+		{
+			displayName: 'Effective Date',
+			name: 'effectiveDate',
+			type: 'string',
+			default: '',
+			placeholder: DATE_PLACEHOLDER,
+			required: req,
+			description: 'Start of the policy term; for an endorsement or cancellation the date of the change (unless Transaction Effective Date is set)',
+		},
+		{ displayName: 'Expiration Date', name: 'expirationDate', type: 'string', default: '', placeholder: DATE_PLACEHOLDER, required: req, description: 'The policy’s expiration date' },
+	];
+}
+
+export const optionalFieldOptions: INodeProperties[] = [
+	{ displayName: 'Class Code', name: 'classCode', type: 'string', default: '', description: 'If the state holds no such class code, the invoice is stored without it and a warning is returned' },
+	{ displayName: 'Commission', name: 'commission', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0 },
+	{ displayName: 'Invoice Date', name: 'invoiceDate', type: 'string', default: '', placeholder: DATE_PLACEHOLDER, description: 'Defaults to the effective date' },
+	{ displayName: 'Invoice Number', name: 'invoiceNumber', type: 'string', default: '', description: 'Your own reference' },
+	{
+		displayName: 'Line of Business Name or ID',
+		name: 'lobId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getLinesOfBusiness' },
+		default: '',
+		description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	},
+	{ displayName: 'Line of Business (By Name)', name: 'lobName', type: 'string', default: '', description: 'Used when no line of business ID is set (accounts with the new features); an unknown name stores the invoice without one and adds a warning' },
+	{ displayName: 'Policy Limit', name: 'policyLimit', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Must not be negative' },
+	{
+		displayName: 'Transaction Effective Date',
+		name: 'transactionEffectiveDate',
+		type: 'string',
+		default: '',
+		placeholder: DATE_PLACEHOLDER,
+		description: 'Endorsement or cancellation on accounts with the new features: the date of the change, while Effective and Expiration Date hold the policy term',
+	},
+	{
+		displayName: 'Type',
+		name: 'typeCode',
+		type: 'options',
+		default: 'NEW',
+		options: [
+			{ name: 'New', value: 'NEW' },
+			{ name: 'Renewal', value: 'RENEWAL' },
+			{ name: 'Endorsement', value: 'ENDORSEMENT', description: 'Amounts are the change and may be negative' },
+			{ name: 'Cancellation', value: 'CANCELLATION', description: 'Amounts are the change; returned premium is negative' },
+		],
+		description: 'Audits, reinstatements and rewrites cannot be sent',
+	},
+];
+
+const companyFields = (shareNote: string): INodeProperties[] => [
+	{
+		displayName: 'Find Company By',
+		name: 'identifyBy',
+		type: 'options',
+		default: 'companyId',
+		options: [
+			{ name: 'Company ID', value: 'companyId', description: 'The service’s company ID' },
+			{ name: 'NAIC Code', value: 'naic', description: 'Accounts with the new features only' },
+			{ name: 'Company Name', value: 'companyName', description: 'Accounts with the new features only' },
+		],
+	},
+	{ displayName: 'Company ID', name: 'companyId', type: 'number', default: 0, displayOptions: { show: { identifyBy: ['companyId'] } }, description: 'Find it with the Reference node’s company search' },
+	{ displayName: 'NAIC Code', name: 'naic', type: 'string', default: '', displayOptions: { show: { identifyBy: ['naic'] } } },
+	{ displayName: 'Company Name', name: 'companyName', type: 'string', default: '', displayOptions: { show: { identifyBy: ['companyName'] } } },
+	{
+		displayName: 'Share',
+		name: 'shareBy',
+		type: 'options',
+		default: 'percent',
+		options: [
+			{ name: 'Percent', value: 'percent' },
+			{ name: 'Amount', value: 'amount' },
+			{ name: 'Whole (Sole Insurer)', value: 'whole', description: 'A single insurer without a percent takes 100%' },
+		],
+		description: shareNote,
+	},
+	{ displayName: 'Percent', name: 'percent', type: 'number', default: 100, displayOptions: { show: { shareBy: ['percent'] } } },
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+		displayOptions: { show: { shareBy: ['amount'] } },
+		description: CHANGE_NOTE,
+	},
+];
+
+export const collectionProperties: INodeProperties[] = [
+	{
+		displayName: 'Insured Address',
+		name: 'insuredAddress',
+		type: 'fixedCollection',
+		default: {},
+		placeholder: 'Add Address',
+		options: [
+			{
+				displayName: 'Address',
+				name: 'address',
+				values: [
+					{ displayName: 'Line 1', name: 'line1', type: 'string', default: '' },
+					{ displayName: 'Line 2', name: 'line2', type: 'string', default: '' },
+					{ displayName: 'City', name: 'city', type: 'string', default: '' },
+					{ displayName: 'ZIP', name: 'zip', type: 'string', default: '' },
+					{
+						displayName: 'Address Type',
+						name: 'typeId',
+						type: 'options',
+						default: 2,
+						options: [
+							{ name: 'Garaging', value: 2 },
+							{ name: 'Billing', value: 1 },
+						],
+						description: 'The state comes from State',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Coverages',
+		name: 'coverages',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Coverage',
+		options: [
+			{
+				displayName: 'Coverage',
+				name: 'coverage',
+				values: [
+					{ displayName: 'Code', name: 'code', type: 'string', default: '', placeholder: 'GL', description: 'A listed coverage code (Reference node: Coverages) or your own code with a title' },
+					{ displayName: 'Title', name: 'title', type: 'string', default: '' },
+					{ displayName: 'Amount', name: 'amount', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: 'Coverage premium. ,.' },
+					{
+						displayName: 'Limits',
+						name: 'limits',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true },
+						default: {},
+						placeholder: 'Add Limit',
+						description: 'Their premiums must sum to the coverage amount',
+						options: [
+							{
+								displayName: 'Limit',
+								name: 'limit',
+								values: [{ displayName: 'Premium', name: 'premium', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0 }],
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Insurers',
+		name: 'insurers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Insurer',
+		options: [
+			{ displayName: 'Insurer', name: 'insurer', values: companyFields('Share of the net premium') },
+		],
+	},
+	{
+		displayName: 'Insurer Groups by Line of Business',
+		name: 'insurerGroups',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Group',
+		description: 'Group amounts must sum to the net premium within 1 cent. Sent after the insurers above, in insurers[].',
+		options: [
+			{
+				displayName: 'Group',
+				name: 'group',
+				values: [
+					{
+						displayName: 'Line of Business Name or ID',
+						name: 'lobId',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getLinesOfBusiness' },
+						default: '',
+						description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+					},
+					{ displayName: 'Line of Business (By Name)', name: 'lobName', type: 'string', default: '', description: 'Used when no ID is set (accounts with the new features)' },
+					{ displayName: 'Amount', name: 'amount', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, required: true, description: 'The group’s premium. ,.' },
+					{
+						displayName: 'Companies',
+						name: 'companies',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true },
+						default: {},
+						placeholder: 'Add Company',
+						options: [{ displayName: 'Company', name: 'company', values: companyFields('Share of the group amount') }],
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Fees and Taxes',
+		name: 'fees',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Fee',
+		description: 'Up to 25; stored as sent (create computes no tax). Send only one code of an alias pair.',
+		options: [
+			{
+				displayName: 'Fee',
+				name: 'fee',
+				values: [
+					{
+						displayName: 'Type Name or ID',
+						name: 'type',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getInvoiceFeeTypes' },
+						default: '',
+						description: 'Fee or tax code. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{ displayName: 'Amount', name: 'amount', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: CHANGE_NOTE },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Documents',
+		name: 'documents',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Document',
+		description: 'Up to 10 references to files in your own document store',
+		options: [
+			{
+				displayName: 'Document',
+				name: 'document',
+				values: [
+					{
+						displayName: 'Type Name or ID',
+						name: 'type',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getDocumentTypes' },
+						default: '',
+						description: 'Letters, digits, underscore or hyphen, at most 50 characters. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{ displayName: 'Document UUID', name: 'docUUID', type: 'string', default: '', description: 'Your document store’s ID for the file (at most 256 characters)' },
+					{ displayName: 'File Name', name: 'filename', type: 'string', default: '' },
+					{
+						displayName: 'MIME Type',
+						name: 'mimeType',
+						type: 'options',
+						default: '',
+						options: [
+							{ name: '(Not Set)', value: '' },
+							{ name: 'JPEG', value: 'image/jpeg' },
+							{ name: 'JPG', value: 'image/jpg' },
+							{ name: 'PDF', value: 'application/pdf' },
+							{ name: 'PNG', value: 'image/png' },
+						],
+					},
+				],
+			},
+		],
+	},
+];
+
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return only ID, policy, type, status, filed, state, premium, fees total and warnings instead of the whole invoice',
+};
+
+/** Idempotency for Create and Create Many. */
+export const idempotencyProperties: INodeProperties[] = [
+	{
+		displayName: 'Idempotency',
+		name: 'idempotency',
+		type: 'options',
+		default: 'derived',
+		options: [
+			{
+				name: 'Derived From the Invoice',
+				value: 'derived',
+				description: 'The same invoice sent again (a re-run, Retry On Fail) returns the first filing instead of a second one, for 24 hours',
+			},
+			{ name: 'Own Key', value: 'own', description: 'Your own key, at most 255 characters, no spaces' },
+			{ name: 'Off', value: 'off', description: 'Every run files a new invoice' },
+		],
+		description: 'Whether to send an Idempotency-Key (accounts with the idempotency feature honour it). A replayed filing is marked _replayed: true.',
+	},
+	{
+		displayName: 'Idempotency Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: { show: { idempotency: ['own'] } },
+		description: 'One key per invoice, e.g. from your own row ID',
+	},
+];
+
+const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const fieldsOnly = { show: { inputMode: ['fields'] } };
+
+/** The whole body input of an operation: mode, JSON, or the fields and groups. */
+export function bodyProperties(partial: boolean): INodeProperties[] {
+	const fields: INodeProperties[] = partial
+		? [
+				{
+					displayName: 'Update Fields',
+					name: 'updateFields',
+					type: 'collection',
+					placeholder: 'Add Field',
+					default: {},
+					description: 'Fields sent replace the stored ones; fields left out keep theirs',
+					options: [...requiredFieldProperties(true), ...optionalFieldOptions].sort(byName),
+				},
+			]
+		: [
+				...requiredFieldProperties(false),
+				{
+					displayName: 'Additional Fields',
+					name: 'additionalFields',
+					type: 'collection',
+					placeholder: 'Add Field',
+					default: {},
+					options: [...optionalFieldOptions].sort(byName),
+				},
+			];
+	return [
+		inputModeProperty,
+		jsonBodyProperty(partial),
+		...[...fields, ...collectionProperties].map((p) => ({ ...p, displayOptions: fieldsOnly })),
+	];
+}

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { getServiceCredential, requireTier } from '../../../shared/credentials';
+import { PATHS } from '../../../shared/service';
+import { readInvoiceBody } from '../../body';
+import { fileInvoice, idempotencyKeyFor } from '../../filing';
+import { invoiceJson } from '../../output';
+import { billTaxesFromPreview } from '../../preview';
+import { readIdempotencyChoice } from '../../idempotencyChoice';
+import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
+
+const properties: INodeProperties[] = [
+	...bodyProperties(false),
+	...idempotencyProperties,
+	simplifyProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Bill Taxes From Preview',
+				name: 'billTaxesFromPreview',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to preview first and add the computed tax lines (tax_calculation.line_items) to the fees, then create. One extra call. Codes already in the fees (or their alias) are kept as sent. Nothing is created when the preview reports validation errors.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
+	let body = readInvoiceBody(this, i);
+	const choice = readIdempotencyChoice(this, i);
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	let previewNotes: string[] | undefined;
+	if (options.billTaxesFromPreview === true) {
+		const billed = await billTaxesFromPreview(this, body, i);
+		body = billed.body;
+		previewNotes = billed.notes;
+	}
+	const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, i);
+	const result = await fileInvoice(this, body, { idempotencyKey: key, itemIndex: i });
+	const json = invoiceJson(result.invoice, this.getNodeParameter('simplify', i, false) as boolean, result);
+	if (previewNotes?.length) json._previewNotes = previewNotes;
+	return [{ json }];
+}
+

@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { invoiceIdProperty } from '../../../shared/descriptions';
+import { readInvoiceId } from '../../../shared/params';
+import { PATHS } from '../../../shared/service';
+import { apiRequest } from '../../../shared/transport';
+import { invoiceJson } from '../../output';
+import { simplifyProperty } from './body.description';
+
+export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['get'] } }, [
+	invoiceIdProperty(),
+	simplifyProperty,
+]);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = readInvoiceId(this, i);
+	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.invoice(id), itemIndex: i });
+	return [{ json: invoiceJson(reply.data as IDataObject, this.getNodeParameter('simplify', i, false) as boolean) }];
+}

@@ -1,0 +1,17 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readInvoiceBody } from '../../body';
+import { previewInvoice } from '../../preview';
+import { bodyProperties } from './body.description';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['preview'] } },
+	bodyProperties(false),
+);
+
+/** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const reply = await previewInvoice(this, readInvoiceBody(this, i), i);
+	return [{ json: reply.data }];
+}

@@ -1,0 +1,38 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { getServiceCredential, requireTier } from '../../../shared/credentials';
+import { invoiceIdProperty } from '../../../shared/descriptions';
+import { readInvoiceId } from '../../../shared/params';
+import { PATHS } from '../../../shared/service';
+import { apiRequest } from '../../../shared/transport';
+import { readInvoiceBody } from '../../body';
+import { ACCEPTED_HINTS, explainConflict } from '../../hints';
+import { noteKeptInvoice } from '../../filing';
+import { invoiceJson } from '../../output';
+import { bodyProperties, simplifyProperty } from './body.description';
+
+export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['update'] } }, [
+	invoiceIdProperty(),
+	...bodyProperties(true),
+	simplifyProperty,
+]);
+
+/** PUT: fields sent replace the stored ones; only what is sent is checked locally. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	requireTier(this, await getServiceCredential(this, i), 't2', 'Update an invoice', i);
+	const id = readInvoiceId(this, i);
+	const body = readInvoiceBody(this, i, 'partial');
+	try {
+		const reply = await apiRequest.call(this, {
+			method: 'PUT',
+			path: PATHS.invoice(id),
+			body,
+			itemIndex: i,
+			errorHints: ACCEPTED_HINTS.update,
+		});
+		return [{ json: invoiceJson(reply.data as IDataObject, this.getNodeParameter('simplify', i, false) as boolean) }];
+	} catch (error) {
+		throw noteKeptInvoice(explainConflict(this, error, 'changed', i));
+	}
+}

@@ -1,0 +1,124 @@
+/**
+ * Create Many: files every input item, in calls of at most BATCH_MAX_INVOICES to
+ * `POST /invoices/batch` with a t3 key, or one create per item with a t2 key. Each result is
+ * paired back to its input item through the batch reply's `index`.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { getServiceCredential } from '../shared/credentials';
+import { fieldMessages } from '../shared/envelope';
+import { serviceError } from '../shared/errors';
+import { deriveIdempotencyKey } from '../shared/idempotency';
+import { BATCH_MAX_INVOICES, LIST_KEYS, PATHS, readKeptInvoiceId, readList } from '../shared/service';
+import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
+import { fileInvoice, findSameTransaction, idempotencyKeyFor, type Filed, type IdempotencyChoice } from './filing';
+import { listInvoices } from './list';
+
+export interface Entry {
+	/** Input item index. */
+	index: number;
+	body: IDataObject;
+	choice: IdempotencyChoice;
+}
+
+export type Outcome = { index: number; filed: Filed } | { index: number; error: Error };
+
+/** t2: one create per item, each with its own Idempotency-Key and lost-reply handling. */
+export async function fileOneByOne(ctx: IExecuteFunctions, entries: Entry[]): Promise<Outcome[]> {
+	const outcomes: Outcome[] = [];
+	for (const entry of entries) {
+		try {
+			const key = await idempotencyKeyFor(ctx, entry.choice, PATHS.invoices, entry.body, entry.index);
+			outcomes.push({ index: entry.index, filed: await fileInvoice(ctx, entry.body, { idempotencyKey: key, itemIndex: entry.index }) });
+		} catch (error) {
+			outcomes.push({ index: entry.index, error: error as Error });
+		}
+	}
+	return outcomes;
+}
+
+function resultError(ctx: IExecuteFunctions, raw: IDataObject | undefined, reply: ApiReply<unknown>, index: number): Error {
+	const error = (raw ?? {}) as IDataObject;
+	const details = error.details as IDataObject | undefined;
+	const kept = readKeptInvoiceId(details);
+	return serviceError(
+		ctx,
+		{
+			code: typeof error.code === 'string' ? error.code : 'BATCH_ITEM_FAILED',
+			message: typeof error.message === 'string' ? error.message : 'the service did not file this invoice',
+			httpStatus: error.code === 'VALIDATION_ERROR' ? 422 : undefined,
+			fields: fieldMessages(details),
+			requestId: reply.requestId,
+			extra: kept === undefined ? undefined : { keptInvoiceId: kept },
+		},
+		{ itemIndex: index },
+	);
+}
+
+/**
+ * After a lost batch reply nothing says which invoices were stored, and the batch call carries no
+ * per-invoice key. Each item is looked up among its policy's transactions first; only an item not
+ * found there is filed again, on its own.
+ */
+async function reconcileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcome[]> {
+	const byPolicy = new Map<string, Promise<IDataObject[]>>();
+	const outcomes: Outcome[] = [];
+	for (const entry of chunk) {
+		try {
+			const policyNumber = String(entry.body.policy_number);
+			if (!byPolicy.has(policyNumber)) byPolicy.set(policyNumber, listInvoices(ctx, { policyNumber, itemIndex: entry.index }));
+			const match = findSameTransaction(await byPolicy.get(policyNumber)!, entry.body);
+			if (match) {
+				outcomes.push({ index: entry.index, filed: { invoice: match, replayed: false, recovered: true } });
+				continue;
+			}
+			outcomes.push(...(await fileOneByOne(ctx, [entry])));
+		} catch (error) {
+			outcomes.push({ index: entry.index, error: error as Error });
+		}
+	}
+	return outcomes;
+}
+
+async function fileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcome[]> {
+	const body = { invoices: chunk.map((e) => e.body) };
+	const useKey = chunk.every((e) => e.choice.mode !== 'off');
+	const { fingerprint } = await getServiceCredential(ctx, chunk[0].index);
+	let reply: ApiReply<unknown>;
+	try {
+		reply = await apiRequest.call(ctx, {
+			method: 'POST',
+			path: PATHS.invoiceBatch,
+			body,
+			idempotencyKey: useKey ? deriveIdempotencyKey(fingerprint, PATHS.invoiceBatch, body) : undefined,
+			// Never resent blindly: the service does not describe keys on batch.
+			retry: false,
+			itemIndex: chunk[0].index,
+		});
+	} catch (error) {
+		if (isOutcomeUnknown(error)) return await reconcileChunk(ctx, chunk);
+		return chunk.map((e) => ({ index: e.index, error: error as Error }));
+	}
+	const results = readList(reply.data, LIST_KEYS.batchResults);
+	const byPosition = new Map(results.map((r) => [Number(r.index), r]));
+	return chunk.map((entry, position): Outcome => {
+		const result = byPosition.get(position);
+		if (result?.success === true && result.invoice) {
+			return { index: entry.index, filed: { invoice: result.invoice as IDataObject, replayed: reply.replayed, recovered: false } };
+		}
+		if (!result) {
+			const missing = { code: 'BATCH_NO_RESULT', message: `the batch reply has no result for this invoice (position ${position})` };
+			return { index: entry.index, error: resultError(ctx, missing, reply, entry.index) };
+		}
+		return { index: entry.index, error: resultError(ctx, result.error as IDataObject | undefined, reply, entry.index) };
+	});
+}
+
+/** t3: the entries in calls of at most BATCH_MAX_INVOICES; every chunk is sent whatever earlier chunks gave. */
+export async function fileInBatches(ctx: IExecuteFunctions, entries: Entry[]): Promise<Outcome[]> {
+	const outcomes: Outcome[] = [];
+	for (let start = 0; start < entries.length; start += BATCH_MAX_INVOICES) {
+		outcomes.push(...(await fileChunk(ctx, entries.slice(start, start + BATCH_MAX_INVOICES))));
+	}
+	return outcomes;
+}

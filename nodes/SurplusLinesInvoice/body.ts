@@ -1,0 +1,137 @@
+/**
+ * Reads the invoice request body of one item from the node's parameters (Fields or JSON mode) and
+ * checks it with the one schema of `validation.ts`. Both modes give the same body shape, so field
+ * paths in messages (`coverages[1].limits`) are the service's own.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { inputError } from '../shared/errors';
+import { validateInvoice } from './validation';
+
+/** UI name → request field, for the six required fields and the optional ones. */
+const FIELD_NAMES: Record<string, string> = {
+	policyNumber: 'policy_number',
+	insuredName: 'insured_name',
+	stateCode: 'state_code',
+	netPremium: 'net_premium',
+	effectiveDate: 'effective_date',
+	expirationDate: 'expiration_date',
+	classCode: 'class_code',
+	commission: 'commission',
+	invoiceDate: 'invoice_date',
+	invoiceNumber: 'invoice_number',
+	lobId: 'lob_id',
+	lobName: 'lob_name',
+	policyLimit: 'policy_limit',
+	transactionEffectiveDate: 'transaction_effective_date',
+	typeCode: 'type_code',
+};
+
+const REQUIRED_UI_FIELDS = ['policyNumber', 'insuredName', 'stateCode', 'netPremium', 'effectiveDate', 'expirationDate'];
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+function rows(value: unknown, key: string): IDataObject[] {
+	const list = (value as IDataObject | undefined)?.[key];
+	return Array.isArray(list) ? (list as IDataObject[]) : [];
+}
+
+function company(row: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	if (row.identifyBy === 'naic') out.naic = row.naic;
+	else if (row.identifyBy === 'companyName') out.company_name = row.companyName;
+	else out.company_id = row.companyId;
+	if (row.shareBy === 'percent') out.percent = row.percent;
+	if (row.shareBy === 'amount') out.amount = row.amount;
+	return out;
+}
+
+function lob(row: IDataObject): IDataObject {
+	if (!blank(row.lobId)) return { lob_id: Number(row.lobId) };
+	return blank(row.lobName) ? {} : { lob_name: row.lobName };
+}
+
+/** The repeating groups of the Fields mode, as request arrays; empty groups are left out. */
+function collections(ctx: IExecuteFunctions, i: number): IDataObject {
+	const get = (name: string) => ctx.getNodeParameter(name, i, {}) as IDataObject;
+	const body: IDataObject = {};
+
+	const address = get('insuredAddress').address as IDataObject | undefined;
+	if (address) {
+		body.insured_address = Object.fromEntries(
+			Object.entries({ line1: address.line1, line2: address.line2, city: address.city, zip: address.zip, type_id: address.typeId }).filter(
+				([, v]) => !blank(v),
+			),
+		);
+	}
+
+	const coverages = rows(get('coverages'), 'coverage').map((c) => {
+		const item: IDataObject = { code: c.code, amount: c.amount };
+		if (!blank(c.title)) item.title = c.title;
+		const limits = rows(c.limits, 'limit').map((l) => ({ premium: l.premium }));
+		if (limits.length) item.limits = limits;
+		return item;
+	});
+	if (coverages.length) body.coverages = coverages;
+
+	const insurers = [
+		...rows(get('insurers'), 'insurer').map(company),
+		...rows(get('insurerGroups'), 'group').map((g) => ({
+			...lob(g),
+			amount: g.amount,
+			companies: rows(g.companies, 'company').map(company),
+		})),
+	];
+	if (insurers.length) body.insurers = insurers;
+
+	const fees = rows(get('fees'), 'fee').map((f) => ({ type: f.type, amount: f.amount }));
+	if (fees.length) body.fees = fees;
+
+	const documents = rows(get('documents'), 'document').map((d) => {
+		const doc: IDataObject = { type: d.type, docUUID: d.docUUID };
+		if (!blank(d.filename)) doc.filename = d.filename;
+		if (!blank(d.mimeType)) doc.mime_type = d.mimeType;
+		return doc;
+	});
+	if (documents.length) body.documents = documents;
+	return body;
+}
+
+function named(values: IDataObject): IDataObject {
+	const body: IDataObject = {};
+	for (const [name, value] of Object.entries(values)) {
+		if (blank(value)) continue;
+		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : value;
+	}
+	return body;
+}
+
+function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
+	const raw = ctx.getNodeParameter('invoiceJson', i) as unknown;
+	if (typeof raw !== 'string') return raw;
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch (error) {
+		throw inputError(ctx, [`Invoice JSON: not valid JSON (${(error as Error).message})`], { itemIndex: i });
+	}
+}
+
+/** The raw request body of item `i`, before the local checks. */
+export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): unknown {
+	if (ctx.getNodeParameter('inputMode', i, 'fields') === 'json') return jsonBody(ctx, i);
+	const top =
+		mode === 'full'
+			? {
+					...Object.fromEntries(REQUIRED_UI_FIELDS.map((name) => [FIELD_NAMES[name], ctx.getNodeParameter(name, i, '')])),
+					...named(ctx.getNodeParameter('additionalFields', i, {}) as IDataObject),
+				}
+			: named(ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
+	return { ...top, ...collections(ctx, i) };
+}
+
+/** Reads and checks the body; every problem is reported at once, before any call. */
+export function readInvoiceBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial' = 'full'): IDataObject {
+	const checked = validateInvoice(readRawBody(ctx, i, mode), mode);
+	if (!checked.ok) throw inputError(ctx, checked.problems, { itemIndex: i });
+	return checked.body;
+}

@@ -1,0 +1,143 @@
+/**
+ * Filing one invoice without ever filing it twice.
+ *
+ * The first POST is sent with `retry: false`: the transport would otherwise resend a POST that
+ * carries an Idempotency-Key after a lost reply, which is only safe on accounts that honour the
+ * key. After an unknown outcome (lost reply, timeout, 5xx) the node asks `GET /auth/me` once per
+ * execution whether the account has the idempotency feature:
+ * - it has, and a key was sent: resend with the same key (the service replays or files once);
+ * - otherwise: list the policy's transactions and look for the same type, effective date
+ *   (and transaction effective date) and net premium; a match is returned as recovered, else the
+ *   invoice is sent once more.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { getServiceCredential } from '../shared/credentials';
+import { readErrorInfo, serviceError } from '../shared/errors';
+import { deriveIdempotencyKey } from '../shared/idempotency';
+import { FEATURES, PATHS, readAccountInfo, type AccountInfo } from '../shared/service';
+import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
+import { listInvoices } from './list';
+
+export interface Filed {
+	invoice: IDataObject;
+	replayed: boolean;
+	recovered: boolean;
+}
+
+/** Reply `type.name` for each `type_code` (description: New, Renewal, Endorsement or Cancelled). */
+const TYPE_NAMES: Record<string, string> = {
+	NEW: 'New',
+	RENEWAL: 'Renewal',
+	ENDORSEMENT: 'Endorsement',
+	CANCELLATION: 'Cancelled',
+};
+
+export const CREATE_HINTS: Record<string, string> = {
+	FORBIDDEN: 'Creating invoices needs a t2 (Standard) key or higher.',
+};
+
+// One `GET /auth/me` per execution and key, asked only after an unknown outcome.
+const accountCache = new WeakMap<object, Map<string, Promise<AccountInfo>>>();
+
+export async function accountInfo(ctx: IExecuteFunctions, itemIndex: number): Promise<AccountInfo> {
+	const { fingerprint } = await getServiceCredential(ctx, itemIndex);
+	let perKey = accountCache.get(ctx);
+	if (!perKey) accountCache.set(ctx, (perKey = new Map()));
+	let info = perKey.get(fingerprint);
+	if (!info) {
+		info = apiRequest
+			.call(ctx, { method: 'GET', path: PATHS.authMe, itemIndex })
+			.then((reply) => readAccountInfo(reply.data));
+		perKey.set(fingerprint, info);
+		info.catch(() => perKey.delete(fingerprint));
+	}
+	return await info;
+}
+
+export type IdempotencyChoice = { mode: 'derived' } | { mode: 'own'; key: string } | { mode: 'off' };
+
+export async function idempotencyKeyFor(
+	ctx: IExecuteFunctions,
+	choice: IdempotencyChoice,
+	path: string,
+	body: unknown,
+	itemIndex: number,
+): Promise<string | undefined> {
+	if (choice.mode === 'off') return undefined;
+	if (choice.mode === 'own') return choice.key;
+	const { fingerprint } = await getServiceCredential(ctx, itemIndex);
+	return deriveIdempotencyKey(fingerprint, path, body);
+}
+
+const cents = (value: unknown) => Math.round(Number(value) * 100);
+
+/** The latest of the policy's transactions that is this one (same type, dates and premium). */
+export function findSameTransaction(invoices: IDataObject[], body: IDataObject): IDataObject | undefined {
+	const typeName = TYPE_NAMES[String(body.type_code ?? 'NEW')];
+	const matches = invoices.filter((invoice) => {
+		const type = (invoice.type as IDataObject | undefined)?.name;
+		if (type !== typeName || invoice.effective_date !== body.effective_date) return false;
+		if (cents(invoice.net_premium) !== cents(body.net_premium)) return false;
+		const sentChangeDate = body.transaction_effective_date;
+		const storedChangeDate = invoice.transaction_effective_date;
+		return sentChangeDate === undefined || storedChangeDate === undefined || sentChangeDate === storedChangeDate;
+	});
+	return matches.sort((a, b) => Number(b.id) - Number(a.id))[0];
+}
+
+/** Adds the kept invoice's id to the message of a 422 from an account that keeps rejected invoices. */
+export function noteKeptInvoice(error: unknown): unknown {
+	const kept = readErrorInfo(error)?.extra?.keptInvoiceId;
+	const described = error as { description?: string | null };
+	if (kept !== undefined && described && typeof described === 'object') {
+		described.description = `${described.description ?? ''}\nThe service kept the rejected invoice as ID ${String(kept)} (keptInvoiceId); a corrected create with the same policy number, type and effective date replaces it.`.trim();
+	}
+	return error;
+}
+
+function filed(reply: ApiReply<unknown>, recovered = false): Filed {
+	return { invoice: reply.data as IDataObject, replayed: reply.replayed, recovered };
+}
+
+export async function fileInvoice(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	options: { idempotencyKey?: string; itemIndex: number },
+): Promise<Filed> {
+	const { itemIndex, idempotencyKey } = options;
+	const send = async (retry: boolean) =>
+		await apiRequest.call(ctx, {
+			method: 'POST',
+			path: PATHS.invoices,
+			body,
+			idempotencyKey,
+			retry,
+			itemIndex,
+			errorHints: CREATE_HINTS,
+		});
+	try {
+		return filed(await send(false));
+	} catch (error) {
+		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
+	}
+
+	const account = await accountInfo(ctx, itemIndex);
+	if (idempotencyKey !== undefined && account.features.includes(FEATURES.idempotency)) {
+		// The key makes the resend safe: a stored first attempt comes back as a replay.
+		return filed(await send(true));
+	}
+	const policyNumber = String(body.policy_number);
+	const existing = findSameTransaction(await listInvoices(ctx, { policyNumber, itemIndex }), body);
+	if (existing) return { invoice: existing, replayed: false, recovered: true };
+	try {
+		return filed(await send(false));
+	} catch (error) {
+		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
+		const info = readErrorInfo(error)!;
+		throw serviceError(ctx, info, {
+			itemIndex,
+			hint: `The reply was lost twice. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`,
+		});
+	}
+}

@@ -1,0 +1,65 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { inputError, serviceError } from '../shared/errors';
+import { PATHS } from '../shared/service';
+import { FEE_ALIAS_PAIRS } from '../shared/rules';
+import { apiRequest, type ApiReply } from '../shared/transport';
+import { validateInvoice } from './validation';
+
+/** POST /invoices/preview: stores nothing, so it is safe to resend. */
+export async function previewInvoice(ctx: IExecuteFunctions, body: IDataObject, itemIndex: number): Promise<ApiReply<IDataObject>> {
+	return (await apiRequest.call(ctx, { method: 'POST', path: PATHS.invoicePreview, body, readOnly: true, itemIndex })) as ApiReply<IDataObject>;
+}
+
+// Create accepts a state without direct e-filing (the filing is prepared for the state's own
+// process), so this preview message is a note, not a reason to stop.
+const NOT_BLOCKING = /^State \w+ is not supported for filing$/;
+
+const twinOf = (code: string) =>
+	FEE_ALIAS_PAIRS.flatMap(([a, b]) => (a === code ? [b] : b === code ? [a] : []))[0];
+
+/** Adds the preview's tax lines to fees[]: codes already sent (or their alias twin) are kept as sent. */
+export function mergeTaxLines(body: IDataObject, lineItems: IDataObject[]): IDataObject {
+	const fees = Array.isArray(body.fees) ? [...(body.fees as IDataObject[])] : [];
+	const present = new Set(fees.map((f) => String(f.type)));
+	for (const line of lineItems) {
+		const code = String(line.code ?? '');
+		if (!code || present.has(code) || present.has(twinOf(code) ?? '')) continue;
+		fees.push({ type: code, amount: line.amount as number });
+		present.add(code);
+	}
+	return { ...body, fees };
+}
+
+/**
+ * Preview first, then the body to create with the computed tax lines in fees[]. Throws (nothing
+ * created) when the preview reports validation errors.
+ */
+export async function billTaxesFromPreview(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<{ body: IDataObject; notes: string[] }> {
+	const reply = await previewInvoice(ctx, body, itemIndex);
+	const preview = reply.data;
+	const validation = (preview.validation ?? {}) as IDataObject;
+	const messages = Array.isArray(validation.errors) ? validation.errors.map(String) : [];
+	const blocking = messages.filter((m) => !NOT_BLOCKING.test(m));
+	if (blocking.length) {
+		throw serviceError(
+			ctx,
+			{ code: 'PREVIEW_INVALID', message: 'the preview reported problems, so nothing was created', fields: blocking, requestId: reply.requestId },
+			{ itemIndex, hint: 'Fix the item and run again (Bill Taxes From Preview creates only after a clean preview).' },
+		);
+	}
+	const tax = (preview.tax_calculation ?? {}) as IDataObject;
+	const lineItems = Array.isArray(tax.line_items) ? (tax.line_items as IDataObject[]) : [];
+	const merged = validateInvoice(mergeTaxLines(body, lineItems));
+	if (!merged.ok) {
+		throw inputError(ctx, merged.problems, {
+			itemIndex,
+			summary: `With the preview's tax lines the invoice breaks a rule, nothing was created: ${merged.problems[0]}`,
+		});
+	}
+	return { body: merged.body, notes: messages.filter((m) => NOT_BLOCKING.test(m)) };
+}

@@ -1,0 +1,311 @@
+/**
+ * The one set of local rules for an invoice request body (service-api.md, "Invoice request
+ * fields" and "Amount rules"), shared by Create, Create Many, Preview and Update. Each problem is
+ * reported as "<field path>: <rule>" with the description's own message where it has one.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+
+import {
+	DOCUMENT_MIME_TYPES,
+	DOCUMENT_TYPE_PATTERN,
+	FEE_ALIAS_PAIRS,
+	INVOICE_FEE_CODES,
+	LIMITS,
+	MESSAGES,
+	STATE_CODES,
+	TYPE_CODES,
+	isValidDate,
+} from '../shared/rules';
+
+const NUMBER = 'Must be a number';
+const INTEGER = 'Must be an integer';
+
+const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+
+// Spreadsheet rows often carry numbers as text ("1200.50"); such text is read as the number.
+const numeric = (value: unknown) =>
+	typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+
+const requiredText = z.preprocess(
+	(v) => (isBlank(v) ? undefined : v),
+	z.string({ required_error: MESSAGES.required, invalid_type_error: 'Must be a string' }),
+);
+const optionalText = z.string({ invalid_type_error: 'Must be a string' }).nullish();
+
+const requiredNumber = z.preprocess(
+	(v) => (isBlank(v) ? undefined : numeric(v)),
+	z.number({ required_error: MESSAGES.required, invalid_type_error: NUMBER }).finite(NUMBER),
+);
+const optionalNumber = z.preprocess(
+	(v) => (isBlank(v) ? undefined : numeric(v)),
+	z.number({ invalid_type_error: NUMBER }).finite(NUMBER).optional(),
+);
+const optionalInteger = z.preprocess(
+	(v) => (isBlank(v) ? undefined : numeric(v)),
+	z.number({ invalid_type_error: INTEGER }).int(INTEGER).optional(),
+);
+
+const optionalDate = z.preprocess(
+	(v) => (isBlank(v) ? undefined : v),
+	z.custom<string>((v) => isValidDate(v), { message: MESSAGES.date }).optional(),
+);
+
+const requiredDate = z.preprocess(
+	(v) => (isBlank(v) ? undefined : v),
+	z
+		.string({ required_error: MESSAGES.required, invalid_type_error: MESSAGES.date })
+		.refine((v) => isValidDate(v), MESSAGES.date),
+);
+
+const stateCode = z.preprocess(
+	(v) => (isBlank(v) ? undefined : typeof v === 'string' ? v.trim().toUpperCase() : v),
+	z
+		.string({ required_error: MESSAGES.required, invalid_type_error: MESSAGES.stateCode })
+		.refine((v) => (STATE_CODES as readonly string[]).includes(v), MESSAGES.stateCode),
+);
+
+const typeCode = z.preprocess(
+	(v) => (isBlank(v) ? undefined : v),
+	z
+		.custom<string>((v) => (TYPE_CODES as readonly unknown[]).includes(v), { message: MESSAGES.typeCode })
+		.optional(),
+);
+
+const address = z
+	.object({
+		line1: optionalText,
+		line2: optionalText,
+		city: optionalText,
+		zip: optionalText,
+		type_id: z.preprocess(
+			(v) => (isBlank(v) ? undefined : numeric(v)),
+			z.union([z.literal(1), z.literal(2)], { errorMap: () => ({ message: 'Must be 1 (billing) or 2 (garaging)' }) }).optional(),
+		),
+	})
+	.passthrough();
+
+const limit = z.object({ premium: requiredNumber }).passthrough();
+
+const coverage = z
+	.object({
+		code: requiredText,
+		title: optionalText,
+		amount: requiredNumber,
+		limits: z.array(limit).optional(),
+	})
+	.passthrough();
+
+/** An insurer is found by company_id; NAIC or company name work on new-features accounts. */
+const company = z
+	.object({
+		company_id: optionalInteger,
+		naic: optionalText,
+		company_name: optionalText,
+		percent: optionalNumber,
+		amount: optionalNumber,
+	})
+	.passthrough();
+
+/** A line-of-business group: its own amount and its companies. */
+const insurerGroup = z
+	.object({
+		lob_id: optionalInteger,
+		lob_name: optionalText,
+		amount: optionalNumber,
+		companies: z.array(company).min(1, 'Must list at least one company'),
+	})
+	.passthrough();
+
+const isGroup = (value: unknown) =>
+	!!value && typeof value === 'object' && ('companies' in value || 'lob_id' in value || 'lob_name' in value);
+
+// Each item is read by its own shape: a group (has companies or a line of business) or an insurer.
+const insurer = z.unknown().transform((value, ctx) => {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+		ctx.addIssue({ code: 'custom', message: 'Must be an object' });
+		return z.NEVER;
+	}
+	const result = (isGroup(value) ? insurerGroup : company).safeParse(value);
+	if (result.success) return result.data as IDataObject;
+	for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+	return z.NEVER;
+});
+
+const fee = z
+	.object({
+		type: z.preprocess(
+			(v) => (isBlank(v) ? undefined : v),
+			z
+				.string({ required_error: MESSAGES.required })
+				.refine((v) => INVOICE_FEE_CODES.includes(v), (v) => ({ message: `'${v}' is not a known fee or tax code` })),
+		),
+		amount: requiredNumber,
+	})
+	.passthrough();
+
+const document = z
+	.object({
+		type: z.preprocess(
+			(v) => (isBlank(v) ? undefined : v),
+			z
+				.string({ required_error: MESSAGES.required })
+				.max(LIMITS.documentType, `Must not exceed ${LIMITS.documentType} characters`)
+				.regex(DOCUMENT_TYPE_PATTERN, 'May contain only letters, digits, underscore or hyphen'),
+		),
+		docUUID: z.preprocess(
+			(v) => (isBlank(v) ? undefined : v),
+			z.string({ required_error: MESSAGES.required }).max(LIMITS.docUuid, `Must not exceed ${LIMITS.docUuid} characters`),
+		),
+		filename: z.string().max(LIMITS.fileName, `Must not exceed ${LIMITS.fileName} characters`).nullish(),
+		mime_type: z
+			.custom<string>((v) => isBlank(v) || (DOCUMENT_MIME_TYPES as readonly unknown[]).includes(v), {
+				message: `Must be one of: ${DOCUMENT_MIME_TYPES.join(', ')}`,
+			})
+			.optional(),
+	})
+	.passthrough();
+
+/** Every field of the request; unknown fields pass through untouched (the service may know them). */
+const invoiceFields = z
+	.object({
+		policy_number: requiredText,
+		insured_name: requiredText,
+		state_code: stateCode,
+		net_premium: requiredNumber,
+		effective_date: requiredDate,
+		expiration_date: requiredDate,
+		type_code: typeCode,
+		insured_address: address.optional(),
+		coverages: z.array(coverage).optional(),
+		insurers: z.array(insurer).optional(),
+		lob_id: optionalInteger,
+		lob_name: optionalText,
+		fees: z.array(fee).max(LIMITS.invoiceFees, `Must not have more than ${LIMITS.invoiceFees} items`).optional(),
+		invoice_number: optionalText,
+		invoice_date: optionalDate,
+		commission: optionalNumber,
+		policy_limit: z.preprocess(
+			(v) => (isBlank(v) ? undefined : numeric(v)),
+			z.number({ invalid_type_error: NUMBER }).finite(NUMBER).min(0, 'Must not be negative').optional(),
+		),
+		class_code: optionalText,
+		transaction_effective_date: optionalDate,
+		documents: z
+			.array(document)
+			.max(LIMITS.invoiceDocuments, `Must not have more than ${LIMITS.invoiceDocuments} items`)
+			.optional(),
+	})
+	.passthrough();
+
+const cents = (value: number) => Math.round(value * 100);
+const money = (value: number) => value.toFixed(2);
+const asNumber = (value: unknown) => {
+	const n = numeric(value);
+	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+const asList = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+const asObject = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {});
+
+/**
+ * Rules between fields: sums, insurer identity, fee aliases. They read the raw body tolerantly and
+ * run even when single fields fail, so one run lists every problem; they check only what was sent.
+ */
+const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
+	const body = asObject(raw);
+	asList(body.coverages).forEach((item, n) => {
+		const c = asObject(item);
+		const premiums = asList(c.limits).map((l) => asNumber(asObject(l).premium));
+		const amount = asNumber(c.amount);
+		if (!premiums.length || amount === undefined || premiums.some((p) => p === undefined)) return;
+		const sum = (premiums as number[]).reduce((total, p) => total + p, 0);
+		if (cents(sum) !== cents(amount)) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['coverages', n, 'limits'],
+				message: `premiums must sum to the coverage amount ${amount} (got ${Number(money(sum))})`,
+			});
+		}
+	});
+
+	const needsCompany = (item: IDataObject, path: Array<string | number>) => {
+		if (!isBlank(item.company_id) || !isBlank(item.naic) || !isBlank(item.company_name)) return;
+		ctx.addIssue({
+			code: 'custom',
+			path: [...path, 'company_id'],
+			message: `${pathLabel(path)}.company_id is required and must be an integer`,
+		});
+	};
+	const groupAmounts: number[] = [];
+	let groupsComplete = true;
+	asList(body.insurers).forEach((entry, n) => {
+		const item = asObject(entry);
+		if (!isGroup(item)) return needsCompany(item, ['insurers', n]);
+		const amount = asNumber(item.amount);
+		if (amount === undefined) {
+			groupsComplete = false;
+			ctx.addIssue({ code: 'custom', path: ['insurers', n, 'amount'], message: `insurers[${n}].amount is required and must be a number` });
+		} else groupAmounts.push(amount);
+		asList(item.companies).forEach((member, m) => needsCompany(asObject(member), ['insurers', n, 'companies', m]));
+	});
+	const premium = asNumber(body.net_premium);
+	if (groupAmounts.length && groupsComplete && premium !== undefined) {
+		const sum = groupAmounts.reduce((a, b) => a + b, 0);
+		if (Math.abs(cents(sum) - cents(premium)) > LIMITS.sumToleranceCents) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['insurers'],
+				message: `Sum of insurers LOB amounts (${money(sum)}) does not equal net_premium (${money(premium)})`,
+			});
+		}
+	}
+
+	const codes = new Set(asList(body.fees).map((f) => asObject(f).type));
+	for (const [a, b] of FEE_ALIAS_PAIRS) {
+		if (codes.has(a) && codes.has(b)) {
+			ctx.addIssue({ code: 'custom', path: ['fees'], message: `'${a}' and '${b}' are the same fee (one stored column); send only one of them` });
+		}
+	}
+});
+
+/** Create, Create Many and Preview: the six required fields and every optional rule. */
+export const invoiceSchema = invoiceFields;
+
+/** Update: fields sent replace the stored ones, so only what is sent is checked. */
+export const invoiceUpdateSchema = invoiceFields
+	.partial()
+	.refine((body) => Object.keys(body).some((k) => body[k] !== undefined), { message: 'Set at least one field to change' });
+
+function pathLabel(path: Array<string | number>): string {
+	return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'body';
+}
+
+/** "field: rule" lines; a message that already names its field is kept as it is. */
+export function problemLines(error: z.ZodError): string[] {
+	const lines = error.issues.flatMap((issue) => {
+		const label = pathLabel(issue.path);
+		return [issue.message.startsWith(label) ? issue.message : `${label}: ${issue.message}`];
+	});
+	return [...new Set(lines)];
+}
+
+export type ValidationResult = { ok: true; body: IDataObject } | { ok: false; problems: string[] };
+
+export function validateInvoice(body: unknown, mode: 'full' | 'partial' = 'full'): ValidationResult {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) {
+		return { ok: false, problems: ['body: must be a JSON object with the invoice fields'] };
+	}
+	const fields = (mode === 'full' ? invoiceSchema : invoiceUpdateSchema).safeParse(body);
+	const cross = crossFieldRules.safeParse(body);
+	const problems = [
+		...(fields.success ? [] : problemLines(fields.error)),
+		...(cross.success ? [] : problemLines(cross.error)),
+	];
+	if (problems.length || !fields.success) return { ok: false, problems: [...new Set(problems)] };
+	return { ok: true, body: dropUndefined(fields.data as IDataObject) };
+}
+
+// zod fills absent optional fields with undefined; the body sent (and hashed) leaves them out.
+function dropUndefined(value: IDataObject): IDataObject {
+	return JSON.parse(JSON.stringify(value)) as IDataObject;
+}
