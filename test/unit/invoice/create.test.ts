@@ -1,0 +1,222 @@
+import nock from 'nock';
+
+import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, netError, row, run, setupSuite } from './helpers';
+
+const suite = setupSuite();
+
+function me(features: string[]) {
+	return envelope({ key_name: 'ops', tier: 't2', account: { mode: 'test', features }, scopes: ['invoices'] }, 'req_me');
+}
+
+describe('Create', () => {
+	it('sends the checked body with a derived Idempotency-Key and returns the invoice as the service gave it', async () => {
+		const body = row({ fees: [{ type: 'policy_fee_company', amount: 150 }] });
+		const scope = nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, body) } })
+			.post('/invoices', body)
+			.reply(201, envelope(invoiceFor(body, 1001, { warnings: ["Class code '1' not held"] }), 'req_c1'));
+		const { output, error } = await run(jsonParams('create'), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(1);
+		expect(output![0].json.id).toBe(1001);
+		expect(output![0].json.warnings).toEqual(["Class code '1' not held"]);
+		expect(output![0].json._replayed).toBeUndefined();
+		expect(output![0].pairedItem).toEqual({ item: 0 });
+		scope.done();
+	});
+
+	it('numbers given as text (spreadsheet rows) are sent as numbers; the state code in capitals', async () => {
+		const sent = row({ net_premium: 1200.5, state_code: 'TX' });
+		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 1002)));
+		const { error } = await run(jsonParams('create'), { items: [row({ net_premium: '1200.50', state_code: 'tx' })] });
+		expect(error).toBeUndefined();
+		scope.done();
+	});
+
+	it('marks a replay (Idempotent-Replayed: true) with _replayed and simplifies when asked', async () => {
+		const body = row({ fees: [{ type: 'policy_fee_company', amount: 100 }, { type: 'sl_tax', amount: 58.5 }] });
+		nock(API)
+			.post('/invoices', body)
+			.reply(201, envelope(invoiceFor(body, 1003, { warnings: ['w1'] })), { 'Idempotent-Replayed': 'true' });
+		const { output } = await run(jsonParams('create', { simplify: true }), { items: [body] });
+		expect(output![0].json).toEqual({
+			id: 1003,
+			policy_number: 'POL-100',
+			type: 'New',
+			status: 'new',
+			filed: false,
+			state: 'TX',
+			net_premium: 1200,
+			fees_total: 158.5,
+			warnings: ['w1'],
+			_replayed: true,
+		});
+	});
+
+	it('sends an own key (checked locally) or none when switched off', async () => {
+		const body = row();
+		const own = nock(API, { reqheaders: { 'idempotency-key': 'row-17' } }).post('/invoices').reply(201, envelope(invoiceFor(body, 1)));
+		await run(jsonParams('create', { idempotency: 'own', idempotencyKey: 'row-17' }), { items: [body] });
+		own.done();
+
+		const off = nock(API, { badheaders: ['idempotency-key'] }).post('/invoices').reply(201, envelope(invoiceFor(body, 2)));
+		const { error } = await run(jsonParams('create', { idempotency: 'off' }), { items: [body] });
+		expect(error).toBeUndefined();
+		off.done();
+
+		const never = nock(API).post('/invoices').reply(201, envelope(invoiceFor(body, 3)));
+		const bad = await run(jsonParams('create', { idempotency: 'own', idempotencyKey: 'has a space' }), { items: [body] });
+		expect(bad.error!.message).toBe('Invalid input, nothing was sent: Idempotency Key: must not contain spaces');
+		expect(never.isDone()).toBe(false);
+	});
+
+	it('refuses a t1 key before any call, naming the tier', async () => {
+		const never = nock(API).post('/invoices').reply(201, envelope({}));
+		const { error } = await run(jsonParams('create'), { items: [row()], key: KEYS.t1 });
+		expect(error!.message).toBe('Create an invoice needs a t2 (Standard) key or higher; this credential\'s key is t1 (Basic)');
+		expect(never.isDone()).toBe(false);
+	});
+
+	it('keeps the id of a rejected-and-kept invoice (422 details.invoice_id) on the error item', async () => {
+		nock(API)
+			.post('/invoices')
+			.reply(422, failure('VALIDATION_ERROR', 'Validation failed', { fields: { class_code: ['Unknown'] }, invoice_id: 5005 }, 'req_kept'));
+		const { output } = await run(jsonParams('create'), { items: [row()], continueOnFail: true });
+		expect(output![0].json).toMatchObject({
+			code: 'VALIDATION_ERROR',
+			httpStatus: 422,
+			fields: ['class_code: Unknown'],
+			requestId: 'req_kept',
+			keptInvoiceId: 5005,
+		});
+		expect(String(output![0].json.description)).toContain('kept the rejected invoice as ID 5005');
+		expect(output![0].pairedItem).toEqual({ item: 0 });
+	});
+});
+
+describe('Create after a lost reply', () => {
+	it('new-features account: asks /auth/me once, resends with the same key and reports the replay', async () => {
+		const body = row();
+		const key = derivedKey(KEYS.t2, body);
+		const first = nock(API, { reqheaders: { 'idempotency-key': key } }).post('/invoices', body).replyWithError(netError('ECONNRESET'));
+		const meScope = nock(API).get('/auth/me').reply(200, me(NEW_FEATURES));
+		const again = nock(API, { reqheaders: { 'idempotency-key': key } })
+			.post('/invoices', body)
+			.reply(201, envelope(invoiceFor(body, 1010)), { 'Idempotent-Replayed': 'true' });
+		const { output, error } = await run(jsonParams('create'), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1010, _replayed: true });
+		first.done();
+		meScope.done();
+		again.done();
+	});
+
+	it('legacy account: finds the stored transaction among the policy\'s invoices and does not file again', async () => {
+		const body = row({ type_code: 'ENDORSEMENT', net_premium: -250, effective_date: '2026-06-01' });
+		nock(API).post('/invoices').reply(500, failure('INTERNAL_ERROR', 'boom', undefined, 'req_500'));
+		nock(API).get('/auth/me').reply(200, me([]));
+		const other = invoiceFor(row({ type_code: 'ENDORSEMENT', net_premium: -100, effective_date: '2026-06-01' }), 1020, { type: { id: 3, name: 'Endorsement' } });
+		const same = invoiceFor(body, 1021, { type: { id: 3, name: 'Endorsement' } });
+		const page1 = nock(API)
+			.get('/invoices')
+			.query({ policy_number: 'POL-100', page: 1, per_page: 100 })
+			.reply(200, envelope({ invoices: [other, same], pagination: { page: 1, per_page: 100, total: 2 } }));
+		const resend = nock(API).post('/invoices').reply(201, envelope({}));
+		const { output, error } = await run(jsonParams('create'), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1021, net_premium: -250, _recovered: true });
+		page1.done();
+		expect(resend.isDone()).toBe(false);
+	});
+
+	it('legacy account: nothing stored, so it files once more (no automatic transport retry)', async () => {
+		const body = row();
+		const first = nock(API).post('/invoices').replyWithError(netError('ECONNRESET'));
+		nock(API).get('/auth/me').reply(200, me([]));
+		nock(API)
+			.get('/invoices')
+			.query(true)
+			.reply(200, envelope({ invoices: [invoiceFor(row({ net_premium: 999 }), 900)], pagination: { page: 1, per_page: 100, total: 1 } }));
+		const second = nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 1030)));
+		const { output } = await run(jsonParams('create'), { items: [body] });
+		expect(output![0].json).toMatchObject({ id: 1030 });
+		expect(output![0].json._recovered).toBeUndefined();
+		first.done();
+		second.done();
+		expect(suite.clock.sleeps).toEqual([]);
+	});
+
+	it('lost twice: fails saying the invoice may have been filed', async () => {
+		nock(API).post('/invoices').times(2).replyWithError(netError('ECONNRESET'));
+		nock(API).get('/auth/me').reply(200, me([]));
+		nock(API).get('/invoices').query(true).reply(200, envelope({ invoices: [], pagination: { page: 1, per_page: 100, total: 0 } }));
+		const { error } = await run(jsonParams('create'), { items: [row()] });
+		expect(error!.message).toContain('NETWORK_ERROR');
+		expect(error!.description).toContain('The invoice may have been filed: check the transactions of policy POL-100');
+	});
+
+	it('asks /auth/me only once per execution for several lost replies', async () => {
+		const a = row({ policy_number: 'A' });
+		const b = row({ policy_number: 'B' });
+		nock(API).post('/invoices', a).replyWithError(netError('ECONNRESET'));
+		nock(API).post('/invoices', b).replyWithError(netError('ECONNRESET'));
+		const meScope = nock(API).get('/auth/me').once().reply(200, me(NEW_FEATURES));
+		nock(API).post('/invoices', a).reply(201, envelope(invoiceFor(a, 1)), { 'Idempotent-Replayed': 'true' });
+		nock(API).post('/invoices', b).reply(201, envelope(invoiceFor(b, 2)));
+		const { output, error } = await run(jsonParams('create'), { items: [a, b] });
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => [o.json.id, o.json._replayed])).toEqual([[1, true], [2, undefined]]);
+		meScope.done();
+	});
+});
+
+describe('Bill Taxes From Preview', () => {
+	const preview = (errors: string[]) =>
+		envelope({
+			validation: { valid: errors.length === 0, errors, warnings: [] },
+			tax_calculation: {
+				line_items: [
+					{ name: 'Surplus Lines Tax', code: 'sl_tax', rate: 0.0485, rate_type: 'percentage', amount: 58.2 },
+					{ name: 'Stamping Fee', code: 'stamping_fee', rate: 0.0018, rate_type: 'percentage', amount: 2.16 },
+					{ name: 'SLAS/Clearinghouse Fee', code: 'slas_fee', rate: 0.001, rate_type: 'percentage', amount: 1.2 },
+				],
+			},
+			invoice: null,
+		});
+
+	it('adds the tax lines to fees (keeping codes and aliases already sent), then creates', async () => {
+		const body = row({ fees: [{ type: 'stamping_fee', amount: 2 }, { type: 'clearinghouse_fee', amount: 5 }] });
+		const billed = {
+			...body,
+			fees: [
+				{ type: 'stamping_fee', amount: 2 },
+				{ type: 'clearinghouse_fee', amount: 5 },
+				{ type: 'sl_tax', amount: 58.2 },
+			],
+		};
+		const p = nock(API).post('/invoices/preview', body).reply(200, preview(['State TX is not supported for filing']));
+		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, billed) } })
+			.post('/invoices', billed)
+			.reply(201, envelope(invoiceFor(billed, 1040)));
+		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output![0].json.fees).toEqual(billed.fees);
+		expect(output![0].json._previewNotes).toEqual(['State TX is not supported for filing']);
+		p.done();
+		c.done();
+	});
+
+	it('creates nothing when the preview reports validation errors; the item shows them', async () => {
+		nock(API).post('/invoices/preview').reply(200, preview(['Net premium cannot be zero', "Coverage code 'ZZ' not found for state TX"]));
+		const never = nock(API).post('/invoices').reply(201, envelope({}));
+		const { output } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), {
+			items: [row({ net_premium: 0 })],
+			continueOnFail: true,
+		});
+		expect(output![0].json).toMatchObject({
+			code: 'PREVIEW_INVALID',
+			fields: ['Net premium cannot be zero', "Coverage code 'ZZ' not found for state TX"],
+			requestId: 'req_ok',
+		});
+		expect(never.isDone()).toBe(false);
+	});
+});

@@ -1,0 +1,110 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { keyFingerprint } from '../../../nodes/shared/credentials';
+import { deriveIdempotencyKey } from '../../../nodes/shared/idempotency';
+import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
+import { runNode, shutdownEngine } from '../../harness/engine';
+import { useFakeClock } from '../../helpers/fakeClock';
+
+export const KEYS = {
+	t1: 'sltax_t1_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+	t2: 'sltax_t2_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+	t3: 'sltax_t3_cccccccccccccccccccccccccccccccc',
+};
+export const BASE = 'https://sl.example.com';
+export const API = `${BASE}/api/v1`;
+
+export const NEW_FEATURES = ['idempotency', 'carrier_lookup', 'lob_name', 'transaction_effective_date', 'filing', 'coverage_warnings'];
+
+export function envelope(data: unknown, requestId = 'req_ok') {
+	return { success: true, data, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: requestId, response_time_ms: 3 } };
+}
+
+export function failure(code: string, message: string, details?: object, requestId = 'req_fail') {
+	return { success: false, error: { code, message, details }, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: requestId, response_time_ms: 2 } };
+}
+
+export function netError(code: string) {
+	return Object.assign(new Error(`socket ${code}`), { code });
+}
+
+/** A valid request body (the six required fields). */
+export function row(overrides: IDataObject = {}): IDataObject {
+	return {
+		policy_number: 'POL-100',
+		insured_name: 'Acme Roofing LLC',
+		state_code: 'TX',
+		net_premium: 1200,
+		effective_date: '2026-01-01',
+		expiration_date: '2027-01-01',
+		...overrides,
+	};
+}
+
+const TYPE_NAMES: Record<string, string> = { NEW: 'New', RENEWAL: 'Renewal', ENDORSEMENT: 'Endorsement', CANCELLATION: 'Cancelled' };
+
+/** The invoice the service would return for a body. */
+export function invoiceFor(body: IDataObject, id: number, extra: IDataObject = {}): IDataObject {
+	const type = String(body.type_code ?? 'NEW');
+	return {
+		id,
+		policy_number: body.policy_number,
+		invoice_number: null,
+		invoice_date: body.effective_date,
+		insured_name: body.insured_name,
+		state: { id: 44, code: body.state_code, name: 'Texas' },
+		type: { id: 1, name: TYPE_NAMES[type] },
+		lob: null,
+		net_premium: body.net_premium,
+		effective_date: body.effective_date,
+		expiration_date: body.expiration_date,
+		status: 'new',
+		filed: false,
+		fees: (body.fees as IDataObject[] | undefined) ?? [],
+		warnings: [],
+		...extra,
+	};
+}
+
+export function derivedKey(apiKey: string, body: unknown, path = '/invoices') {
+	return deriveIdempotencyKey(keyFingerprint(apiKey), path, body);
+}
+
+export function run(
+	parameters: IDataObject,
+	options: { items?: IDataObject[]; key?: string; continueOnFail?: boolean } = {},
+) {
+	return runNode({
+		node: new SurplusLinesInvoice(),
+		parameters: { resource: 'invoice', ...parameters },
+		items: options.items,
+		credentials: { apiKey: options.key ?? KEYS.t2, baseUrl: BASE },
+		continueOnFail: options.continueOnFail,
+	});
+}
+
+/** JSON-mode parameters for an operation, with the body as an expression of the item. */
+export function jsonParams(operation: string, extra: IDataObject = {}): IDataObject {
+	return { operation, inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}', ...extra };
+}
+
+/** nock, fake clock, fresh rate-limit memory; the engine stopped at the end. */
+export function setupSuite() {
+	const state: { clock: ReturnType<typeof useFakeClock> } = { clock: undefined as never };
+	beforeAll(() => nock.disableNetConnect());
+	beforeEach(() => {
+		state.clock = useFakeClock();
+		forgetRateLimits();
+	});
+	afterEach(() => {
+		state.clock.restore();
+		nock.cleanAll();
+	});
+	afterAll(() => {
+		nock.enableNetConnect();
+		shutdownEngine();
+	});
+	return state;
+}
