@@ -97,7 +97,11 @@ async function trackChanges(ctx: IPollFunctions, config: TriggerConfig, budgetOf
 	const budget = budgetOf(state);
 	const due = dueUnits(config.units, state, config, now);
 	const warning = coverageWarning(coverage(due, state, budget), budget);
-	if (warning) ctx.logger.warn(`Surplus Lines Trigger: ${warning}`, logContext(ctx));
+	// Once an hour is enough to be seen in the log without flooding it.
+	if (warning && now - (state.warnedAt ?? 0) >= 60 * 60 * 1000) {
+		state.warnedAt = now;
+		ctx.logger.warn(`Surplus Lines Trigger: ${warning}`, logContext(ctx));
+	}
 
 	const seq = ++state.seq;
 	const picked = pickUnits(due, state, budget.callsPerPoll);

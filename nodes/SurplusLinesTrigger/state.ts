@@ -49,6 +49,8 @@ export interface TriggerState {
 	 * started earlier can neither repeat an event nor move the state backwards.
 	 */
 	readSeq: number;
+	/** When the "list cannot be covered" warning was last logged, ms. */
+	warnedAt?: number;
 	/** Last X-RateLimit-Limit seen for the key. */
 	limit?: number;
 	invoices: Record<string, InvoiceMemory>;

@@ -1,8 +1,21 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
+import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
+
 import { SurplusLinesTrigger } from '../../../nodes/SurplusLinesTrigger/SurplusLinesTrigger.node';
 import { pollNode } from '../../harness/engine';
+
+/**
+ * The trigger as n8n loads it: n8n's node loader puts its "Poll Times" parameter in front of the
+ * properties of every polling node (without it the engine drops `pollTimes` from the parameters).
+ */
+export class LoadedTrigger extends SurplusLinesTrigger {
+	constructor() {
+		super();
+		this.description = { ...this.description, properties: [...commonPollingParameters, ...this.description.properties] };
+	}
+}
 
 export const KEY = 'sltax_t2_0123456789abcdefghijklmnopqrstuv';
 export const BASE = 'https://sl.example.com';
@@ -81,13 +94,13 @@ export function activeTrigger(params: TriggerParams, staticData: IDataObject = {
 	};
 	return {
 		async poll(mode: 'trigger' | 'manual' = 'trigger') {
-			const result = await pollNode({ node: new SurplusLinesTrigger(), parameters, credentials, staticData: data, mode });
+			const result = await pollNode({ node: new LoadedTrigger(), parameters, credentials, staticData: data, mode });
 			if (mode === 'trigger') data = result.staticData;
 			return (result.emitted?.[0] ?? []).map((item) => item.json);
 		},
 		/** Runs a poll on a shared static-data object (for polls that overlap). */
 		pollShared(shared: IDataObject) {
-			return pollNode({ node: new SurplusLinesTrigger(), parameters, credentials, staticData: shared });
+			return pollNode({ node: new LoadedTrigger(), parameters, credentials, staticData: shared });
 		},
 		get staticData() {
 			return data;

@@ -1,0 +1,117 @@
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
+import { shutdownEngine } from '../../harness/engine';
+import { useFakeClock } from '../../helpers/fakeClock';
+import { API, activeTrigger, envelope, failure, invoice, rateHeaders, serveInvoice } from './helpers';
+
+let fake: ReturnType<typeof useFakeClock>;
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+	fake = useFakeClock();
+	forgetRateLimits();
+});
+afterEach(() => {
+	fake.restore();
+	nock.cleanAll();
+});
+afterAll(() => {
+	nock.enableNetConnect();
+	shutdownEngine();
+});
+
+const statusOnly = { events: ['invoiceStatus'] };
+
+describe('each change is emitted once', () => {
+	it('across two polls that read the same value', async () => {
+		const trigger = activeTrigger({ invoiceIds: '1001', ...statusOnly });
+		serveInvoice(invoice(1001, { status: 'sent' }));
+		await trigger.poll();
+		serveInvoice(invoice(1001, { status: 'success' }));
+		expect(await trigger.poll()).toHaveLength(1);
+		serveInvoice(invoice(1001, { status: 'success' }));
+		expect(await trigger.poll()).toEqual([]);
+	});
+
+	it('across a restart: only the saved static data survives', async () => {
+		const before = activeTrigger({ invoiceIds: '1001', ...statusOnly });
+		serveInvoice(invoice(1001, { status: 'sent' }));
+		await before.poll();
+		serveInvoice(invoice(1001, { status: 'success' }));
+		expect(await before.poll()).toHaveLength(1);
+
+		// n8n stops: module memory is gone, the workflow's static data is read back from the database.
+		forgetRateLimits();
+		const saved = JSON.parse(JSON.stringify(before.staticData)) as IDataObject;
+		const after = activeTrigger({ invoiceIds: '1001', ...statusOnly }, saved);
+		serveInvoice(invoice(1001, { status: 'success' }));
+		expect(await after.poll()).toEqual([]);
+		// A change made while n8n was down is seen once after the restart.
+		const down = activeTrigger({ invoiceIds: '1001', ...statusOnly }, JSON.parse(JSON.stringify(after.staticData)) as IDataObject);
+		serveInvoice(invoice(1001, { status: 'error' }));
+		expect((await down.poll()).map((e) => [e.previous, e.current])).toEqual([['success', 'error']]);
+	});
+
+	it('across a poll that fails half-way: what was read is emitted, the rest is read next time', async () => {
+		const trigger = activeTrigger({ invoiceIds: '1001 1002 1003', ...statusOnly });
+		[1001, 1002, 1003].forEach((id) => serveInvoice(invoice(id, { status: 'sent' })));
+		await trigger.poll();
+
+		serveInvoice(invoice(1001, { status: 'success' }));
+		const broken = nock(API).get('/invoices/1002').times(3).reply(500, failure('INTERNAL_ERROR', 'boom'));
+		const untouched = nock(API).get('/invoices/1003').reply(200, envelope(invoice(1003, { status: 'success' })));
+		const partial = await trigger.poll();
+		expect(partial.map((e) => [e.invoice_id, e.current])).toEqual([[1001, 'success']]);
+		broken.done();
+		expect(untouched.isDone()).toBe(false); // the poll stopped at the first transient failure
+		nock.cleanAll();
+
+		// Next poll: 1002 and 1003 first (not read last time), then 1001; each change once.
+		const order: string[] = [];
+		nock(API)
+			.get(/\/invoices\/100[123]$/)
+			.times(3)
+			.reply(200, (uri) => {
+				const id = Number(uri.split('/').pop());
+				order.push(String(id));
+				return envelope(invoice(id, { status: id === 1002 ? 'error' : 'success' }));
+			}, rateHeaders());
+		const next = await trigger.poll();
+		expect(order).toEqual(['1002', '1003', '1001']);
+		expect(next.map((e) => [e.invoice_id, e.previous, e.current])).toEqual([
+			[1002, 'sent', 'error'],
+			[1003, 'sent', 'success'],
+		]);
+	});
+
+	it('when two polls overlap: one event, and a slow older reply does not move the state back', async () => {
+		const trigger = activeTrigger({ invoiceIds: '1001', ...statusOnly });
+		serveInvoice(invoice(1001, { status: 'sent' }));
+		await trigger.poll();
+		const shared = JSON.parse(JSON.stringify(trigger.staticData)) as IDataObject;
+
+		// Poll A asks first but its reply (still "sent", read before the change) arrives last.
+		nock(API).get('/invoices/1001').delay(300).reply(200, envelope(invoice(1001, { status: 'sent' })), rateHeaders());
+		nock(API).get('/invoices/1001').reply(200, envelope(invoice(1001, { status: 'success' })), rateHeaders());
+		const pollA = trigger.pollShared(shared);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const pollB = trigger.pollShared(shared);
+		const [a, b] = await Promise.all([pollA, pollB]);
+		expect(a.emitted).toBeNull();
+		expect(b.emitted?.[0].map((i) => [i.json.previous, i.json.current])).toEqual([['sent', 'success']]);
+		// The record both polls share, after the slow reply arrived: still the newer value.
+		expect((shared.trigger as { invoices: Record<string, { s: string }> }).invoices['1001'].s).toBe('success');
+
+		// Both replies carry the new value: still one event between them.
+		const shared2 = JSON.parse(JSON.stringify(b.staticData)) as IDataObject;
+		nock(API).get('/invoices/1001').delay(200).reply(200, envelope(invoice(1001, { status: 'error' })), rateHeaders());
+		nock(API).get('/invoices/1001').reply(200, envelope(invoice(1001, { status: 'error' })), rateHeaders());
+		const c = trigger.pollShared(shared2);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const d = trigger.pollShared(shared2);
+		const emitted = (await Promise.all([c, d])).flatMap((r) => r.emitted?.[0] ?? []);
+		expect(emitted.map((i) => [i.json.previous, i.json.current])).toEqual([['success', 'error']]);
+	});
+});
