@@ -1,0 +1,76 @@
+/** What a scenario gets: the running sandbox, its keys, and calls to its API and control endpoints. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RunningSandbox } from '../sandbox';
+import type { Run } from './runData';
+
+export interface Context {
+	sandbox: RunningSandbox;
+	/** http://127.0.0.1:<port> */
+	origin: string;
+	keys: { t2: string; t1: string };
+	/** N8N_USER_FOLDER of the n8n under test (binary data is stored under it). */
+	userFolder: string;
+}
+
+export interface Scenario {
+	/** Short name, used in the report and by E2E_ONLY. */
+	name: string;
+	/** File in test/e2e/workflows (its `id` is fixed). */
+	workflow: string;
+	/** `cli` (default): `n8n execute`; `server`: a manual run in `n8n start` (polling triggers). */
+	via?: 'cli' | 'server';
+	/** The run is expected to end in an error (exit code 1 from `n8n execute`). */
+	expectRunError?: boolean;
+	/** Runs after the sandbox is reset, before the workflow. */
+	before?(ctx: Context): Promise<void>;
+	check(run: Run, ctx: Context): Promise<void> | void;
+}
+
+/** A call to the sandbox's service API with a key, as a user's other systems would make it. */
+export async function api(ctx: Context, method: string, path: string, body?: unknown, key = ctx.keys.t2): Promise<{ status: number; data: IDataObject; error?: IDataObject }> {
+	const res = await fetch(`${ctx.sandbox.baseUrl}${path}`, {
+		method,
+		headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const envelope = (res.status === 204 ? {} : await res.json()) as { data?: IDataObject; error?: IDataObject };
+	return { status: res.status, data: envelope.data ?? {}, error: envelope.error };
+}
+
+/** A call to the sandbox's control endpoints (move statuses and fetches along). */
+export async function control(ctx: Context, path: string, body: unknown = {}): Promise<IDataObject> {
+	const res = await fetch(`${ctx.origin}/_sandbox${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const envelope = (await res.json()) as { data?: IDataObject; error?: IDataObject };
+	if (!res.ok) throw new Error(`sandbox control ${path}: ${res.status} ${JSON.stringify(envelope.error)}`);
+	return envelope.data ?? {};
+}
+
+/** The bytes n8n stored for a binary output (filesystem mode: `<user folder>/.n8n/storage/<id>`). */
+export function storedBinary(ctx: Context, meta: { id?: string; data?: string }): Buffer {
+	if (meta.id?.startsWith('filesystem-v2:')) {
+		return readFileSync(join(ctx.userFolder, '.n8n', 'storage', meta.id.slice('filesystem-v2:'.length)));
+	}
+	return Buffer.from(meta.data ?? '', 'base64');
+}
+
+/** A valid invoice body for the sandbox (TX, new policy). */
+export function invoiceBody(overrides: IDataObject = {}): IDataObject {
+	return {
+		policy_number: 'E2E-POL-1',
+		insured_name: 'Acme Roofing LLC',
+		state_code: 'TX',
+		net_premium: 10000,
+		effective_date: '2026-01-01',
+		expiration_date: '2027-01-01',
+		type_code: 'NEW',
+		...overrides,
+	};
+}

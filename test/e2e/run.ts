@@ -1,0 +1,269 @@
+/**
+ * End-to-end run: the packed package in a real n8n (scripts/ensure-n8n.sh), against the sandbox.
+ *
+ * 1. Pack the package and install it into a fresh n8n user folder as n8n's installer would.
+ * 2. Start the sandbox on a free port; import two credentials (t2 and t1 keys) and the workflows
+ *    of test/e2e/workflows (placeholders filled: sandbox origin).
+ * 3. Run each workflow with `n8n execute --id=<id> --rawOutput` and check its outputs and the
+ *    sandbox's state (read through the service API) against what the workflow must do.
+ * 4. Start `n8n start` once: the server lists our node types, and the trigger workflow runs in
+ *    manual mode through the REST API (the CLI cannot start a workflow at a polling trigger).
+ *
+ * Prints per-workflow timings and `e2e: N passed, M failed`; exits 1 on any failure.
+ * Env: N8N_BIN (required), E2E_ONLY=<comma list of scenario names>, E2E_KEEP=1 (keep the user folder),
+ * E2E_DUMP=<dir> (write each run's JSON there).
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { keyByName, startSandbox } from '../sandbox';
+import {
+	installPackedPackage,
+	killAllChildren,
+	makeTempUserFolder,
+	missingDistFiles,
+	n8nEnv,
+	REPO_ROOT,
+	RestSession,
+	runCli,
+	runCliOk,
+	startServer,
+	tail,
+	type N8nEnv,
+	type RunningN8n,
+} from './n8n';
+import { parseRawOutput, type Run } from './runData';
+import type { Context, Scenario } from './context';
+import { SCENARIOS } from './scenarios';
+import { runViaServer } from './serverRun';
+
+const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
+const NODE_PREFIX = 'n8n-nodes-surplus-lines.';
+export const OWNER = { email: 'e2e@example.com', password: 'E2e-Password-1', firstName: 'E2E', lastName: 'Runner' };
+
+interface Outcome {
+	name: string;
+	status: 'passed' | 'failed' | 'skipped';
+	ms: number;
+	detail?: string;
+}
+
+interface WorkflowFile {
+	id: string;
+	name: string;
+	nodes: Array<{ type: string; name: string }>;
+}
+
+function seconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Our node types built into dist (internal names, e.g. surplusLinesInvoice). */
+function builtNodeTypes(): Set<string> {
+	const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+	const built = new Set<string>();
+	for (const file of pkg.n8n.nodes) {
+		if (!existsSync(join(REPO_ROOT, file))) continue;
+		const folder = file.split('/')[2]; // dist/nodes/<Folder>/<Folder>.node.js
+		built.add(folder.charAt(0).toLowerCase() + folder.slice(1));
+	}
+	return built;
+}
+
+/** A node whose source folder does not exist yet has not landed: its workflows are skipped, loudly. */
+function sourceExists(type: string): boolean {
+	const folder = type.charAt(0).toUpperCase() + type.slice(1);
+	return existsSync(join(REPO_ROOT, 'nodes', folder));
+}
+
+async function main(): Promise<number> {
+	const bin = process.env.N8N_BIN;
+	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/e2e.sh sets it)');
+	const only = process.env.E2E_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+	const totalStart = Date.now();
+	const outcomes: Outcome[] = [];
+
+	const missing = missingDistFiles().filter((f) => f.includes('credentials/') || sourceExists(nodeTypeOf(f)));
+	if (missing.length) throw new Error(`dist/ lacks built files (run npx n8n-node build): ${missing.join(', ')}`);
+	const built = builtNodeTypes();
+
+	const userFolder = makeTempUserFolder();
+	const workDir = join(userFolder, 'e2e-input');
+	mkdirSync(join(workDir, 'workflows'), { recursive: true });
+	const sandbox = await startSandbox({ port: 0 });
+	const origin = new URL(sandbox.baseUrl).origin;
+	let server: RunningN8n | undefined;
+	try {
+		let t = Date.now();
+		const installedAt = installPackedPackage(userFolder);
+		console.log(`[e2e] packed package installed into ${installedAt} (${seconds(Date.now() - t)})`);
+		console.log(`[e2e] sandbox at ${sandbox.baseUrl}`);
+		const n8n = await n8nEnv(bin, userFolder);
+
+		// Credentials: the t2 key does everything; the t1 key shows a tier refusal.
+		const credentials = [
+			{ id: 'slE2eT2Credential', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
+			{ id: 'slE2eT1Credential', name: 'Surplus Lines sandbox (t1)', type: 'surplusLinesApi', data: { apiKey: keyByName('t1').key, baseUrl: sandbox.baseUrl } },
+		];
+		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
+		t = Date.now();
+		await runCliOk(n8n, ['import:credentials', `--input=${join(workDir, 'credentials.json')}`]);
+		console.log(`[e2e] credentials imported (${seconds(Date.now() - t)}, includes database set-up)`);
+
+		// Workflows: skip (and say so) those whose nodes have not landed; import the rest in one go.
+		const runnable: Array<{ scenario: Scenario; workflow: WorkflowFile }> = [];
+		for (const scenario of SCENARIOS) {
+			if (only && !only.includes(scenario.name)) continue;
+			const text = readFileSync(join(WORKFLOW_DIR, scenario.workflow), 'utf8');
+			const workflow = JSON.parse(text) as WorkflowFile;
+			const ours = [...new Set(workflow.nodes.filter((n) => n.type.startsWith(NODE_PREFIX)).map((n) => n.type.slice(NODE_PREFIX.length)))];
+			const notLanded = ours.filter((type) => !sourceExists(type));
+			if (notLanded.length) {
+				outcomes.push({ name: scenario.name, status: 'skipped', ms: 0, detail: `node not in nodes/ yet: ${notLanded.join(', ')}` });
+				continue;
+			}
+			const notBuilt = ours.filter((type) => !built.has(type));
+			if (notBuilt.length) {
+				outcomes.push({ name: scenario.name, status: 'failed', ms: 0, detail: `node not built into dist/: ${notBuilt.join(', ')}` });
+				continue;
+			}
+			writeFileSync(join(workDir, 'workflows', scenario.workflow), text.split('__SANDBOX_ORIGIN__').join(origin));
+			runnable.push({ scenario, workflow });
+		}
+		if (runnable.length) {
+			t = Date.now();
+			await runCliOk(n8n, ['import:workflow', '--separate', `--input=${join(workDir, 'workflows')}`]);
+			console.log(`[e2e] ${runnable.length} workflows imported (${seconds(Date.now() - t)})`);
+		}
+
+		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder };
+		const cliRuns = runnable.filter((r) => r.scenario.via !== 'server');
+		const serverRuns = runnable.filter((r) => r.scenario.via === 'server');
+
+		for (const { scenario, workflow } of cliRuns) {
+			outcomes.push(await runScenario(scenario, context, async () => await executeCli(n8n, workflow.id, scenario)));
+		}
+
+		if (serverRuns.length || !only) {
+			t = Date.now();
+			server = await startServer(n8n);
+			const startMs = Date.now() - t;
+			const session = new RestSession(server.url);
+			await session.ownerSetupOrLogin(OWNER);
+			console.log(`[e2e] n8n start answered in ${seconds(startMs)} at ${server.url}`);
+			outcomes.push(await checkServerListsNodes(session, built));
+			for (const { scenario, workflow } of serverRuns) {
+				outcomes.push(await runScenario(scenario, context, async () => await runViaServer(session, workflow.id, bin)));
+			}
+			reportMemory(server);
+		}
+	} finally {
+		if (server) await server.stop();
+		killAllChildren();
+		await sandbox.close();
+		if (process.env.E2E_KEEP) console.log(`[e2e] user folder kept: ${userFolder}`);
+		else rmSync(userFolder, { recursive: true, force: true });
+	}
+
+	console.log('\n[e2e] results');
+	for (const o of outcomes) {
+		console.log(`  ${o.status.padEnd(7)} ${o.name.padEnd(40)} ${o.status === 'skipped' ? '' : seconds(o.ms)}${o.detail ? `\n          ${o.detail.split('\n').join('\n          ')}` : ''}`);
+	}
+	const passed = outcomes.filter((o) => o.status === 'passed').length;
+	const failed = outcomes.filter((o) => o.status === 'failed').length;
+	const skipped = outcomes.filter((o) => o.status === 'skipped').length;
+	console.log(`[e2e] total ${seconds(Date.now() - totalStart)}`);
+	console.log(`e2e: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+	return failed > 0 || passed === 0 ? 1 : 0;
+}
+
+function nodeTypeOf(distFile: string): string {
+	const folder = distFile.split('/')[2] ?? '';
+	return folder.charAt(0).toLowerCase() + folder.slice(1);
+}
+
+async function executeCli(n8n: N8nEnv, id: string, scenario: Scenario): Promise<Run> {
+	const result = await runCli(n8n, ['execute', `--id=${id}`, '--rawOutput']);
+	const run = parseRawOutput(result.stdout);
+	const expected = scenario.expectRunError ? 1 : 0;
+	if (result.code !== expected || !run) {
+		throw new Error(
+			`n8n execute exited ${result.code} (expected ${expected})${run ? '' : ', no run JSON'}\n${tail(result.stdout + result.stderr, 4000)}`,
+		);
+	}
+	return run;
+}
+
+async function runScenario(scenario: Scenario, context: Context, execute: () => Promise<Run>): Promise<Outcome> {
+	const start = Date.now();
+	try {
+		context.sandbox.reset();
+		await scenario.before?.(context);
+		const run = await execute();
+		if (process.env.E2E_DUMP) {
+			mkdirSync(process.env.E2E_DUMP, { recursive: true });
+			writeFileSync(join(process.env.E2E_DUMP, `${scenario.name}.json`), JSON.stringify(run, null, 2));
+		}
+		await scenario.check(run, context);
+		const ms = Date.now() - start;
+		console.log(`[e2e] passed  ${scenario.name} (${seconds(ms)})`);
+		return { name: scenario.name, status: 'passed', ms };
+	} catch (error) {
+		const ms = Date.now() - start;
+		const detail = error instanceof Error ? error.message : String(error);
+		console.log(`[e2e] FAILED  ${scenario.name} (${seconds(ms)})\n${detail}`);
+		return { name: scenario.name, status: 'failed', ms, detail: detail.split('\n').slice(0, 12).join('\n') };
+	}
+}
+
+async function checkServerListsNodes(session: RestSession, built: Set<string>): Promise<Outcome> {
+	const start = Date.now();
+	const name = 'server lists the package node types';
+	try {
+		const res = await session.request<Array<{ name: string }>>('GET', '/types/nodes.json');
+		if (res.status !== 200 || !Array.isArray(res.body)) throw new Error(`GET /types/nodes.json: ${res.status}`);
+		const listed = new Set(res.body.map((n) => n.name));
+		const expected = [...built].map((t) => NODE_PREFIX + t);
+		const absent = expected.filter((t) => !listed.has(t));
+		if (absent.length) throw new Error(`not listed by the server: ${absent.join(', ')}`);
+		const creds = await session.request<Array<{ name: string }>>('GET', '/types/credentials.json');
+		if (!Array.isArray(creds.body) || !creds.body.some((c) => c.name === 'surplusLinesApi')) {
+			throw new Error('credential type surplusLinesApi not listed by the server');
+		}
+		console.log(`[e2e] passed  ${name}: ${expected.join(', ')}`);
+		return { name, status: 'passed', ms: Date.now() - start };
+	} catch (error) {
+		return { name, status: 'failed', ms: Date.now() - start, detail: (error as Error).message };
+	}
+}
+
+function reportMemory(server: RunningN8n): void {
+	const pid = server.child.pid;
+	if (!pid) return;
+	try {
+		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+		const rss = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+		if (rss) console.log(`[e2e] n8n server resident memory: ${Math.round(Number(rss) / 1024)} MB (pid ${pid}, without its task runner)`);
+	} catch {
+		// not Linux: no figure
+	}
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(`[e2e] ${error.stack ?? error.message}`);
+		console.log('e2e: 0 passed, 1 failed');
+		killAllChildren();
+		process.exit(1);
+	},
+);
+
+// Ctrl-C / kill: stop n8n children too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		killAllChildren();
+		process.exit(130);
+	});
+}
+

@@ -1,0 +1,62 @@
+/**
+ * Runs a workflow in a started n8n the way the editor's "Execute workflow" button does
+ * (POST /rest/workflows/:id/run, manual mode), then reads the finished execution.
+ *
+ * Needed for workflows that start at a polling trigger: `n8n execute` runs in `cli` mode, which
+ * requires a Manual Trigger to start from and never calls poll(); a manual run calls poll() with
+ * mode `manual`, as when a user clicks "Fetch Test Event".
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+import { sleep, type RestSession } from './n8n';
+import type { Run } from './runData';
+
+interface WorkflowData {
+	id: string;
+	nodes: Array<{ name: string; type: string }>;
+}
+
+interface Execution {
+	finished?: boolean;
+	status?: string;
+	data: unknown;
+}
+
+/** n8n stores execution data in the `flatted` format; read it with n8n's own copy. */
+function unflatten(bin: string, data: unknown): Run['data'] {
+	if (typeof data !== 'string') return data as Run['data'];
+	const nodeModules = dirname(dirname(bin)); // <runtime>/node_modules/.bin/n8n
+	const requireFromN8n = createRequire(join(nodeModules, 'n8n', 'package.json'));
+	const flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
+	return flatted.parse(data) as Run['data'];
+}
+
+export async function runViaServer(session: RestSession, workflowId: string, bin: string, timeoutMs = 60_000): Promise<Run> {
+	const wf = await session.request<{ data: WorkflowData }>('GET', `/rest/workflows/${workflowId}`);
+	if (wf.status !== 200) throw new Error(`GET /rest/workflows/${workflowId}: ${wf.status} ${JSON.stringify(wf.body)}`);
+	const workflowData = wf.body.data;
+	const trigger = workflowData.nodes.find((n) => /trigger/i.test(n.type));
+	if (!trigger) throw new Error(`workflow ${workflowId} has no trigger node`);
+
+	const started = await session.request<{ data: { executionId?: string; waitingForWebhook?: boolean } }>(
+		'POST',
+		`/rest/workflows/${workflowId}/run`,
+		{ workflowData, triggerToStartFrom: { name: trigger.name } },
+	);
+	const executionId = started.body?.data?.executionId;
+	if (started.status !== 200 || !executionId) {
+		throw new Error(`manual run of ${workflowId} did not start: ${started.status} ${JSON.stringify(started.body)}`);
+	}
+
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await session.request<{ data: Execution }>('GET', `/rest/executions/${executionId}`);
+		const execution = res.body?.data;
+		if (res.status === 200 && execution && execution.status !== 'running' && execution.status !== 'new' && execution.data) {
+			return { status: execution.status, finished: execution.finished, data: unflatten(bin, execution.data) };
+		}
+		if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish within ${timeoutMs} ms`);
+		await sleep(300);
+	}
+}
