@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, netError, row, run, setupSuite } from './helpers';
+import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 
 const suite = setupSuite();
 
@@ -97,7 +97,7 @@ describe('Create after a lost reply', () => {
 	it('new-features account: asks /auth/me once, resends with the same key and reports the replay', async () => {
 		const body = row();
 		const key = derivedKey(KEYS.t2, body);
-		const first = nock(API, { reqheaders: { 'idempotency-key': key } }).post('/invoices', body).replyWithError(netError('ECONNRESET'));
+		const first = nock(API, { reqheaders: { 'idempotency-key': key } }).post('/invoices', body).reply(504, GATEWAY_TIMEOUT);
 		const meScope = nock(API).get('/auth/me').reply(200, me(NEW_FEATURES));
 		const again = nock(API, { reqheaders: { 'idempotency-key': key } })
 			.post('/invoices', body)
@@ -130,7 +130,7 @@ describe('Create after a lost reply', () => {
 
 	it('legacy account: nothing stored, so it files once more (no automatic transport retry)', async () => {
 		const body = row();
-		const first = nock(API).post('/invoices').replyWithError(netError('ECONNRESET'));
+		const first = nock(API).post('/invoices').reply(504, GATEWAY_TIMEOUT);
 		nock(API).get('/auth/me').reply(200, me([]));
 		nock(API)
 			.get('/invoices')
@@ -146,19 +146,19 @@ describe('Create after a lost reply', () => {
 	});
 
 	it('lost twice: fails saying the invoice may have been filed', async () => {
-		nock(API).post('/invoices').times(2).replyWithError(netError('ECONNRESET'));
+		nock(API).post('/invoices').times(2).reply(504, GATEWAY_TIMEOUT);
 		nock(API).get('/auth/me').reply(200, me([]));
 		nock(API).get('/invoices').query(true).reply(200, envelope({ invoices: [], pagination: { page: 1, per_page: 100, total: 0 } }));
 		const { error } = await run(jsonParams('create'), { items: [row()] });
-		expect(error!.message).toContain('NETWORK_ERROR');
+		expect(error!.message).toContain('HTTP 504 NOT_ENVELOPE');
 		expect(error!.description).toContain('The invoice may have been filed: check the transactions of policy POL-100');
 	});
 
 	it('asks /auth/me only once per execution for several lost replies', async () => {
 		const a = row({ policy_number: 'A' });
 		const b = row({ policy_number: 'B' });
-		nock(API).post('/invoices', a).replyWithError(netError('ECONNRESET'));
-		nock(API).post('/invoices', b).replyWithError(netError('ECONNRESET'));
+		nock(API).post('/invoices', a).reply(504, GATEWAY_TIMEOUT);
+		nock(API).post('/invoices', b).reply(504, GATEWAY_TIMEOUT);
 		const meScope = nock(API).get('/auth/me').once().reply(200, me(NEW_FEATURES));
 		nock(API).post('/invoices', a).reply(201, envelope(invoiceFor(a, 1)), { 'Idempotent-Replayed': 'true' });
 		nock(API).post('/invoices', b).reply(201, envelope(invoiceFor(b, 2)));

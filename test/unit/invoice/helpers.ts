@@ -26,9 +26,12 @@ export function failure(code: string, message: string, details?: object, request
 	return { success: false, error: { code, message, details }, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: requestId, response_time_ms: 2 } };
 }
 
-export function netError(code: string) {
-	return Object.assign(new Error(`socket ${code}`), { code });
-}
+/**
+ * A lost reply as a proxy reports it. (nock's replyWithError races under parallel jest workers:
+ * the mocked socket sometimes emits before Node attaches its listener. The real ECONNRESET is
+ * covered against the sandbox, whose fault injection destroys the socket.)
+ */
+export const GATEWAY_TIMEOUT = '<html><body>504 Gateway Time-out</body></html>';
 
 /** A valid request body (the six required fields). */
 export function row(overrides: IDataObject = {}): IDataObject {
