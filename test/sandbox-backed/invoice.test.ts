@@ -1,0 +1,175 @@
+/**
+ * The Invoice node in n8n's engine against the local sandbox (real HTTP, real envelope, real
+ * faults): the main flows, and a lost reply on a legacy account that must leave one invoice.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { forgetRateLimits } from '../../nodes/shared/rateLimit';
+import { runNode, shutdownEngine } from '../harness/engine';
+import { useFakeClock } from '../helpers/fakeClock';
+import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
+
+let sb: RunningSandbox;
+let fake: ReturnType<typeof useFakeClock>;
+
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0 });
+});
+beforeEach(() => {
+	sb.reset();
+	forgetRateLimits();
+	fake = useFakeClock();
+});
+afterEach(() => fake.restore());
+afterAll(async () => {
+	await sb.close();
+	shutdownEngine();
+});
+
+const row = (overrides: IDataObject = {}): IDataObject => ({
+	policy_number: 'SB-1',
+	insured_name: 'Acme Roofing LLC',
+	state_code: 'TX',
+	net_premium: 1000,
+	effective_date: '2026-01-01',
+	expiration_date: '2027-01-01',
+	...overrides,
+});
+
+function run(keyName: string, parameters: IDataObject, items: IDataObject[] = [{}], continueOnFail = false) {
+	return runNode({
+		node: new SurplusLinesInvoice(),
+		parameters: { resource: 'invoice', ...parameters },
+		items,
+		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
+		continueOnFail,
+	});
+}
+
+const json = (operation: string, extra: IDataObject = {}) => ({ operation, inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}', ...extra });
+
+async function control(path: string, body: IDataObject = {}) {
+	const origin = sb.baseUrl.replace(/\/api\/v1$/, '');
+	const res = await fetch(`${origin}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	expect(res.status).toBeLessThan(300);
+}
+
+async function stored(keyName: string, policyNumber: string): Promise<IDataObject[]> {
+	const res = await fetch(`${sb.baseUrl}/invoices?policy_number=${policyNumber}&per_page=100`, {
+		headers: { authorization: `Bearer ${keyByName(keyName).key}` },
+	});
+	return ((await res.json()) as { data: { invoices: IDataObject[] } }).data.invoices;
+}
+
+/** Calls left in the key's hour (this check spends one). */
+async function remaining(keyName: string): Promise<number> {
+	const res = await fetch(`${sb.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${keyByName(keyName).key}` } });
+	return Number(res.headers.get('x-ratelimit-remaining'));
+}
+
+const loseNextCreateReply = () => control('/faults', { lose_reply_after_commit: 1, methods: ['POST'], path_prefix: '/invoices', count: 1 });
+
+describe('Invoice node against the sandbox', () => {
+	it('Create, Get, Update, Get Many, Delete', async () => {
+		const created = await run('t2', json('create'), [row({ fees: [{ type: 'policy_fee_company', amount: 150 }] })]);
+		expect(created.error).toBeUndefined();
+		const invoice = created.output![0].json;
+		expect(invoice).toMatchObject({ id: 1001, policy_number: 'SB-1', status: 'new', net_premium: 1000, type: { id: 1, name: 'New' } });
+		expect(invoice.fees).toEqual([{ type: 'policy_fee_company', amount: 150 }]);
+		const id = { __rl: true, mode: 'id', value: '1001' };
+
+		const read = await run('t2', { operation: 'get', invoiceId: id, simplify: true });
+		expect(read.output![0].json).toEqual({
+			id: 1001, policy_number: 'SB-1', type: 'New', status: 'new', filed: false, state: 'TX', net_premium: 1000, fees_total: 150, warnings: [],
+		});
+
+		const updated = await run('t2', json('update', { invoiceId: id }), [{ commission: 120 }]);
+		expect(updated.output![0].json).toMatchObject({ id: 1001, commission: 120, net_premium: 1000 });
+
+		await run('t2', json('create'), [row({ type_code: 'ENDORSEMENT', net_premium: -200, effective_date: '2026-06-01' })]);
+		const many = await run('t2', { operation: 'getAll', policyNumber: 'SB-1', returnAll: true, simplify: true });
+		expect(many.output!.map((o) => [o.json.id, o.json.type, o.json.net_premium])).toEqual([[1001, 'New', 1000], [1002, 'Endorsement', -200]]);
+
+		const deleted = await run('t2', { operation: 'delete', invoiceId: id });
+		expect(deleted.output![0].json).toEqual({ id: 1001, deleted: true });
+		expect((await stored('t2', 'SB-1')).map((i) => i.id)).toEqual([1002]);
+	});
+
+	it('the same create twice is a replay on a new-features account (one invoice stored)', async () => {
+		const first = await run('t2', json('create'), [row()]);
+		const second = await run('t2', json('create'), [row()]);
+		expect(first.output![0].json._replayed).toBeUndefined();
+		expect(second.output![0].json).toMatchObject({ id: first.output![0].json.id, _replayed: true });
+		expect(await stored('t2', 'SB-1')).toHaveLength(1);
+	});
+
+	it('lost reply on a new-features account: resent with the same key, replayed, one invoice stored', async () => {
+		await loseNextCreateReply();
+		const { output, error } = await run('t2', json('create'), [row()]);
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1001, _replayed: true });
+		expect(await stored('t2', 'SB-1')).toHaveLength(1);
+	});
+
+	it('lost reply on a legacy account: recovered from the policy list, exactly one invoice stored', async () => {
+		await loseNextCreateReply();
+		const { output, error } = await run('legacy-t2', json('create'), [row({ net_premium: 1234.56 })]);
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1001, net_premium: 1234.56, _recovered: true });
+		expect(await stored('legacy-t2', 'SB-1')).toHaveLength(1);
+	});
+
+	it('a t1 key cannot create; the service is never asked', async () => {
+		const { error } = await run('t1', json('create'), [row()]);
+		expect(error!.message).toBe("Create an invoice needs a t2 (Standard) key or higher; this credential's key is t1 (Basic)");
+		expect(await stored('t2', 'SB-1')).toHaveLength(0);
+	});
+
+	it('Bill Taxes From Preview files the computed tax lines', async () => {
+		const preview = await run('t2', json('preview'), [row()]);
+		const lines = ((preview.output![0].json.tax_calculation as IDataObject).line_items as IDataObject[]).map((l) => ({ type: l.code, amount: l.amount }));
+		expect(lines.length).toBeGreaterThan(0);
+		const { output, error } = await run('t2', json('create', { options: { billTaxesFromPreview: true } }), [row()]);
+		expect(error).toBeUndefined();
+		expect(output![0].json.fees).toEqual(lines);
+	});
+
+	it('Preview shows the tax figures without storing anything', async () => {
+		const { output } = await run('t1', json('preview'), [row()]);
+		const data = output![0].json as IDataObject;
+		expect((data.tax_calculation as IDataObject).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'sl_tax' })]));
+		expect(await stored('t2', 'SB-1')).toHaveLength(0);
+	});
+
+	it('409 once the state accepted the invoice', async () => {
+		await run('t2', json('create'), [row()]);
+		await control('/invoices/1001/status', { status: 'success' });
+		const { error } = await run('t2', { operation: 'delete', invoiceId: { __rl: true, mode: 'id', value: '1001' } });
+		expect(error!.message).toContain('the state accepted this invoice (status success), so it can no longer be deleted');
+	});
+
+	it('a rejected-and-kept invoice keeps its id on the error item', async () => {
+		const { output } = await run('keeps-rejected-t2', json('create'), [row({ lob_id: 99 })], true);
+		expect(output![0].json).toMatchObject({ code: 'VALIDATION_ERROR', keptInvoiceId: expect.any(Number), fields: ['lob_id: Referenced line_of_businesses not found'] });
+		expect(String(output![0].json.requestId)).toMatch(/^req_[0-9a-f]{16}$/);
+	});
+
+	it('Create Many: 1,001 items with t3 in 3 calls; with t2 one call per item', async () => {
+		const items = Array.from({ length: 1001 }, (_, i) => row({ policy_number: `B-${i}`, net_premium: 100 + i }));
+		items[7] = { ...items[7], insurers: [{ company_id: 999 }] };
+		const before = await remaining('t3');
+		const t3 = await run('t3', json('createMany', { simplify: true }), items, true);
+		expect(before - (await remaining('t3'))).toBe(3 + 1);
+		expect(t3.output).toHaveLength(1001);
+		expect(t3.output![7].json.code).toBe('VALIDATION_ERROR');
+		expect(t3.output!.filter((o) => o.json.id !== undefined)).toHaveLength(1000);
+		expect(t3.output![1000].json).toMatchObject({ policy_number: 'B-1000', net_premium: 1100 });
+
+		const few = Array.from({ length: 3 }, (_, i) => row({ policy_number: `C-${i}` }));
+		const beforeT2 = await remaining('t2');
+		const t2 = await run('t2', json('createMany'), few);
+		expect(beforeT2 - (await remaining('t2'))).toBe(3 + 1);
+		expect(t2.output!.map((o) => o.json.policy_number)).toEqual(['C-0', 'C-1', 'C-2']);
+	});
+});
