@@ -56,3 +56,25 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 		...overrides,
 	};
 }
+
+/** "Return All" and "Limit", as n8n's Get Many operations show them; read with `readLimit`. */
+export function returnAllProperties(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}

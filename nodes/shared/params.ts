@@ -11,3 +11,9 @@ export function readInvoiceId(ctx: IExecuteFunctions, itemIndex: number, name = 
 	}
 	return id;
 }
+
+/** The rows the user asked for with `returnAllProperties`: all, or the first "Limit". */
+export function applyLimit<T>(ctx: IExecuteFunctions, itemIndex: number, rows: T[]): T[] {
+	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return rows;
+	return rows.slice(0, ctx.getNodeParameter('limit', itemIndex, 50) as number);
+}

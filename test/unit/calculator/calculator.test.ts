@@ -1,9 +1,8 @@
 import nock from 'nock';
 
 import { SurplusLinesCalculator } from '../../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
-import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
-import { loadOptions, runNode, shutdownEngine } from '../../harness/engine';
-import { useFakeClock } from '../../helpers/fakeClock';
+import { loadOptions, runNode } from '../../harness/engine';
+import { useNockSuite } from '../../helpers/nockSuite';
 import { TEST_API, TEST_BASE, TEST_KEYS, envelope, failure } from '../../helpers/serviceReplies';
 
 const node = new SurplusLinesCalculator();
@@ -37,20 +36,7 @@ function run(parameters: Record<string, unknown>, extra: { continueOnFail?: bool
 	});
 }
 
-let fake: ReturnType<typeof useFakeClock>;
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
-});
+const fakeClock = useNockSuite();
 
 describe('Estimate: request', () => {
 	it('sends state, premium, policy fees and the picked date (date part only); simplified output by default', async () => {
@@ -110,7 +96,7 @@ describe('Estimate: request', () => {
 			.reply(200, envelope(TX_RESULT));
 		const { output } = await run({});
 		expect(output![0].json.total_due).toBe(10593.89);
-		expect(fake.sleeps).toEqual([500]);
+		expect(fakeClock().sleeps).toEqual([500]);
 	});
 });
 

@@ -1,9 +1,8 @@
 import nock from 'nock';
 
 import { SurplusLinesDocument } from '../../../nodes/SurplusLinesDocument/SurplusLinesDocument.node';
-import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
-import { loadOptions, runNode, shutdownEngine } from '../../harness/engine';
-import { useFakeClock } from '../../helpers/fakeClock';
+import { loadOptions, runNode } from '../../harness/engine';
+import { useNockSuite } from '../../helpers/nockSuite';
 import { TEST_API, TEST_BASE, TEST_KEYS, byId, envelope, failure } from '../../helpers/serviceReplies';
 
 const node = new SurplusLinesDocument();
@@ -36,20 +35,7 @@ function run(operation: string, parameters: Record<string, unknown>, extra: { co
 	});
 }
 
-let fake: ReturnType<typeof useFakeClock>;
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
-});
+const fakeClock = useNockSuite();
 
 describe('Attach', () => {
 	it('PUTs type, file name and MIME type to the docUUID path and says "created" on 201', async () => {
@@ -256,7 +242,7 @@ describe('Wait Until Fetched', () => {
 			.get('/invoices/1001/documents/dec-1')
 			.reply(200, envelope(doc({ fetch_status: 'fetched', url: 'https://files.example.com/a', url_expires_in_seconds: 3600 })));
 		const { output } = await run('waitUntilFetched', { referenceType: 'docUUID', document: 'dec-1', maxWaitSeconds: 300, intervalSeconds: 20 });
-		expect(fake.sleeps).toEqual([20000, 20000]);
+		expect(fakeClock().sleeps).toEqual([20000, 20000]);
 		expect(output![0].json).toMatchObject({ fetch_status: 'fetched', wait: { outcome: 'fetched', checks: 3, waited_seconds: 40 } });
 		scope.done();
 	});
@@ -265,13 +251,13 @@ describe('Wait Until Fetched', () => {
 		nock(TEST_API).get('/invoices/1001/documents/5001').reply(200, envelope(doc({ fetch_status: 'failed' })));
 		const { output } = await run('waitUntilFetched', { referenceType: 'id', document: '5001', maxWaitSeconds: 60, intervalSeconds: 5 });
 		expect(output![0].json.wait).toEqual({ outcome: 'failed', checks: 1, waited_seconds: 0 });
-		expect(fake.sleeps).toEqual([]);
+		expect(fakeClock().sleeps).toEqual([]);
 	});
 
 	it('stops at the max wait: 4 checks in 30 s at 10 s, then fails naming the last status', async () => {
 		nock(TEST_API).get('/invoices/1001/documents/5001').times(4).reply(200, envelope(doc(), 'req_last'));
 		const { error } = await run('waitUntilFetched', { referenceType: 'id', document: '5001', maxWaitSeconds: 30, intervalSeconds: 10 });
-		expect(fake.sleeps).toEqual([10000, 10000, 10000]);
+		expect(fakeClock().sleeps).toEqual([10000, 10000, 10000]);
 		expect(error!.message).toBe('document 5001 was still "pending" after 30 s (4 checks) (WAIT_TIMED_OUT)');
 		expect(nock.pendingMocks()).toEqual([]);
 	});
@@ -285,7 +271,7 @@ describe('Wait Until Fetched', () => {
 			intervalSeconds: 15,
 			onTimeout: 'return',
 		});
-		expect(fake.sleeps).toEqual([15000, 10000]);
+		expect(fakeClock().sleeps).toEqual([15000, 10000]);
 		expect(output![0].json.wait).toEqual({ outcome: 'timed_out', checks: 3, waited_seconds: 25 });
 	});
 

@@ -2,9 +2,8 @@ import nock from 'nock';
 
 import { SurplusLinesReference } from '../../../nodes/SurplusLinesReference/SurplusLinesReference.node';
 import { SurplusLinesCalculator } from '../../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
-import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
-import { loadOptions, runNode, shutdownEngine } from '../../harness/engine';
-import { useFakeClock } from '../../helpers/fakeClock';
+import { loadOptions, runNode } from '../../harness/engine';
+import { useNockSuite } from '../../helpers/nockSuite';
 import { TEST_API, TEST_BASE, TEST_KEYS, envelope, failure } from '../../helpers/serviceReplies';
 
 const node = new SurplusLinesReference();
@@ -19,20 +18,7 @@ function run(resource: string, operation: string, parameters: Record<string, unk
 	});
 }
 
-let fake: ReturnType<typeof useFakeClock>;
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
-});
+const fakeClock = useNockSuite();
 
 describe('Account', () => {
 	it('Get Key Info returns /auth/me and the rate-limit figures of this reply', async () => {
@@ -83,7 +69,7 @@ describe('Account', () => {
 			.reply(200, envelope({ valid: true, key_name: 'ops', tier: 't2' }));
 		const { output } = await run('account', 'checkKey');
 		expect(output![0].json.valid).toBe(true);
-		expect(fake.sleeps).toEqual([500]);
+		expect(fakeClock().sleeps).toEqual([500]);
 	});
 
 	it('Check Key still fails on other errors, as a continue-on-fail item with code and request id', async () => {
