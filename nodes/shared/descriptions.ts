@@ -57,7 +57,7 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 	};
 }
 
-/** "Return All" and "Limit", as n8n's Get Many operations show them; read with `readLimit`. */
+/** "Return All" and "Limit", as n8n's Get Many operations show them; read with `applyLimit` (params.ts). */
 export function returnAllProperties(): INodeProperties[] {
 	return [
 		{
