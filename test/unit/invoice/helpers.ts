@@ -33,8 +33,11 @@ export function failure(code: string, message: string, details?: object, request
  */
 export const GATEWAY_TIMEOUT = '<html><body>504 Gateway Time-out</body></html>';
 
+/** A request body; typed so nock can match it as a request body too. */
+export type Body = IDataObject & nock.DataMatcherMap;
+
 /** A valid request body (the six required fields). */
-export function row(overrides: IDataObject = {}): IDataObject {
+export function row(overrides: IDataObject = {}): Body {
 	return {
 		policy_number: 'POL-100',
 		insured_name: 'Acme Roofing LLC',
@@ -43,7 +46,7 @@ export function row(overrides: IDataObject = {}): IDataObject {
 		effective_date: '2026-01-01',
 		expiration_date: '2027-01-01',
 		...overrides,
-	};
+	} as Body;
 }
 
 const TYPE_NAMES: Record<string, string> = { NEW: 'New', RENEWAL: 'Renewal', ENDORSEMENT: 'Endorsement', CANCELLATION: 'Cancelled' };

@@ -18,22 +18,25 @@ export const inputModeProperty: INodeProperties = {
 	],
 };
 
-export function jsonBodyProperty(partial: boolean): INodeProperties {
-	return {
-		displayName: 'Invoice JSON',
-		name: 'invoiceJson',
-		type: 'json',
-		default: 'undefined',
-		default: partial
-			? '{\n  "net_premium": 1250.00\n}'
-			: '{\n  "policy_number": "",\n  "insured_name": "",\n  "state_code": "TX",\n  "net_premium": 0,\n  "effective_date": "2026-01-01",\n  "expiration_date": "2027-01-01"\n}',
-		required: true,
-		displayOptions: { show: { inputMode: ['json'] } },
-		description: partial
-			? 'Only the fields to change, with the service’s field names; fields sent replace the stored ones'
-			: 'The request body with the service’s field names (policy_number, insured_name, state_code, net_premium, effective_date, expiration_date, …). Checked locally before the call.',
-	};
-}
+const jsonBodyFull: INodeProperties = {
+	displayName: 'Invoice JSON',
+	name: 'invoiceJson',
+	type: 'json',
+	default:
+		'{\n  "policy_number": "",\n  "insured_name": "",\n  "state_code": "TX",\n  "net_premium": 0,\n  "effective_date": "2026-01-01",\n  "expiration_date": "2027-01-01"\n}',
+	required: true,
+	displayOptions: { show: { inputMode: ['json'] } },
+	description:
+		'The request body with the service’s field names (policy_number, insured_name, state_code, net_premium, effective_date, expiration_date, …). Checked locally before the call. For an endorsement or cancellation, amounts are the change and may be negative.',
+};
+
+const jsonBodyPartial: INodeProperties = {
+	...jsonBodyFull,
+	default: '{\n  "net_premium": 1250.00\n}',
+	description: 'Only the fields to change, with the service’s field names; fields sent replace the stored ones',
+};
+
+export const jsonBodyProperty = (partial: boolean): INodeProperties => (partial ? jsonBodyPartial : jsonBodyFull);
 
 const DATE_PLACEHOLDER = 'YYYY-MM-DD';
 
