@@ -28,21 +28,20 @@ async function checkInvoice(run: PollRun, unit: WatchUnit): Promise<void> {
 async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
 	const { state, factory, now } = run;
 	const memory = unitMemory(state, unit.key);
+	// A transaction is new only against a complete earlier listing: a first listing counts once all its pages are read.
 	const baseline = memory.known === undefined;
-	const seen = new Set<number>(memory.known ?? []);
-	// A transaction is new only against a complete earlier listing, so a baseline counts once all its pages are read.
+	const firstListing = new Set<number>();
 	const quiet: EventFactory = { ...factory, config: { ...factory.config, emitCurrentState: false } };
-	let listingSeq: number | undefined;
-	const pages = await readPolicy.call(
+	memory.pages = await readPolicy.call(
 		run.ctx,
 		unit.value,
 		() => ++state.readSeq,
 		(rows, seq, last) => {
-			listingSeq ??= seq;
-			const stale = memory.r !== undefined && memory.r > listingSeq;
+			// The record as it is now, not as it was when the poll began: an overlapping poll may have added to it.
+			const known = new Set<number>(memory.known ?? []);
 			for (const row of rows) {
 				const id = Number(row.id);
-				if (!baseline && !stale && !seen.has(id)) {
+				if (!baseline && !known.has(id)) {
 					const event = newTransactionEvent(row, factory);
 					if (event) run.events.push(event);
 					observeInvoice(state, row, seq, now, quiet);
@@ -52,16 +51,16 @@ async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
 					run.events.push(...observed.events);
 					if (observed.changed && !observed.baseline) memory.at = now;
 				}
-				seen.add(id);
+				known.add(id);
+				firstListing.add(id);
 			}
-			if (!stale) {
-				memory.r = Math.max(memory.r ?? 0, listingSeq);
-				if (!baseline || last) memory.known = [...seen];
+			if (!baseline) memory.known = [...known];
+			else if (last) {
+				memory.known = [...new Set([...(memory.known ?? []), ...firstListing])];
+				memory.at = now;
 			}
-			if (baseline && last) memory.at = now;
 		},
 	);
-	memory.pages = pages;
 }
 
 /** Reads one unit; returns the failure instead of throwing, so the poll decides what it means. */

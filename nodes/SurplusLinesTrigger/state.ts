@@ -33,8 +33,6 @@ export interface UnitMemory {
 	at?: number;
 	/** Policies: invoice ids seen in its listing. */
 	known?: number[];
-	/** Policies: sequence number of the latest request applied. */
-	r?: number;
 	/** The service answered 404: checked only like a settled item. */
 	missing?: boolean;
 }

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
 import { shutdownEngine } from '../../harness/engine';
 import { useFakeClock } from '../../helpers/fakeClock';
-import { API, activeTrigger, envelope, failure, invoice, rateHeaders, serveInvoice } from './helpers';
+import { API, activeTrigger, envelope, failure, invoice, rateHeaders, serveInvoice, servePolicy } from './helpers';
 
 let fake: ReturnType<typeof useFakeClock>;
 
@@ -113,5 +113,24 @@ describe('each change is emitted once', () => {
 		const d = trigger.pollShared(shared2);
 		const emitted = (await Promise.all([c, d])).flatMap((r) => r.emitted?.[0] ?? []);
 		expect(emitted.map((i) => [i.json.previous, i.json.current])).toEqual([['success', 'error']]);
+	});
+
+	it.each([
+		['the earlier poll answered last', 200, 0],
+		['the later poll answered last', 100, 250],
+	])('when two polls overlap on a policy (%s): a new transaction is emitted once', async (_order, delayA, delayB) => {
+		const trigger = activeTrigger({ policyNumbers: 'POL-1', events: ['newTransaction'] });
+		servePolicy('POL-1', [invoice(1001)]);
+		await trigger.poll();
+		const shared = JSON.parse(JSON.stringify(trigger.staticData)) as IDataObject;
+		const rows = [invoice(1001), invoice(1002)];
+		const listing = envelope({ invoices: rows, pagination: { page: 1, per_page: 100, total: 2 } });
+		nock(API).get('/invoices').query(true).delay(delayA).reply(200, listing, rateHeaders());
+		nock(API).get('/invoices').query(true).delay(delayB).reply(200, listing, rateHeaders());
+		const a = trigger.pollShared(shared);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const b = trigger.pollShared(shared);
+		const emitted = (await Promise.all([a, b])).flatMap((r) => r.emitted?.[0] ?? []);
+		expect(emitted.map((i) => [i.json.event, i.json.invoice_id])).toEqual([['new_transaction', 1002]]);
 	});
 });
