@@ -65,4 +65,138 @@ const documents: Scenario = {
 	},
 };
 
-export const SCENARIOS: Scenario[] = [documents];
+const reference: Scenario = {
+	name: 'reference',
+	workflow: 'reference.json',
+	check(run) {
+		const [info] = json(run, 'Key Info');
+		assert.equal(info.tier, 't2');
+		assert.deepEqual((info.account as { mode: string }).mode, 'test');
+		assert.deepEqual(info.scopes, ['invoices', 'documents', 'calculator']);
+		assert.equal((info.rate_limit_now as { remaining: number }).remaining, 999, 'the first call of the hour');
+		assert.equal(JSON.stringify(info).includes('sltax_'), false, 'the key never appears in output');
+
+		// Check Key runs with the t1 credential.
+		const [check] = json(run, 'Check Key');
+		assert.equal(check.valid, true);
+		assert.equal(check.tier, 't1');
+		assert.equal(check.checked, 'service');
+
+		const states = json(run, 'States');
+		assert.equal(states.length, 51, '50 states and DC');
+		assert.deepEqual(states.find((s) => s.code === 'TX'), { id: 44, code: 'TX', name: 'Texas', efile: true });
+		assert.equal(states.filter((s) => s.efile === true).length, 26, 'states with e-filing');
+
+		assert.deepEqual(json(run, 'Find Company by NAIC'), [{ id: 301, name: 'Sandbox Specialty Insurance Company', naic: '90001' }]);
+
+		const codes = json(run, 'Calculator Fee Codes').map((f) => f.code);
+		assert.ok(codes.includes('inspection_fee') && codes.includes('broker_fee') && codes.includes('filing_fee'));
+		for (const taxCode of ['sl_tax', 'stamping_fee', 'service_fee']) {
+			assert.equal(codes.includes(taxCode), false, `tax code ${taxCode} is for invoices only`);
+		}
+	},
+};
+
+const calculator: Scenario = {
+	name: 'calculator',
+	workflow: 'calculator.json',
+	async check(run, ctx) {
+		const rows = json(run, 'Estimate Tax');
+		assert.equal(rows.length, 3, 'one output per input item, the wrong one included');
+		// TX on 2025-06-01: 4.85% tax and 0.04% stamping fee on premium + policy fees (10,200).
+		assert.deepEqual(rows[0], {
+			state: 'TX',
+			state_name: 'Texas',
+			effective_date: '2025-06-01',
+			premium: 10000,
+			policy_fees: 200,
+			tax_base: 10200,
+			sl_tax: 494.7,
+			stamping_fee: 4.08,
+			total_taxes_and_fees: 498.78,
+			total_due: 10698.78,
+		});
+		// A 2023 date takes the stamping rate then in force (0.075%); "tx" is accepted in lower case.
+		assert.equal(rows[1].effective_date, '2023-06-01');
+		assert.equal(rows[1].sl_tax, 485);
+		assert.equal(rows[1].stamping_fee, 7.5);
+		assert.equal(rows[1].total_due, 10492.5);
+		// The wrong item is an error item naming every problem; the run goes on.
+		assert.equal(rows[2].code, 'INVALID_INPUT');
+		assert.deepEqual(rows[2].fields, ['State: Must be a valid state_code', 'Premium: Must be at least 0.01']);
+
+		// Itemized fees: TX taxes the inspection fee, not the pass-through filing fee.
+		const lines = json(run, 'Line Items TX');
+		assert.deepEqual(
+			lines.map((l) => [l.code, l.amount, l.tax_base]),
+			[
+				['sl_tax', 489.85, 10100],
+				['stamping_fee', 4.04, 10100],
+			],
+		);
+
+		// Three estimates reached the service, the wrong item none: this read is the 4th call of the hour.
+		const me = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${ctx.keys.t2}` } });
+		assert.equal(me.headers.get('x-ratelimit-remaining'), String(1000 - 4));
+	},
+};
+
+const invoice: Scenario = {
+	name: 'invoice',
+	workflow: 'invoice.json',
+	async check(run, ctx) {
+		const [preview] = json(run, 'Preview');
+		assert.deepEqual(preview.validation, { valid: true, errors: [], warnings: [] });
+		const taxes = preview.tax_calculation as { line_items: Array<{ code: string; amount: number }>; total_due: number };
+		// TX in 2026: 4.85% tax and 0.04% stamping fee on 10,000.
+		assert.deepEqual(taxes.line_items.map((l) => [l.code, l.amount]), [['sl_tax', 485], ['stamping_fee', 4]]);
+		assert.equal(taxes.total_due, 10489);
+
+		const [created] = json(run, 'Create');
+		assert.equal(created.id, 1001);
+		assert.equal(created.status, 'new');
+		assert.equal(created.filed, false);
+		assert.deepEqual(created.fees, [{ type: 'sl_tax', amount: 485 }, { type: 'stamping_fee', amount: 4 }], 'taxes billed from the preview');
+		assert.deepEqual((created.company as { id: number }).id, 301, 'the insurer found by its NAIC code');
+		assert.equal(created._replayed, undefined);
+
+		const [again] = json(run, 'Create Again (Same Invoice)');
+		assert.equal(again.id, 1001, 'the same invoice: the derived idempotency key made the service replay it');
+		assert.equal(again._replayed, true);
+
+		assert.deepEqual(json(run, 'Get'), [
+			{ id: 1001, policy_number: 'E2E-INV-1', type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 489, warnings: [] },
+		]);
+		const [updated] = json(run, 'Update Commission');
+		assert.equal(updated.commission, 1500);
+		assert.equal(updated.status, 'sent', 'an update keeps the status');
+		assert.deepEqual(json(run, 'Policy Transactions').map((i) => i.id), [1001], 'one transaction: the replay filed nothing');
+
+		const [doc] = json(run, 'Attach Declaration Page');
+		assert.equal(doc.outcome, 'created');
+
+		// Tier refused before any call, as an error item (continue on fail).
+		const [t1] = json(run, 'Create With t1 Key');
+		assert.match(String(t1.error), /needs a t2 \(Standard\) key or higher; this credential's key is t1/);
+
+		const [wrong] = json(run, 'Preview Wrong Invoice');
+		assert.equal(wrong.code, 'INVALID_INPUT');
+		assert.deepEqual(wrong.fields, [
+			'effective_date: Must be a valid date',
+			'expiration_date: This field is required',
+			'coverages[0].limits: premiums must sum to the coverage amount 900 (got 800)',
+		]);
+
+		// The service's own state agrees.
+		const stored = await api(ctx, 'GET', '/invoices/1001');
+		assert.equal(stored.data.commission, 1500);
+		assert.deepEqual((stored.data.filing as { state_status: string }).state_status, 'accepted');
+		assert.deepEqual((stored.data.documents as Array<{ external_doc_uuid: string }>).map((d) => d.external_doc_uuid), ['acme-dec-2026']);
+		const t1Policy = await api(ctx, 'GET', '/invoices?policy_number=E2E-INV-T1');
+		assert.equal(JSON.stringify(t1Policy.data).includes('E2E-INV-T1'), false, 'nothing filed with the t1 key');
+		const second = await api(ctx, 'GET', '/invoices/1002');
+		assert.equal(second.status, 404, 'no second invoice exists');
+	},
+};
+
+export const SCENARIOS: Scenario[] = [reference, calculator, invoice, documents];
