@@ -6,16 +6,12 @@ import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { runNode, shutdownEngine } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import { useFakeClock } from '../helpers/fakeClock';
+import { scriptedServer } from '../helpers/scriptedServer';
 
 const KEY = 'sltax_t2_0123456789abcdefghijklmnopqrstuv';
 const BASE = 'https://sl.example.com';
 const API = `${BASE}/api/v1`;
 const credentials = { apiKey: KEY, baseUrl: BASE };
-
-// nock needs a real Error instance; a plain object never reaches axios and the request hangs.
-function netError(code: string, message: string) {
-	return Object.assign(new Error(message), { code });
-}
 
 function envelope(data: unknown, requestId = 'req_ok1') {
 	return { success: true, data, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: requestId, response_time_ms: 3 } };
@@ -36,7 +32,10 @@ function probe(parameters: Record<string, unknown>, extra: { continueOnFail?: bo
 
 let fake: ReturnType<typeof useFakeClock>;
 
-beforeAll(() => nock.disableNetConnect());
+beforeAll(() => {
+	nock.disableNetConnect();
+	nock.enableNetConnect('127.0.0.1');
+});
 beforeEach(() => {
 	fake = useFakeClock();
 	forgetRateLimits();
@@ -181,12 +180,16 @@ describe('rate limits', () => {
 });
 
 describe('retries', () => {
-	it('retries a GET after a network error with backoff', async () => {
-		nock(API).get('/auth/me').replyWithError(netError('ECONNRESET', 'socket hang up'));
-		nock(API).get('/auth/me').reply(200, envelope({ ok: 1 }));
-		const { output } = await probe({});
-		expect(output![0].json.data).toEqual({ ok: 1 });
-		expect(fake.sleeps).toEqual([500]);
+	it('retries a GET after a dropped connection with backoff', async () => {
+		const server = await scriptedServer(['drop', { status: 200, body: envelope({ ok: 1 }) }]);
+		try {
+			const { output } = await probe({}, { credentials: { apiKey: KEY, baseUrl: server.baseUrl } });
+			expect(output![0].json.data).toEqual({ ok: 1 });
+			expect(server.seen.map((r) => r.url)).toEqual(['/api/v1/auth/me', '/api/v1/auth/me']);
+			expect(fake.sleeps).toEqual([500]);
+		} finally {
+			await server.close();
+		}
 	});
 
 	it('retries PUT and DELETE on 5xx and 408', async () => {
@@ -220,19 +223,46 @@ describe('retries', () => {
 		expect(keys).toEqual(['row-42', 'row-42']);
 	});
 
-	it('resends a read-only POST (preview) after a network error', async () => {
-		nock(API).post('/invoices/preview').replyWithError(netError('ECONNRESET', 'reset'));
-		nock(API).post('/invoices/preview').reply(200, envelope({ validation: { valid: true } }));
-		const { output } = await probe({ method: 'POST', path: '/invoices/preview', body: '{}', readOnly: true });
-		expect(output![0].json.data).toEqual({ validation: { valid: true } });
+	it('resends a read-only POST (preview) after a dropped connection', async () => {
+		const server = await scriptedServer(['drop', { status: 200, body: envelope({ validation: { valid: true } }) }]);
+		try {
+			const { output } = await probe(
+				{ method: 'POST', path: '/invoices/preview', body: '{}', readOnly: true },
+				{ credentials: { apiKey: KEY, baseUrl: server.baseUrl } },
+			);
+			expect(output![0].json.data).toEqual({ validation: { valid: true } });
+			expect(server.seen).toHaveLength(2);
+		} finally {
+			await server.close();
+		}
 	});
 
-	it('gives up after 3 tries of a network error and says the outcome', async () => {
-		nock(API).get('/auth/me').times(3).replyWithError(netError('ECONNREFUSED', 'connect ECONNREFUSED'));
-		const { error } = await probe({});
-		expect(error!.message).toContain('the connection failed before a reply arrived (ECONNREFUSED)');
-		expect(error!.description).toContain('Tried 3 times');
-		expect(fake.sleeps).toEqual([500, 1000]);
+	it('gives up after 3 tries of a dropped connection and says the outcome', async () => {
+		const server = await scriptedServer(['drop', 'drop', 'drop']);
+		try {
+			const { error } = await probe({}, { credentials: { apiKey: KEY, baseUrl: server.baseUrl } });
+			expect(error!.message).toContain('the connection failed before a reply arrived (ECONNRESET)');
+			expect(error!.description).toContain('Tried 3 times');
+			expect(server.seen).toHaveLength(3);
+			expect(fake.sleeps).toEqual([500, 1000]);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('never resends a POST without a key after a dropped connection', async () => {
+		const server = await scriptedServer(['drop', { status: 201, body: envelope({ id: 1 }) }]);
+		try {
+			const { error } = await probe(
+				{ method: 'POST', path: '/invoices', body: '{"a":1}' },
+				{ credentials: { apiKey: KEY, baseUrl: server.baseUrl } },
+			);
+			expect(error!.message).toContain('the connection failed before a reply arrived');
+			expect(error!.description).toContain('may or may not have been carried out; it was not sent again');
+			expect(server.seen).toHaveLength(1);
+		} finally {
+			await server.close();
+		}
 	});
 
 	it.each([400, 401, 403, 404, 409, 422])('never retries %i', async (status) => {
