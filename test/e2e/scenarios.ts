@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 
-import { api, invoiceBody, storedBinary, type Scenario } from './context';
+import { api, control, invoiceBody, storedBinary, type Scenario } from './context';
 import { items, json } from './runData';
 
 export type { Context, Scenario } from './context';
@@ -199,4 +199,81 @@ const invoice: Scenario = {
 	},
 };
 
-export const SCENARIOS: Scenario[] = [reference, calculator, invoice, documents];
+const createMany: Scenario = {
+	name: 'create-many',
+	workflow: 'create-many.json',
+	async check(run, ctx) {
+		const out = json(run, 'Create Many');
+		assert.equal(out.length, 5, 'one output item per row, in row order');
+		assert.deepEqual(
+			[out[0], out[1], out[4]].map((i) => [i.id, i.policy_number, i.state, i.net_premium, i.status]),
+			[
+				[1001, 'E2E-CM-1', 'TX', 12000, 'new'],
+				[1002, 'E2E-CM-2', 'CA', 8500.5, 'new'],
+				[1003, 'E2E-CM-5', 'KS', 6400, 'new'],
+			],
+		);
+		// Row 3 fails the local checks (every problem listed, nothing sent) ...
+		assert.equal(out[2].code, 'INVALID_INPUT');
+		assert.deepEqual(out[2].fields, ['insured_name: This field is required', 'effective_date: Must be a valid date']);
+		// ... row 4 is refused by the service (unknown NAIC), and the rows after it are still filed.
+		assert.equal(out[3].code, 'VALIDATION_ERROR');
+		assert.equal(out[3].httpStatus, 422);
+		assert.deepEqual(out[3].fields, ["insurers: insurers[0].naic: no company found with NAIC '12345'"]);
+		assert.match(String(out[3].requestId), /^req_[0-9a-f]{16}$/);
+
+		for (const [id, policy] of [[1001, 'E2E-CM-1'], [1002, 'E2E-CM-2'], [1003, 'E2E-CM-5']] as const) {
+			const stored = await api(ctx, 'GET', `/invoices/${id}`);
+			assert.equal(stored.data.policy_number, policy);
+		}
+		assert.equal((await api(ctx, 'GET', '/invoices/1004')).status, 404, 'three invoices, no more');
+	},
+};
+
+const createManyStops: Scenario = {
+	name: 'create-many-stops',
+	workflow: 'create-many-stops.json',
+	expectRunError: true,
+	async check(run, ctx) {
+		const error = run.data.resultData.error;
+		assert.equal(error?.node?.name, 'Create Many');
+		assert.equal(error?.message, 'Item 2: Invalid input, nothing was sent: insured_name: This field is required');
+		assert.match(String(error?.description), /1 of 5 items failed\.\nNo invoice was filed\./);
+		// Without "continue on error" a bad row stops the node before any call: not even the good rows.
+		const me = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${ctx.keys.t2}` } });
+		assert.equal(me.headers.get('x-ratelimit-remaining'), '999', 'this read is the first call of the hour');
+		assert.equal((await api(ctx, 'GET', '/invoices/1001')).status, 404);
+	},
+};
+
+const trigger: Scenario = {
+	name: 'trigger',
+	workflow: 'trigger.json',
+	via: 'server',
+	async before(ctx) {
+		for (const policy of ['E2E-TRG-1', 'E2E-TRG-2']) {
+			const created = await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: policy }));
+			assert.equal(created.status, 201);
+		}
+		await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'accepted' });
+	},
+	check(run) {
+		// A manual run ("Fetch Test Event") shows the current state of each watched invoice.
+		const events = json(run, 'Filing Changed');
+		assert.deepEqual(
+			events.map((e) => [e.event, e.invoice_id, e.previous, e.current, e.sample]),
+			[
+				['invoice_status_changed', 1001, null, 'sent', true],
+				['filing_state_changed', 1001, null, 'accepted', true],
+				['invoice_status_changed', 1002, null, 'new', true],
+				['filing_state_changed', 1002, null, 'not_sent', true],
+			],
+		);
+		const budget = events[0].budget as { hourly_limit: number; watched_items: number; calls_per_poll: number };
+		assert.deepEqual([budget.hourly_limit, budget.watched_items, budget.calls_per_poll], [1000, 2, 4], 't2: 25% of 1000 calls over 60 polls an hour');
+		assert.equal(json(run, 'Notify (Stand-in for Email)').length, 4, 'the events flow on to the next node');
+		assert.equal(JSON.stringify(events).includes('sltax_'), false, 'the key never appears in output');
+	},
+};
+
+export const SCENARIOS: Scenario[] = [reference, calculator, invoice, documents, createMany, createManyStops, trigger];
