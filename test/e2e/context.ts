@@ -19,8 +19,10 @@ export interface Context {
 export interface Scenario {
 	/** Short name, used in the report and by E2E_ONLY. */
 	name: string;
-	/** File in test/e2e/workflows (its `id` is fixed). */
+	/** File in test/e2e/workflows, or in examples/ when `example` is set (its `id` is fixed). */
 	workflow: string;
+	/** The workflow is one of the user-facing examples (examples/), run as shipped. */
+	example?: boolean;
 	/** `cli` (default): `n8n execute`; `server`: a manual run in `n8n start` (polling triggers). */
 	via?: 'cli' | 'server';
 	/** The run is expected to end in an error (exit code 1 from `n8n execute`). */
@@ -28,6 +30,8 @@ export interface Scenario {
 	/** Runs after the sandbox is reset, before the workflow. */
 	before?(ctx: Context): Promise<void>;
 	check(run: Run, ctx: Context): Promise<void> | void;
+	/** Runs after the workflow, whatever happened (e.g. stop a timer started in `before`). */
+	after?(ctx: Context): void;
 }
 
 /** A call to the sandbox's service API with a key, as a user's other systems would make it. */

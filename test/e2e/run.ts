@@ -38,6 +38,7 @@ import { SCENARIOS } from './scenarios';
 import { runViaServer } from './serverRun';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
+const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 const NODE_PREFIX = 'n8n-nodes-surplus-lines.';
 export const OWNER = { email: 'e2e@example.com', password: 'E2e-Password-1', firstName: 'E2E', lastName: 'Runner' };
 
@@ -104,6 +105,8 @@ async function main(): Promise<number> {
 		const credentials = [
 			{ id: 'slE2eT2Credential', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slE2eT1Credential', name: 'Surplus Lines sandbox (t1)', type: 'surplusLinesApi', data: { apiKey: keyByName('t1').key, baseUrl: sandbox.baseUrl } },
+			// The examples ship with the demo's credential id.
+			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
@@ -114,7 +117,7 @@ async function main(): Promise<number> {
 		const runnable: Array<{ scenario: Scenario; workflow: WorkflowFile }> = [];
 		for (const scenario of SCENARIOS) {
 			if (only && !only.includes(scenario.name)) continue;
-			const text = readFileSync(join(WORKFLOW_DIR, scenario.workflow), 'utf8');
+			const text = readFileSync(join(scenario.example ? EXAMPLES_DIR : WORKFLOW_DIR, scenario.workflow), 'utf8');
 			const workflow = JSON.parse(text) as WorkflowFile;
 			const ours = [...new Set(workflow.nodes.filter((n) => n.type.startsWith(NODE_PREFIX)).map((n) => n.type.slice(NODE_PREFIX.length)))];
 			const notLanded = ours.filter((type) => !sourceExists(type));
@@ -213,6 +216,8 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 		const detail = error instanceof Error ? error.message : String(error);
 		console.log(`[e2e] FAILED  ${scenario.name} (${seconds(ms)})\n${detail}`);
 		return { name: scenario.name, status: 'failed', ms, detail: detail.split('\n').slice(0, 12).join('\n') };
+	} finally {
+		scenario.after?.(context);
 	}
 }
 

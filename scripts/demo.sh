@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The demo: the sandbox (statuses move by themselves) and a real n8n with these nodes, a
+# credential for the sandbox and the example workflows of examples/ loaded.
+# Installs n8n 2.8.4 into a cache folder the first time (about 5 minutes). Ctrl-C stops everything.
+# Env: N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), DEMO_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+start=$(date +%s)
+N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
+export N8N_BIN
+if [ ! -d node_modules/@n8n/node-cli ]; then
+	echo "[demo] installing the project's dev dependencies (npm install)"
+	npm_config_yes=true npm install --ignore-scripts --no-audit --no-fund
+fi
+echo "[demo] building the package"
+npx --no-install n8n-node build >/dev/null
+npx --no-install tsc -p test/e2e/tsconfig.json
+echo "[demo] starting the sandbox and n8n (set-up took $(($(date +%s) - start)) s so far)"
+exec node .cache/e2e/test/e2e/demo.js

@@ -1,0 +1,129 @@
+/**
+ * The demo (`npm run demo`, scripts/demo.sh): the sandbox with statuses moving by themselves, and
+ * a real n8n with this package installed as n8n's installer would, a credential pointing at the
+ * sandbox and the example workflows of examples/ loaded. Ctrl-C stops both.
+ *
+ * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n, kept between runs),
+ * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { keyByName, startSandbox } from '../sandbox';
+import { installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
+
+const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
+const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
+
+function numberFromEnv(name: string, fallback: number): number {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return fallback;
+	const n = Number(raw);
+	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got '${raw}'`);
+	return n;
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+	try {
+		await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
+		return false;
+	} catch {
+		return true;
+	}
+}
+
+/** A few invoices so the trigger and document examples have something to show from the start. */
+async function seed(baseUrl: string): Promise<void> {
+	const key = keyByName('t2').key;
+	const invoices = [
+		{ policy_number: 'DEMO-POL-1', insured_name: 'Blue Ridge Storage Inc', state_code: 'TX', net_premium: 12000 },
+		{ policy_number: 'DEMO-POL-2', insured_name: 'Harbor Marine Repair', state_code: 'CA', net_premium: 8500 },
+	];
+	for (const invoice of invoices) {
+		const res = await fetch(`${baseUrl}/invoices`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ ...invoice, effective_date: '2026-01-01', expiration_date: '2027-01-01', type_code: 'NEW' }),
+		});
+		if (res.status !== 201) throw new Error(`seeding ${invoice.policy_number} failed: ${res.status} ${await res.text()}`);
+	}
+}
+
+async function main(): Promise<void> {
+	const bin = process.env.N8N_BIN;
+	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/demo.sh sets it)');
+	const userFolder = process.env.DEMO_DIR || join(REPO_ROOT, '.cache', 'demo-n8n');
+	const n8nPort = numberFromEnv('N8N_PORT', 5678);
+	const sandboxPort = numberFromEnv('SANDBOX_PORT', 8787);
+	const advance = numberFromEnv('SANDBOX_AUTO_ADVANCE_SECONDS', 20);
+	for (const [what, port] of [['n8n', n8nPort], ['sandbox', sandboxPort]] as const) {
+		if (!(await portIsFree(port))) {
+			throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${what === 'n8n' ? 'N8N_PORT' : 'SANDBOX_PORT'}`);
+		}
+	}
+	mkdirSync(userFolder, { recursive: true });
+
+	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
+	await seed(sandbox.baseUrl);
+	installPackedPackage(userFolder);
+	const n8n = await n8nEnv(bin, userFolder, n8nPort);
+
+	// Credential and examples are imported on every start: the sandbox port may differ, and the
+	// examples follow the checkout. Both keep fixed ids, so a re-import replaces them.
+	const work = join(userFolder, 'demo-input');
+	rmSync(work, { recursive: true, force: true });
+	mkdirSync(join(work, 'workflows'), { recursive: true });
+	writeFileSync(
+		join(work, 'credentials.json'),
+		JSON.stringify([{ ...CREDENTIAL, type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } }]),
+	);
+	await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
+	const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+	for (const file of examples) {
+		writeFileSync(join(work, 'workflows', file), readFileSync(join(REPO_ROOT, 'examples', file)));
+	}
+	await runCliOk(n8n, ['import:workflow', '--separate', `--input=${join(work, 'workflows')}`]);
+
+	const server = await startServer(n8n, { timeoutMs: 120_000 });
+	const session = new RestSession(server.url);
+	await session.ownerSetupOrLogin(DEMO_OWNER);
+
+	let stopping = false;
+	const stop = async (): Promise<void> => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nStopping n8n and the sandbox…');
+		await server.stop();
+		await sandbox.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+	server.child.on('close', (code) => {
+		if (stopping) return;
+		console.error(`n8n exited (${code}); its log is in ${join(userFolder, 'n8n.log')}`);
+		writeFileSync(join(userFolder, 'n8n.log'), server.log());
+		void sandbox.close().then(() => process.exit(1));
+	});
+
+	console.log(`
+Surplus Lines demo is running.
+
+  n8n:      ${server.url}
+  login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}
+  sandbox:  ${sandbox.baseUrl}  (reference: ${sandbox.baseUrl}/docs)
+            statuses move one step every ${advance} s; invoices 1001 (DEMO-POL-1) and 1002 (DEMO-POL-2) are seeded
+  credential "${CREDENTIAL.name}" (t2 key) and ${examples.length} example workflows are loaded:
+${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
+  n8n data: ${userFolder}
+
+Press Ctrl-C to stop n8n and the sandbox.
+`);
+}
+
+main().catch((error: Error) => {
+	console.error(`demo: ${error.message}`);
+	killAllChildren();
+	process.exit(1);
+});
+
