@@ -2,25 +2,10 @@ import nock from 'nock';
 
 import { computeBudget, pollsPerHour } from '../../../nodes/SurplusLinesTrigger/budget';
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
-import { shutdownEngine } from '../../harness/engine';
-import { useFakeClock } from '../../helpers/fakeClock';
+import { useNockSuite } from '../../helpers/nockSuite';
 import { API, activeTrigger, envelope, filing, invoice, rateHeaders, servePolicy, type TriggerParams } from './helpers';
 
-let fake: ReturnType<typeof useFakeClock>;
-
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
-});
+const fake = useNockSuite();
 
 /** Serves GET /invoices/{id} for any id and records which ids each poll read. */
 function serveAny(statusOf: (id: number) => string = () => 'sent', limit = 1000, inv = invoice) {
@@ -79,7 +64,7 @@ describe('spreading watched items over polls', () => {
 		for (let poll = 0; poll < 5; poll++) {
 			await trigger.poll();
 			perPoll.push(server.take());
-			fake.advance(5 * 60_000);
+			fake().advance(5 * 60_000);
 		}
 		expect(perPoll.map((p) => p.length)).toEqual([20, 20, 20, 20, 20]);
 		expect(perPoll[0]).toEqual(Array.from({ length: 20 }, (_, i) => 1001 + i));
@@ -116,17 +101,17 @@ describe('spreading watched items over polls', () => {
 		const daily = activeTrigger({ invoiceIds: '1001,1002' });
 		await daily.poll();
 		expect(server.take()).toEqual([1001, 1002]);
-		fake.advance(5 * 60_000);
+		fake().advance(5 * 60_000);
 		await daily.poll();
 		expect(server.take()).toEqual([1002]);
-		fake.advance(24 * 60 * 60_000);
+		fake().advance(24 * 60 * 60_000);
 		await daily.poll();
 		expect(server.take()).toEqual([1001, 1002]);
 
 		const never = activeTrigger({ invoiceIds: '1001,1002', options: { settledCheck: 'never' } });
 		await never.poll();
 		server.take();
-		fake.advance(2 * 24 * 60 * 60_000);
+		fake().advance(2 * 24 * 60 * 60_000);
 		await never.poll();
 		expect(server.take()).toEqual([1002]);
 	});
@@ -135,13 +120,13 @@ describe('spreading watched items over polls', () => {
 		const server = serveAny();
 		const trigger = activeTrigger({ invoiceIds: '1001', options: { settledAfterDays: 2 } });
 		await trigger.poll();
-		fake.advance(24 * 60 * 60_000);
+		fake().advance(24 * 60 * 60_000);
 		await trigger.poll();
 		expect(server.take()).toEqual([1001, 1001]);
-		fake.advance(24 * 60 * 60_000); // two days without change: settled, read once a day
+		fake().advance(24 * 60 * 60_000); // two days without change: settled, read once a day
 		await trigger.poll();
 		expect(server.take()).toEqual([1001]);
-		fake.advance(5 * 60_000);
+		fake().advance(5 * 60_000);
 		await trigger.poll();
 		expect(server.take()).toEqual([]);
 	});
@@ -180,7 +165,7 @@ describe('figures: calls per poll at a 5-minute interval with a t2 key (25% shar
 			const read = server.take();
 			if (poll <= 6) calls.push(read.length);
 			for (const id of read) if (!seen.has(id)) seen.set(id, poll);
-			fake.advance(5 * 60_000);
+			fake().advance(5 * 60_000);
 		}
 		expect(calls).toEqual(expected);
 		expect(Math.max(...seen.values())).toBe(round);

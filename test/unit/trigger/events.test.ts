@@ -1,25 +1,7 @@
-import nock from 'nock';
-
-import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
-import { shutdownEngine } from '../../harness/engine';
-import { useFakeClock } from '../../helpers/fakeClock';
+import { useNockSuite } from '../../helpers/nockSuite';
 import { activeTrigger, document, filing, invoice, serveInvoice, servePolicy } from './helpers';
 
-let fake: ReturnType<typeof useFakeClock>;
-
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
-});
+const fake = useNockSuite();
 
 describe('baseline', () => {
 	it('records the first reading and emits nothing', async () => {
@@ -48,7 +30,7 @@ describe('each event kind', () => {
 		const trigger = activeTrigger({ invoiceIds: '1001' });
 		serveInvoice(invoice(1001, { status: 'sent' }));
 		await trigger.poll();
-		fake.advance(5 * 60_000);
+		fake().advance(5 * 60_000);
 		const read = invoice(1001, { status: 'success', filed: true });
 		serveInvoice(read);
 		const events = await trigger.poll();

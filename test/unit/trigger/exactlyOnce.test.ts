@@ -2,25 +2,10 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
-import { shutdownEngine } from '../../harness/engine';
-import { useFakeClock } from '../../helpers/fakeClock';
+import { useNockSuite } from '../../helpers/nockSuite';
 import { API, activeTrigger, envelope, failure, invoice, rateHeaders, serveInvoice, servePolicy } from './helpers';
 
-let fake: ReturnType<typeof useFakeClock>;
-
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
-});
+useNockSuite();
 
 const statusOnly = { events: ['invoiceStatus'] };
 

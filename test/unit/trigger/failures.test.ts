@@ -1,29 +1,12 @@
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 import nock from 'nock';
 
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
-import { shutdownEngine } from '../../harness/engine';
-import { useFakeClock } from '../../helpers/fakeClock';
-import { API, activeTrigger, document, failure, invoice, rateHeaders, serveInvoice, servePolicy } from './helpers';
+import { useNockSuite } from '../../helpers/nockSuite';
+import { API, KEY, activeTrigger, document, failure, invoice, rateHeaders, serveInvoice, servePolicy } from './helpers';
 
-let fake: ReturnType<typeof useFakeClock>;
-
-beforeAll(() => nock.disableNetConnect());
-beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
-});
-
-function netError(code: string) {
-	return Object.assign(new Error(`connect ${code}`), { code });
-}
+const fake = useNockSuite();
 
 describe('a 429 or a network error: no events this time, a later try, nothing lost', () => {
 	it('429 in the middle of a poll: emits what was read, does not wait, reads the rest next poll', async () => {
@@ -38,10 +21,10 @@ describe('a 429 or a network error: no events this time, a later try, nothing lo
 		const events = await trigger.poll();
 		limited.done();
 		expect(events.map((e) => [e.invoice_id, e.current])).toEqual([[1001, 'success']]);
-		expect(fake.sleeps).toEqual([]); // the poll did not wait for the window
+		expect(fake().sleeps).toEqual([]); // the poll did not wait for the window
 
 		// Next poll, after the window reset: 1002 goes first and its change is not lost.
-		fake.advance(1800 * 1000);
+		fake().advance(1800 * 1000);
 		forgetRateLimits();
 		serveInvoice(invoice(1002, { status: 'error' }));
 		serveInvoice(invoice(1001, { status: 'success' }));
@@ -60,21 +43,31 @@ describe('a 429 or a network error: no events this time, a later try, nothing lo
 
 	it('a spent window known from the last reply: the poll makes no call at all', async () => {
 		const trigger = activeTrigger({ invoiceIds: '1001,1002' });
-		serveInvoice(invoice(1001), { ...rateHeaders(1000, 0), 'X-RateLimit-Reset': String(fake.nowSeconds() + 600) });
+		serveInvoice(invoice(1001), { ...rateHeaders(1000, 0), 'X-RateLimit-Reset': String(fake().nowSeconds() + 600) });
 		await trigger.poll(); // 1001 read; the reply says nothing is left until the reset
 		await expect(trigger.poll()).resolves.toEqual([]); // nock would refuse any call
-		expect(fake.sleeps).toEqual([]);
+		expect(fake().sleeps).toEqual([]);
 	});
 
-	it('network error: retried briefly, then no events; the next poll reads it', async () => {
-		const trigger = activeTrigger({ policyNumbers: 'POL-1', events: ['newTransaction'] });
-		servePolicy('POL-1', [invoice(1001)]);
-		await trigger.poll();
-		const down = nock(API).get('/invoices').query(true).times(3).replyWithError(netError('ECONNRESET'));
-		await expect(trigger.poll()).resolves.toEqual([]);
-		down.done();
-		servePolicy('POL-1', [invoice(1001), invoice(1002, { type: { id: 4, name: 'Cancelled' } })]);
-		expect((await trigger.poll()).map((e) => [e.event, e.invoice_id, e.transaction_type])).toEqual([['new_transaction', 1002, 'Cancelled']]);
+	it('network error (a real connection reset): retried briefly, then no events; nothing lost', async () => {
+		// A real server that drops every connection: nock's replyWithError races its mock socket under load.
+		const server = createServer();
+		server.on('connection', (socket) => socket.destroy());
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		nock.enableNetConnect('127.0.0.1');
+		const dropping = { apiKey: KEY, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+		try {
+			const trigger = activeTrigger({ invoiceIds: '1001', events: ['invoiceStatus'] });
+			serveInvoice(invoice(1001, { status: 'sent' }));
+			await trigger.poll();
+			await expect(trigger.pollWith(dropping)).resolves.toEqual([]);
+			expect(fake().sleeps).toEqual([500, 1000]); // 3 tries, then the poll gives up
+			serveInvoice(invoice(1001, { status: 'success' }));
+			expect((await trigger.poll()).map((e) => [e.previous, e.current])).toEqual([['sent', 'success']]);
+		} finally {
+			nock.disableNetConnect();
+			await new Promise((resolve) => server.close(resolve));
+		}
 	});
 
 	it('a failure on page 2 of a first policy listing does not make page-1 transactions look new later', async () => {

@@ -94,7 +94,11 @@ export function activeTrigger(params: TriggerParams, staticData: IDataObject = {
 	};
 	return {
 		async poll(mode: 'trigger' | 'manual' = 'trigger') {
-			const result = await pollNode({ node: new LoadedTrigger(), parameters, credentials, staticData: data, mode });
+			return await this.pollWith(credentials, mode);
+		},
+		/** A poll with other credentials (e.g. a base URL that drops connections). */
+		async pollWith(creds: typeof credentials, mode: 'trigger' | 'manual' = 'trigger') {
+			const result = await pollNode({ node: new LoadedTrigger(), parameters, credentials: creds, staticData: data, mode });
 			if (mode === 'trigger') data = result.staticData;
 			return (result.emitted?.[0] ?? []).map((item) => item.json);
 		},
