@@ -22,6 +22,18 @@ BIN="${RUNTIME_DIR}/node_modules/.bin/n8n"
 
 log() { echo "[ensure-n8n] $*" >&2; }
 
+# n8n 2.8.4 declares engines ">=20.19 <=24.x".
+node_version=$(node -p 'process.versions.node')
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===20&&b>=19)||(a>20&&a<=24)?0:1)'; then
+	log "Node ${node_version} cannot run n8n ${N8N_VERSION} (it needs >= 20.19 and <= 24.x)"
+	exit 1
+fi
+
+# One install at a time (two test runs started together would otherwise both install).
+mkdir -p "$(dirname "${RUNTIME_DIR}")"
+exec 9>"${RUNTIME_DIR}.lock"
+flock 9
+
 if [ -f "${MARKER}" ] && [ -x "${BIN}" ]; then
 	log "n8n ${N8N_VERSION} already installed in ${RUNTIME_DIR}"
 	echo "${BIN}"
