@@ -23,12 +23,14 @@ stage() {
 stage "typecheck" npx --no-install tsc --noEmit -p test/tsconfig.json
 stage "lint (n8n-node lint)" npx --no-install n8n-node lint
 stage "build (n8n-node build)" npx --no-install n8n-node build
-stage "jest (unit, sandbox, engine)" npx --no-install jest --ci
-if [ -x scripts/e2e.sh ]; then
-	stage "end-to-end (real n8n + sandbox)" bash scripts/e2e.sh
-fi
+mkdir -p .cache
+stage "jest (unit, sandbox, engine)" npx --no-install jest --ci --json --outputFile=.cache/jest-results.json
+stage "end-to-end (real n8n + sandbox)" bash -c 'set -o pipefail; bash scripts/e2e.sh | tee .cache/e2e-output.txt'
 
 echo
 echo "=== stage times"
 for line in "${STAGES[@]}"; do echo "  ${line}"; done
 echo "  total: $(( $(date +%s) - total_start )) s"
+
+# One closing line over both runners (jest's own summary is not in a form CI reads).
+node scripts/test-summary.js .cache/jest-results.json .cache/e2e-output.txt
