@@ -23,13 +23,19 @@ export interface Scenario {
 	workflow: string;
 	/** The workflow is one of the user-facing examples (examples/), run as shipped. */
 	example?: boolean;
-	/** `cli` (default): `n8n execute`; `server`: a manual run in `n8n start` (polling triggers). */
-	via?: 'cli' | 'server';
+	/**
+	 * `cli` (default): `n8n execute`; `server`: a manual run in `n8n start` (polling triggers);
+	 * `active`: the workflow is activated in `n8n start` and its scheduled polls are collected.
+	 */
+	via?: 'cli' | 'server' | 'active';
+	/** For `active`: what changes in the service once the workflow is active, and when enough runs came. */
+	active?: { afterActivation(ctx: Context): Promise<void>; until(runs: Run[]): boolean; quietMs: number; timeoutMs: number };
 	/** The run is expected to end in an error (exit code 1 from `n8n execute`). */
 	expectRunError?: boolean;
 	/** Runs after the sandbox is reset, before the workflow. */
 	before?(ctx: Context): Promise<void>;
-	check(run: Run, ctx: Context): Promise<void> | void;
+	/** For `active` scenarios `run` is the first execution; `runs` holds all of them. */
+	check(run: Run, ctx: Context, runs: Run[]): Promise<void> | void;
 	/** Runs after the workflow, whatever happened (e.g. stop a timer started in `before`). */
 	after?(ctx: Context): void;
 }

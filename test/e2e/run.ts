@@ -35,7 +35,7 @@ import {
 import { parseRawOutput, type Run } from './runData';
 import type { Context, Scenario } from './context';
 import { SCENARIOS } from './scenarios';
-import { runViaServer } from './serverRun';
+import { runActivated, runViaServer } from './serverRun';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
@@ -140,11 +140,11 @@ async function main(): Promise<number> {
 		}
 
 		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder };
-		const cliRuns = runnable.filter((r) => r.scenario.via !== 'server');
-		const serverRuns = runnable.filter((r) => r.scenario.via === 'server');
+		const cliRuns = runnable.filter((r) => (r.scenario.via ?? 'cli') === 'cli');
+		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active');
 
 		for (const { scenario, workflow } of cliRuns) {
-			outcomes.push(await runScenario(scenario, context, async () => await executeCli(n8n, workflow.id, scenario)));
+			outcomes.push(await runScenario(scenario, context, async () => [await executeCli(n8n, workflow.id, scenario)]));
 		}
 
 		if (serverRuns.length || !only) {
@@ -156,7 +156,14 @@ async function main(): Promise<number> {
 			console.log(`[e2e] n8n start answered in ${seconds(startMs)} at ${server.url}`);
 			outcomes.push(await checkServerListsNodes(session, built));
 			for (const { scenario, workflow } of serverRuns) {
-				outcomes.push(await runScenario(scenario, context, async () => await runViaServer(session, workflow.id, bin)));
+				const active = scenario.active;
+				outcomes.push(
+					await runScenario(scenario, context, async () =>
+						active
+							? (await runActivated(session, workflow.id, bin, { ...active, afterActivation: () => active.afterActivation(context) })).runs
+							: [await runViaServer(session, workflow.id, bin)],
+					),
+				);
 			}
 			reportMemory(server);
 		}
@@ -197,17 +204,17 @@ async function executeCli(n8n: N8nEnv, id: string, scenario: Scenario): Promise<
 	return run;
 }
 
-async function runScenario(scenario: Scenario, context: Context, execute: () => Promise<Run>): Promise<Outcome> {
+async function runScenario(scenario: Scenario, context: Context, execute: () => Promise<Run[]>): Promise<Outcome> {
 	const start = Date.now();
 	try {
 		context.sandbox.reset();
 		await scenario.before?.(context);
-		const run = await execute();
+		const runs = await execute();
 		if (process.env.E2E_DUMP) {
 			mkdirSync(process.env.E2E_DUMP, { recursive: true });
-			writeFileSync(join(process.env.E2E_DUMP, `${scenario.name}.json`), JSON.stringify(run, null, 2));
+			writeFileSync(join(process.env.E2E_DUMP, `${scenario.name}.json`), JSON.stringify(runs.length === 1 ? runs[0] : runs, null, 2));
 		}
-		await scenario.check(run, context);
+		await scenario.check(runs[0], context, runs);
 		const ms = Date.now() - start;
 		console.log(`[e2e] passed  ${scenario.name} (${seconds(ms)})`);
 		return { name: scenario.name, status: 'passed', ms };

@@ -276,6 +276,43 @@ const trigger: Scenario = {
 	},
 };
 
+const triggerActive: Scenario = {
+	name: 'trigger-active',
+	workflow: 'trigger-active.json',
+	via: 'active',
+	async before(ctx) {
+		assert.equal((await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: 'E2E-ACT-1' }))).status, 201);
+	},
+	active: {
+		// The workflow polls every 5 s (a custom cron); activation itself polls once, as a baseline.
+		async afterActivation(ctx) {
+			await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'sent' });
+			const endorsement = invoiceBody({ policy_number: 'E2E-ACT-1', type_code: 'ENDORSEMENT', net_premium: 500, transaction_effective_date: '2026-06-01' });
+			assert.equal((await api(ctx, 'POST', '/invoices', endorsement)).status, 201);
+		},
+		// A poll may fall between the two changes: count events over every execution.
+		until: (runs) => runs.flatMap((run) => json(run, 'Policy Changed')).length >= 3,
+		// Three more polls must emit nothing: each change comes out once.
+		quietMs: 16_000,
+		timeoutMs: 60_000,
+	},
+	check(_run, _ctx, runs) {
+		const events = runs.flatMap((run) => json(run, 'Policy Changed'));
+		assert.deepEqual(
+			events.map((e) => [e.event, e.invoice_id, e.previous, e.current]),
+			[
+				['invoice_status_changed', 1001, 'new', 'sent'],
+				['filing_state_changed', 1001, 'not_sent', 'sent'],
+				['new_transaction', 1002, null, 'new'],
+			],
+			'each change once, none at activation (the baseline), none on the later polls',
+		);
+		assert.ok(runs.length <= 2, `the changes came in ${runs.length} executions`);
+		assert.equal(events.some((e) => e.sample === true), false, 'real poll events, not samples');
+		assert.equal(json(runs[runs.length - 1], 'Notify').length > 0, true, 'the events flow on to the next node');
+	},
+};
+
 // The examples of examples/ (what the demo loads), run as shipped.
 
 const exampleSpreadsheet: Scenario = {
@@ -378,6 +415,7 @@ export const SCENARIOS: Scenario[] = [
 	createMany,
 	createManyStops,
 	trigger,
+	triggerActive,
 	exampleSpreadsheet,
 	exampleTax,
 	exampleDocuments,

@@ -60,3 +60,65 @@ export async function runViaServer(session: RestSession, workflowId: string, bin
 		await sleep(300);
 	}
 }
+
+interface ExecutionSummary {
+	id: string;
+	mode?: string;
+	status?: string;
+}
+
+async function listExecutions(session: RestSession, workflowId: string): Promise<ExecutionSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const res = await session.request<{ data: { results: ExecutionSummary[] } }>('GET', `/rest/executions?filter=${filter}&limit=50`);
+	if (res.status !== 200) throw new Error(`GET /rest/executions: ${res.status} ${JSON.stringify(res.body)}`);
+	return res.body.data.results;
+}
+
+export interface ActivatedRuns {
+	/** Every execution the active workflow's polls started, oldest first. */
+	runs: Run[];
+}
+
+/**
+ * Activates (publishes) the workflow, so n8n polls its trigger on the schedule for real (poll()
+ * in `trigger` mode, static data kept between polls), lets `afterActivation` change the service,
+ * and collects the executions the polls start until `until(runs)` holds and `quietMs` more pass
+ * without a new one. Deactivates the workflow at the end, whatever happens.
+ */
+export async function runActivated(
+	session: RestSession,
+	workflowId: string,
+	bin: string,
+	opts: { afterActivation: () => Promise<void>; until: (runs: Run[]) => boolean; quietMs: number; timeoutMs: number },
+): Promise<ActivatedRuns> {
+	const wf = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
+	const activated = await session.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: wf.body.data.versionId });
+	if (activated.status !== 200) throw new Error(`activating ${workflowId}: ${activated.status} ${JSON.stringify(activated.body)}`);
+	try {
+		// n8n polls once on activation (a baseline); the change comes after it.
+		await opts.afterActivation();
+		const deadline = Date.now() + opts.timeoutMs;
+		const runs = new Map<string, Run>();
+		let settledAt: number | undefined;
+		for (;;) {
+			for (const summary of await listExecutions(session, workflowId)) {
+				if (runs.has(summary.id) || summary.status === 'running' || summary.status === 'new') continue;
+				const res = await session.request<{ data: Execution }>('GET', `/rest/executions/${summary.id}`);
+				const execution = res.body.data;
+				runs.set(summary.id, { status: execution.status, finished: execution.finished, data: unflatten(bin, execution.data) });
+				settledAt = undefined;
+			}
+			const ordered = [...runs.entries()].sort((a, b) => Number(a[0]) - Number(b[0])).map(([, run]) => run);
+			if (opts.until(ordered)) {
+				settledAt ??= Date.now();
+				if (Date.now() - settledAt >= opts.quietMs) return { runs: ordered };
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`the active workflow's polls gave ${ordered.length} executions in ${opts.timeoutMs} ms, not what was expected`);
+			}
+			await sleep(500);
+		}
+	} finally {
+		await session.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+	}
+}
