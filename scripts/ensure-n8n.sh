@@ -16,7 +16,7 @@
 set -euo pipefail
 
 N8N_VERSION="2.8.4"
-RUNTIME_DIR="${N8N_RUNTIME_DIR:-${HOME}/.cache/n8n-nodes-surplus-lines/n8n-${N8N_VERSION}}"
+RUNTIME_DIR="${N8N_RUNTIME_DIR:-${HOME:-/tmp}/.cache/n8n-nodes-surplus-lines/n8n-${N8N_VERSION}}"
 MARKER="${RUNTIME_DIR}/.install-complete"
 BIN="${RUNTIME_DIR}/node_modules/.bin/n8n"
 
