@@ -11,9 +11,13 @@ export class SurplusLinesApi implements ICredentialType {
 
 	displayName = 'Surplus Lines API';
 
-	icon: Icon = { light: 'file:../icons/surplusLines.svg', dark: 'file:../icons/surplusLines.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/surplusLines.svg',
+		dark: 'file:../icons/surplusLines.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-surplus-lines/n8n-nodes-surplus-lines#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-surplus-lines/n8n-nodes-surplus-lines#credentials';
 
 	properties: INodeProperties[] = [
 		{

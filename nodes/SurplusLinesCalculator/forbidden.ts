@@ -28,10 +28,13 @@ async function findCause(
 	itemIndex: number,
 ): Promise<{ cause: Cause; fromMessage: boolean }> {
 	if (/scope/i.test(message)) return { cause: 'missing_scope', fromMessage: true };
-	if (/not enabled|disabled|switched off/i.test(message)) return { cause: 'calculator_disabled', fromMessage: true };
+	if (/not enabled|disabled|switched off/i.test(message))
+		return { cause: 'calculator_disabled', fromMessage: true };
 	let cause: Cause = 'unknown';
 	try {
-		const me = readAccountInfo((await apiRequest.call(ctx, { method: 'GET', path: PATHS.authMe, itemIndex })).data);
+		const me = readAccountInfo(
+			(await apiRequest.call(ctx, { method: 'GET', path: PATHS.authMe, itemIndex })).data,
+		);
 		if (!me.scopes.includes('calculator')) cause = 'missing_scope';
 		else if (me.calculatorEnabled === false) cause = 'calculator_disabled';
 	} catch (followUpError) {
@@ -45,15 +48,15 @@ async function findCause(
  * A 403 FORBIDDEN from the calculator becomes an error that says which of the two causes applies
  * and what to ask the operator for. Other errors pass through unchanged.
  */
-export async function explainForbidden(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Promise<unknown> {
+export async function explainForbidden(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): Promise<unknown> {
 	const info = readErrorInfo(error);
 	if (info?.code !== 'FORBIDDEN') return error;
 	const { cause, fromMessage } = await findCause(ctx, info.message, itemIndex);
 	const extra: IDataObject = { ...(info.extra ?? {}), cause };
 	const message = fromMessage ? info.message : `${info.message}: ${EXPLAIN[cause].text}`;
-	return serviceError(
-		ctx,
-		{ ...info, message, extra },
-		{ itemIndex, hint: EXPLAIN[cause].hint },
-	);
+	return serviceError(ctx, { ...info, message, extra }, { itemIndex, hint: EXPLAIN[cause].hint });
 }

@@ -24,7 +24,10 @@ export function simplify(result: IDataObject): IDataObject {
 		const code = String(item.code);
 		const amount = Number(item.amount);
 		// Two lines with one code (not seen, but not excluded) add up rather than overwrite.
-		row[code] = typeof row[code] === 'number' ? Math.round(((row[code] as number) + amount) * 100) / 100 : amount;
+		row[code] =
+			typeof row[code] === 'number'
+				? Math.round(((row[code] as number) + amount) * 100) / 100
+				: amount;
 	}
 	row.total_taxes_and_fees = result.total_taxes_and_fees;
 	row.total_due = result.total_due;

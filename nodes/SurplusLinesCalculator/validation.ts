@@ -1,6 +1,13 @@
 import { z } from 'zod';
 
-import { CALCULATOR_FEE_CODES, FEE_CODES, LIMITS, MESSAGES, STATE_CODES, isValidDate } from '../shared/rules';
+import {
+	CALCULATOR_FEE_CODES,
+	FEE_CODES,
+	LIMITS,
+	MESSAGES,
+	STATE_CODES,
+	isValidDate,
+} from '../shared/rules';
 
 const TAX_CODES = new Set(FEE_CODES.tax);
 
@@ -16,7 +23,9 @@ const feeItem = z.object({
 					: MESSAGES.required,
 		});
 	}),
-	amount: z.number({ invalid_type_error: 'Must be a number', required_error: MESSAGES.required }).finite('Must be a number'),
+	amount: z
+		.number({ invalid_type_error: 'Must be a number', required_error: MESSAGES.required })
+		.finite('Must be a number'),
 });
 
 /** The body of POST /calculator/estimate, with the description's rules. */
@@ -26,7 +35,11 @@ export const estimateInput = z.object({
 		.number({ invalid_type_error: 'Must be a number', required_error: MESSAGES.required })
 		.finite('Must be a number')
 		.min(LIMITS.calculatorMinPremium, `Must be at least ${LIMITS.calculatorMinPremium}`),
-	policy_fees: z.number({ invalid_type_error: 'Must be a number' }).finite('Must be a number').min(0, 'Must be at least 0').optional(),
+	policy_fees: z
+		.number({ invalid_type_error: 'Must be a number' })
+		.finite('Must be a number')
+		.min(0, 'Must be at least 0')
+		.optional(),
 	fees: z
 		.array(feeItem)
 		.max(LIMITS.calculatorFees, `Must not have more than ${LIMITS.calculatorFees} items`)
@@ -43,7 +56,8 @@ export type EstimateInput = z.infer<typeof estimateInput>;
 export function dateOnly(value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const maybeDateTime = value as { toISODate?: () => string | null };
-	if (typeof maybeDateTime.toISODate === 'function') return maybeDateTime.toISODate() ?? String(value);
+	if (typeof maybeDateTime.toISODate === 'function')
+		return maybeDateTime.toISODate() ?? String(value);
 	const text = String(value).trim();
 	const match = /^(\d{4}-\d{2}-\d{2})(T.*)?$/.exec(text);
 	return match ? match[1] : text;

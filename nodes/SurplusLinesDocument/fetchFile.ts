@@ -27,7 +27,10 @@ export async function fetchFile(
 	if (protocol !== 'https:' && protocol !== 'http:') {
 		throw serviceError(
 			ctx,
-			{ code: 'DOWNLOAD_FAILED', message: 'the document’s download link is not an http(s) address' },
+			{
+				code: 'DOWNLOAD_FAILED',
+				message: 'the document’s download link is not an http(s) address',
+			},
 			{ itemIndex: options.itemIndex },
 		);
 	}
@@ -45,8 +48,14 @@ export async function fetchFile(
 	} catch (error) {
 		throw serviceError(
 			ctx,
-			{ code: 'DOWNLOAD_FAILED', message: `the file could not be fetched from its download link (${(error as Error).message})` },
-			{ itemIndex: options.itemIndex, hint: 'Run the node again: it asks the service for a fresh link each time.' },
+			{
+				code: 'DOWNLOAD_FAILED',
+				message: `the file could not be fetched from its download link (${(error as Error).message})`,
+			},
+			{
+				itemIndex: options.itemIndex,
+				hint: 'Run the node again: it asks the service for a fresh link each time.',
+			},
 		);
 	}
 	if (response.statusCode !== 200) {

@@ -13,22 +13,36 @@ const ALL_DIGITS = /^\d+$/;
  * path value as its own document id, so an all-digit docUUID cannot be sent as it is: it is found
  * in the invoice's document list (one extra call) and its service id is used instead.
  */
-export async function documentPathRef(ctx: IExecuteFunctions, itemIndex: number, invoiceId: string): Promise<string> {
+export async function documentPathRef(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	invoiceId: string,
+): Promise<string> {
 	const raw = {
 		referenceType: ctx.getNodeParameter('referenceType', itemIndex) as string,
 		value: String(ctx.getNodeParameter('document', itemIndex) ?? '').trim(),
 	};
 	const parsed = referenceInput.safeParse(raw);
 	if (!parsed.success) {
-		throw inputError(ctx, zodIssueLines(parsed.error, raw, { value: 'Document', referenceType: 'Reference Type' }), {
-			itemIndex,
-		});
+		throw inputError(
+			ctx,
+			zodIssueLines(parsed.error, raw, { value: 'Document', referenceType: 'Reference Type' }),
+			{
+				itemIndex,
+			},
+		);
 	}
 	const { referenceType, value } = parsed.data;
 	if (referenceType === 'id' || !ALL_DIGITS.test(value)) return value;
 
-	const reply = await apiRequest.call(ctx, { method: 'GET', path: PATHS.documents(invoiceId), itemIndex });
-	const match = readList<IDataObject>(reply.data, LIST_KEYS.documents).find((d) => d.external_doc_uuid === value);
+	const reply = await apiRequest.call(ctx, {
+		method: 'GET',
+		path: PATHS.documents(invoiceId),
+		itemIndex,
+	});
+	const match = readList<IDataObject>(reply.data, LIST_KEYS.documents).find(
+		(d) => d.external_doc_uuid === value,
+	);
 	if (!match || match.id === undefined || match.id === null) {
 		throw serviceError(
 			ctx,

@@ -15,7 +15,9 @@ export const attachInput = z.object({
 		.max(LIMITS.docUuid, `at most ${LIMITS.docUuid} characters`),
 	filename: z.string().max(LIMITS.fileName, `at most ${LIMITS.fileName} characters`).optional(),
 	mime_type: z
-		.enum(DOCUMENT_MIME_TYPES, { errorMap: () => ({ message: `must be one of ${DOCUMENT_MIME_TYPES.join(', ')}` }) })
+		.enum(DOCUMENT_MIME_TYPES, {
+			errorMap: () => ({ message: `must be one of ${DOCUMENT_MIME_TYPES.join(', ')}` }),
+		})
 		.optional(),
 });
 
@@ -25,7 +27,10 @@ export type AttachInput = z.infer<typeof attachInput>;
 export type ReferenceType = 'docUUID' | 'id';
 
 export const referenceInput = z.discriminatedUnion('referenceType', [
-	z.object({ referenceType: z.literal('id'), value: z.string().regex(/^\d+$/, 'a service document ID is a whole number') }),
+	z.object({
+		referenceType: z.literal('id'),
+		value: z.string().regex(/^\d+$/, 'a service document ID is a whole number'),
+	}),
 	z.object({
 		referenceType: z.literal('docUUID'),
 		value: z

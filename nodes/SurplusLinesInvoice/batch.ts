@@ -9,9 +9,21 @@ import { getServiceCredential } from '../shared/credentials';
 import { fieldMessages } from '../shared/envelope';
 import { serviceError } from '../shared/errors';
 import { deriveIdempotencyKey } from '../shared/idempotency';
-import { BATCH_MAX_INVOICES, LIST_KEYS, PATHS, readKeptInvoiceId, readList } from '../shared/service';
+import {
+	BATCH_MAX_INVOICES,
+	LIST_KEYS,
+	PATHS,
+	readKeptInvoiceId,
+	readList,
+} from '../shared/service';
 import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
-import { fileInvoice, findSameTransaction, idempotencyKeyFor, type Filed, type IdempotencyChoice } from './filing';
+import {
+	fileInvoice,
+	findSameTransaction,
+	idempotencyKeyFor,
+	type Filed,
+	type IdempotencyChoice,
+} from './filing';
 import { listInvoices } from './list';
 
 export interface Entry {
@@ -28,8 +40,17 @@ export async function fileOneByOne(ctx: IExecuteFunctions, entries: Entry[]): Pr
 	const outcomes: Outcome[] = [];
 	for (const entry of entries) {
 		try {
-			const key = await idempotencyKeyFor(ctx, entry.choice, PATHS.invoices, entry.body, entry.index);
-			outcomes.push({ index: entry.index, filed: await fileInvoice(ctx, entry.body, { idempotencyKey: key, itemIndex: entry.index }) });
+			const key = await idempotencyKeyFor(
+				ctx,
+				entry.choice,
+				PATHS.invoices,
+				entry.body,
+				entry.index,
+			);
+			outcomes.push({
+				index: entry.index,
+				filed: await fileInvoice(ctx, entry.body, { idempotencyKey: key, itemIndex: entry.index }),
+			});
 		} catch (error) {
 			outcomes.push({ index: entry.index, error: error as Error });
 		}
@@ -37,7 +58,12 @@ export async function fileOneByOne(ctx: IExecuteFunctions, entries: Entry[]): Pr
 	return outcomes;
 }
 
-function resultError(ctx: IExecuteFunctions, raw: IDataObject | undefined, reply: ApiReply<unknown>, index: number): Error {
+function resultError(
+	ctx: IExecuteFunctions,
+	raw: IDataObject | undefined,
+	reply: ApiReply<unknown>,
+	index: number,
+): Error {
 	const error = (raw ?? {}) as IDataObject;
 	const details = error.details as IDataObject | undefined;
 	const kept = readKeptInvoiceId(details);
@@ -45,7 +71,8 @@ function resultError(ctx: IExecuteFunctions, raw: IDataObject | undefined, reply
 		ctx,
 		{
 			code: typeof error.code === 'string' ? error.code : 'BATCH_ITEM_FAILED',
-			message: typeof error.message === 'string' ? error.message : 'the service did not file this invoice',
+			message:
+				typeof error.message === 'string' ? error.message : 'the service did not file this invoice',
 			httpStatus: error.code === 'VALIDATION_ERROR' ? 422 : undefined,
 			fields: fieldMessages(details),
 			requestId: reply.requestId,
@@ -66,10 +93,14 @@ async function reconcileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<O
 	for (const entry of chunk) {
 		try {
 			const policyNumber = String(entry.body.policy_number);
-			if (!byPolicy.has(policyNumber)) byPolicy.set(policyNumber, listInvoices(ctx, { policyNumber, itemIndex: entry.index }));
+			if (!byPolicy.has(policyNumber))
+				byPolicy.set(policyNumber, listInvoices(ctx, { policyNumber, itemIndex: entry.index }));
 			const match = findSameTransaction(await byPolicy.get(policyNumber)!, entry.body);
 			if (match) {
-				outcomes.push({ index: entry.index, filed: { invoice: match, replayed: false, recovered: true } });
+				outcomes.push({
+					index: entry.index,
+					filed: { invoice: match, replayed: false, recovered: true },
+				});
 				continue;
 			}
 			outcomes.push(...(await fileOneByOne(ctx, [entry])));
@@ -90,7 +121,9 @@ async function fileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcom
 			method: 'POST',
 			path: PATHS.invoiceBatch,
 			body,
-			idempotencyKey: useKey ? deriveIdempotencyKey(fingerprint, PATHS.invoiceBatch, body) : undefined,
+			idempotencyKey: useKey
+				? deriveIdempotencyKey(fingerprint, PATHS.invoiceBatch, body)
+				: undefined,
 			// Never resent blindly: the service does not describe keys on batch.
 			retry: false,
 			itemIndex: chunk[0].index,
@@ -104,13 +137,26 @@ async function fileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcom
 	return chunk.map((entry, position): Outcome => {
 		const result = byPosition.get(position);
 		if (result?.success === true && result.invoice) {
-			return { index: entry.index, filed: { invoice: result.invoice as IDataObject, replayed: reply.replayed, recovered: false } };
+			return {
+				index: entry.index,
+				filed: {
+					invoice: result.invoice as IDataObject,
+					replayed: reply.replayed,
+					recovered: false,
+				},
+			};
 		}
 		if (!result) {
-			const missing = { code: 'BATCH_NO_RESULT', message: `the batch reply has no result for this invoice (position ${position})` };
+			const missing = {
+				code: 'BATCH_NO_RESULT',
+				message: `the batch reply has no result for this invoice (position ${position})`,
+			};
 			return { index: entry.index, error: resultError(ctx, missing, reply, entry.index) };
 		}
-		return { index: entry.index, error: resultError(ctx, result.error as IDataObject | undefined, reply, entry.index) };
+		return {
+			index: entry.index,
+			error: resultError(ctx, result.error as IDataObject | undefined, reply, entry.index),
+		};
 	});
 }
 

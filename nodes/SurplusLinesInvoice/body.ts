@@ -27,7 +27,14 @@ const FIELD_NAMES: Record<string, string> = {
 	typeCode: 'type_code',
 };
 
-const REQUIRED_UI_FIELDS = ['policyNumber', 'insuredName', 'stateCode', 'netPremium', 'effectiveDate', 'expirationDate'];
+const REQUIRED_UI_FIELDS = [
+	'policyNumber',
+	'insuredName',
+	'stateCode',
+	'netPremium',
+	'effectiveDate',
+	'expirationDate',
+];
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -59,9 +66,13 @@ function collections(ctx: IExecuteFunctions, i: number): IDataObject {
 	const address = get('insuredAddress').address as IDataObject | undefined;
 	if (address) {
 		body.insured_address = Object.fromEntries(
-			Object.entries({ line1: address.line1, line2: address.line2, city: address.city, zip: address.zip, type_id: address.typeId }).filter(
-				([, v]) => !blank(v),
-			),
+			Object.entries({
+				line1: address.line1,
+				line2: address.line2,
+				city: address.city,
+				zip: address.zip,
+				type_id: address.typeId,
+			}).filter(([, v]) => !blank(v)),
 		);
 	}
 
@@ -112,7 +123,9 @@ function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
 	try {
 		return JSON.parse(raw) as unknown;
 	} catch (error) {
-		throw inputError(ctx, [`Invoice JSON: not valid JSON (${(error as Error).message})`], { itemIndex: i });
+		throw inputError(ctx, [`Invoice JSON: not valid JSON (${(error as Error).message})`], {
+			itemIndex: i,
+		});
 	}
 }
 
@@ -122,7 +135,12 @@ export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'p
 	const top =
 		mode === 'full'
 			? {
-					...Object.fromEntries(REQUIRED_UI_FIELDS.map((name) => [FIELD_NAMES[name], ctx.getNodeParameter(name, i, '')])),
+					...Object.fromEntries(
+						REQUIRED_UI_FIELDS.map((name) => [
+							FIELD_NAMES[name],
+							ctx.getNodeParameter(name, i, ''),
+						]),
+					),
 					...named(ctx.getNodeParameter('additionalFields', i, {}) as IDataObject),
 				}
 			: named(ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
@@ -130,7 +148,11 @@ export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'p
 }
 
 /** Reads and checks the body; every problem is reported at once, before any call. */
-export function readInvoiceBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial' = 'full'): IDataObject {
+export function readInvoiceBody(
+	ctx: IExecuteFunctions,
+	i: number,
+	mode: 'full' | 'partial' = 'full',
+): IDataObject {
 	const checked = validateInvoice(readRawBody(ctx, i, mode), mode);
 	if (!checked.ok) throw inputError(ctx, checked.problems, { itemIndex: i });
 	return checked.body;

@@ -55,7 +55,10 @@ export async function accountInfo(ctx: IExecuteFunctions, itemIndex: number): Pr
 	return await info;
 }
 
-export type IdempotencyChoice = { mode: 'derived' } | { mode: 'own'; key: string } | { mode: 'off' };
+export type IdempotencyChoice =
+	| { mode: 'derived' }
+	| { mode: 'own'; key: string }
+	| { mode: 'off' };
 
 export async function idempotencyKeyFor(
 	ctx: IExecuteFunctions,
@@ -73,7 +76,10 @@ export async function idempotencyKeyFor(
 const cents = (value: unknown) => Math.round(Number(value) * 100);
 
 /** The latest of the policy's transactions that is this one (same type, dates and premium). */
-export function findSameTransaction(invoices: IDataObject[], body: IDataObject): IDataObject | undefined {
+export function findSameTransaction(
+	invoices: IDataObject[],
+	body: IDataObject,
+): IDataObject | undefined {
 	const typeName = TYPE_NAMES[String(body.type_code ?? 'NEW')];
 	const matches = invoices.filter((invoice) => {
 		const type = (invoice.type as IDataObject | undefined)?.name;
@@ -81,7 +87,11 @@ export function findSameTransaction(invoices: IDataObject[], body: IDataObject):
 		if (cents(invoice.net_premium) !== cents(body.net_premium)) return false;
 		const sentChangeDate = body.transaction_effective_date;
 		const storedChangeDate = invoice.transaction_effective_date;
-		return sentChangeDate === undefined || storedChangeDate === undefined || sentChangeDate === storedChangeDate;
+		return (
+			sentChangeDate === undefined ||
+			storedChangeDate === undefined ||
+			sentChangeDate === storedChangeDate
+		);
 	});
 	return matches.sort((a, b) => Number(b.id) - Number(a.id))[0];
 }
@@ -91,7 +101,8 @@ export function noteKeptInvoice(error: unknown): unknown {
 	const kept = readErrorInfo(error)?.extra?.keptInvoiceId;
 	const described = error as { description?: string | null };
 	if (kept !== undefined && described && typeof described === 'object') {
-		described.description = `${described.description ?? ''}\nThe service kept the rejected invoice as ID ${String(kept)} (keptInvoiceId); a corrected create with the same policy number, type and effective date replaces it.`.trim();
+		described.description =
+			`${described.description ?? ''}\nThe service kept the rejected invoice as ID ${String(kept)} (keptInvoiceId); a corrected create with the same policy number, type and effective date replaces it.`.trim();
 	}
 	return error;
 }

@@ -12,12 +12,20 @@ export const ACCEPTED_HINTS = {
 };
 
 /** A 409 on update/delete says in its message that the state accepted the invoice; other errors pass. */
-export function explainConflict(ctx: IExecuteFunctions, error: unknown, action: 'changed' | 'deleted', itemIndex: number): unknown {
+export function explainConflict(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	action: 'changed' | 'deleted',
+	itemIndex: number,
+): unknown {
 	const info = readErrorInfo(error);
 	if (info?.httpStatus !== 409) return error;
 	return serviceError(
 		ctx,
-		{ ...info, message: `the state accepted this invoice (status success), so it can no longer be ${action} (${info.message})` },
+		{
+			...info,
+			message: `the state accepted this invoice (status success), so it can no longer be ${action} (${info.message})`,
+		},
 		{ itemIndex, hint: accepted(action) },
 	);
 }

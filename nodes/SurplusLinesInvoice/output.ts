@@ -29,7 +29,11 @@ export function simplifyInvoice(invoice: IDataObject): IDataObject {
 }
 
 /** One output item's json; `_replayed` / `_recovered` appear only when true. */
-export function invoiceJson(invoice: IDataObject, simplify: boolean, marks: FilingMarks = {}): IDataObject {
+export function invoiceJson(
+	invoice: IDataObject,
+	simplify: boolean,
+	marks: FilingMarks = {},
+): IDataObject {
 	const json = simplify ? simplifyInvoice(invoice) : { ...invoice };
 	if (marks.replayed) json._replayed = true;
 	if (marks.recovered) json._recovered = true;

@@ -7,8 +7,18 @@ import { apiRequest, type ApiReply } from '../shared/transport';
 import { validateInvoice } from './validation';
 
 /** POST /invoices/preview: stores nothing, so it is safe to resend. */
-export async function previewInvoice(ctx: IExecuteFunctions, body: IDataObject, itemIndex: number): Promise<ApiReply<IDataObject>> {
-	return (await apiRequest.call(ctx, { method: 'POST', path: PATHS.invoicePreview, body, readOnly: true, itemIndex })) as ApiReply<IDataObject>;
+export async function previewInvoice(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<ApiReply<IDataObject>> {
+	return (await apiRequest.call(ctx, {
+		method: 'POST',
+		path: PATHS.invoicePreview,
+		body,
+		readOnly: true,
+		itemIndex,
+	})) as ApiReply<IDataObject>;
 }
 
 // Create accepts a state without direct e-filing (the filing is prepared for the state's own
@@ -48,8 +58,16 @@ export async function billTaxesFromPreview(
 	if (blocking.length) {
 		throw serviceError(
 			ctx,
-			{ code: 'PREVIEW_INVALID', message: 'the preview reported problems, so nothing was created', fields: blocking, requestId: reply.requestId },
-			{ itemIndex, hint: 'Fix the item and run again (Bill Taxes From Preview creates only after a clean preview).' },
+			{
+				code: 'PREVIEW_INVALID',
+				message: 'the preview reported problems, so nothing was created',
+				fields: blocking,
+				requestId: reply.requestId,
+			},
+			{
+				itemIndex,
+				hint: 'Fix the item and run again (Bill Taxes From Preview creates only after a clean preview).',
+			},
 		);
 	}
 	const tax = (preview.tax_calculation ?? {}) as IDataObject;

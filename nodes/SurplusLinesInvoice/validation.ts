@@ -25,7 +25,9 @@ const isBlank = (value: unknown) => value === undefined || value === null || val
 
 // Spreadsheet rows often carry numbers as text ("1200.50"); such text is read as the number.
 const numeric = (value: unknown) =>
-	typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+	typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+		? Number(value)
+		: value;
 
 const requiredText = z.preprocess(
 	(v) => (isBlank(v) ? undefined : v),
@@ -68,7 +70,9 @@ const stateCode = z.preprocess(
 const typeCode = z.preprocess(
 	(v) => (isBlank(v) ? undefined : v),
 	z
-		.custom<string>((v) => (TYPE_CODES as readonly unknown[]).includes(v), { message: MESSAGES.typeCode })
+		.custom<string>((v) => (TYPE_CODES as readonly unknown[]).includes(v), {
+			message: MESSAGES.typeCode,
+		})
 		.optional(),
 );
 
@@ -80,7 +84,11 @@ const address = z
 		zip: optionalText,
 		type_id: z.preprocess(
 			(v) => (isBlank(v) ? undefined : numeric(v)),
-			z.union([z.literal(1), z.literal(2)], { errorMap: () => ({ message: 'Must be 1 (billing) or 2 (garaging)' }) }).optional(),
+			z
+				.union([z.literal(1), z.literal(2)], {
+					errorMap: () => ({ message: 'Must be 1 (billing) or 2 (garaging)' }),
+				})
+				.optional(),
 		),
 	})
 	.passthrough();
@@ -118,7 +126,9 @@ const insurerGroup = z
 	.passthrough();
 
 const isGroup = (value: unknown) =>
-	!!value && typeof value === 'object' && ('companies' in value || 'lob_id' in value || 'lob_name' in value);
+	!!value &&
+	typeof value === 'object' &&
+	('companies' in value || 'lob_id' in value || 'lob_name' in value);
 
 // Each item is read by its own shape: a group (has companies or a line of business) or an insurer.
 const insurer = z.unknown().transform((value, ctx) => {
@@ -128,7 +138,8 @@ const insurer = z.unknown().transform((value, ctx) => {
 	}
 	const result = (isGroup(value) ? insurerGroup : company).safeParse(value);
 	if (result.success) return result.data as IDataObject;
-	for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+	for (const issue of result.error.issues)
+		ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
 	return z.NEVER;
 });
 
@@ -136,9 +147,10 @@ const fee = z
 	.object({
 		type: z.preprocess(
 			(v) => (isBlank(v) ? undefined : v),
-			z
-				.string({ required_error: MESSAGES.required })
-				.refine((v) => INVOICE_FEE_CODES.includes(v), (v) => ({ message: `'${v}' is not a known fee or tax code` })),
+			z.string({ required_error: MESSAGES.required }).refine(
+				(v) => INVOICE_FEE_CODES.includes(v),
+				(v) => ({ message: `'${v}' is not a known fee or tax code` }),
+			),
 		),
 		amount: requiredNumber,
 	})
@@ -155,13 +167,21 @@ const document = z
 		),
 		docUUID: z.preprocess(
 			(v) => (isBlank(v) ? undefined : v),
-			z.string({ required_error: MESSAGES.required }).max(LIMITS.docUuid, `Must not exceed ${LIMITS.docUuid} characters`),
+			z
+				.string({ required_error: MESSAGES.required })
+				.max(LIMITS.docUuid, `Must not exceed ${LIMITS.docUuid} characters`),
 		),
-		filename: z.string().max(LIMITS.fileName, `Must not exceed ${LIMITS.fileName} characters`).nullish(),
+		filename: z
+			.string()
+			.max(LIMITS.fileName, `Must not exceed ${LIMITS.fileName} characters`)
+			.nullish(),
 		mime_type: z
-			.custom<string>((v) => isBlank(v) || (DOCUMENT_MIME_TYPES as readonly unknown[]).includes(v), {
-				message: `Must be one of: ${DOCUMENT_MIME_TYPES.join(', ')}`,
-			})
+			.custom<string>(
+				(v) => isBlank(v) || (DOCUMENT_MIME_TYPES as readonly unknown[]).includes(v),
+				{
+					message: `Must be one of: ${DOCUMENT_MIME_TYPES.join(', ')}`,
+				},
+			)
 			.optional(),
 	})
 	.passthrough();
@@ -181,13 +201,20 @@ const invoiceFields = z
 		insurers: z.array(insurer).optional(),
 		lob_id: optionalInteger,
 		lob_name: optionalText,
-		fees: z.array(fee).max(LIMITS.invoiceFees, `Must not have more than ${LIMITS.invoiceFees} items`).optional(),
+		fees: z
+			.array(fee)
+			.max(LIMITS.invoiceFees, `Must not have more than ${LIMITS.invoiceFees} items`)
+			.optional(),
 		invoice_number: optionalText,
 		invoice_date: optionalDate,
 		commission: optionalNumber,
 		policy_limit: z.preprocess(
 			(v) => (isBlank(v) ? undefined : numeric(v)),
-			z.number({ invalid_type_error: NUMBER }).finite(NUMBER).min(0, 'Must not be negative').optional(),
+			z
+				.number({ invalid_type_error: NUMBER })
+				.finite(NUMBER)
+				.min(0, 'Must not be negative')
+				.optional(),
 		),
 		class_code: optionalText,
 		transaction_effective_date: optionalDate,
@@ -205,7 +232,8 @@ const asNumber = (value: unknown) => {
 	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 const asList = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
-const asObject = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {});
+const asObject = (value: unknown) =>
+	value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
 
 /**
  * Rules between fields: sums, insurer identity, fee aliases. They read the raw body tolerantly and
@@ -244,9 +272,15 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 		const amount = asNumber(item.amount);
 		if (amount === undefined) {
 			groupsComplete = false;
-			ctx.addIssue({ code: 'custom', path: ['insurers', n, 'amount'], message: `insurers[${n}].amount is required and must be a number` });
+			ctx.addIssue({
+				code: 'custom',
+				path: ['insurers', n, 'amount'],
+				message: `insurers[${n}].amount is required and must be a number`,
+			});
 		} else groupAmounts.push(amount);
-		asList(item.companies).forEach((member, m) => needsCompany(asObject(member), ['insurers', n, 'companies', m]));
+		asList(item.companies).forEach((member, m) =>
+			needsCompany(asObject(member), ['insurers', n, 'companies', m]),
+		);
 	});
 	const premium = asNumber(body.net_premium);
 	if (groupAmounts.length && groupsComplete && premium !== undefined) {
@@ -263,7 +297,11 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 	const codes = new Set(asList(body.fees).map((f) => asObject(f).type));
 	for (const [a, b] of FEE_ALIAS_PAIRS) {
 		if (codes.has(a) && codes.has(b)) {
-			ctx.addIssue({ code: 'custom', path: ['fees'], message: `'${a}' and '${b}' are the same fee (one stored column); send only one of them` });
+			ctx.addIssue({
+				code: 'custom',
+				path: ['fees'],
+				message: `'${a}' and '${b}' are the same fee (one stored column); send only one of them`,
+			});
 		}
 	}
 });
@@ -274,10 +312,15 @@ export const invoiceSchema = invoiceFields;
 /** Update: fields sent replace the stored ones, so only what is sent is checked. */
 export const invoiceUpdateSchema = invoiceFields
 	.partial()
-	.refine((body) => Object.keys(body).some((k) => body[k] !== undefined), { message: 'Set at least one field to change' });
+	.refine((body) => Object.keys(body).some((k) => body[k] !== undefined), {
+		message: 'Set at least one field to change',
+	});
 
 function pathLabel(path: Array<string | number>): string {
-	return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'body';
+	return (
+		path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') ||
+		'body'
+	);
 }
 
 /** "field: rule" lines; a message that already names its field is kept as it is. */
@@ -291,7 +334,10 @@ export function problemLines(error: z.ZodError): string[] {
 
 export type ValidationResult = { ok: true; body: IDataObject } | { ok: false; problems: string[] };
 
-export function validateInvoice(body: unknown, mode: 'full' | 'partial' = 'full'): ValidationResult {
+export function validateInvoice(
+	body: unknown,
+	mode: 'full' | 'partial' = 'full',
+): ValidationResult {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) {
 		return { ok: false, problems: ['body: must be a JSON object with the invoice fields'] };
 	}

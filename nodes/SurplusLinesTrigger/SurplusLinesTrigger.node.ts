@@ -13,7 +13,10 @@ export class SurplusLinesTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Surplus Lines Trigger',
 		name: 'surplusLinesTrigger',
-		icon: { light: 'file:../../icons/surplusLines.svg', dark: 'file:../../icons/surplusLines.dark.svg' },
+		icon: {
+			light: 'file:../../icons/surplusLines.svg',
+			dark: 'file:../../icons/surplusLines.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).length + " event(s)"}}',

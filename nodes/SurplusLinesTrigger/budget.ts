@@ -15,7 +15,12 @@ function cronFieldCount(field: string): number | undefined {
 	for (const part of field.split(',')) {
 		const match = /^(\*|\d+(?:-\d+)?)(?:\/(\d+))?$/.exec(part);
 		if (!match) return undefined;
-		const [from, to] = match[1] === '*' ? [0, 59] : match[1].includes('-') ? match[1].split('-').map(Number) : [Number(match[1]), match[2] ? 59 : Number(match[1])];
+		const [from, to] =
+			match[1] === '*'
+				? [0, 59]
+				: match[1].includes('-')
+					? match[1].split('-').map(Number)
+					: [Number(match[1]), match[2] ? 59 : Number(match[1])];
 		const step = match[2] ? Number(match[2]) : 1;
 		if (!(step > 0) || to < from) return undefined;
 		total += Math.floor((to - from) / step) + 1;
@@ -38,7 +43,12 @@ export function pollsPerHour(pollTimes: unknown): number {
 				total += 60;
 				break;
 			case 'everyX':
-				total += item.unit === 'minutes' && value >= 1 ? Math.ceil(60 / value) : item.unit === 'hours' ? 1 : UNKNOWN_SCHEDULE_PER_HOUR;
+				total +=
+					item.unit === 'minutes' && value >= 1
+						? Math.ceil(60 / value)
+						: item.unit === 'hours'
+							? 1
+							: UNKNOWN_SCHEDULE_PER_HOUR;
 				break;
 			case 'everyHour':
 			case 'everyDay':
@@ -47,10 +57,13 @@ export function pollsPerHour(pollTimes: unknown): number {
 				total += 1;
 				break;
 			default: {
-				const fields = String(item.cronExpression ?? '').trim().split(/\s+/);
+				const fields = String(item.cronExpression ?? '')
+					.trim()
+					.split(/\s+/);
 				const seconds = fields.length === 6 ? cronFieldCount(fields[0]) : 1;
 				const minutes = cronFieldCount(fields[fields.length === 6 ? 1 : 0] ?? '');
-				total += seconds && minutes && fields.length >= 5 ? seconds * minutes : UNKNOWN_SCHEDULE_PER_HOUR;
+				total +=
+					seconds && minutes && fields.length >= 5 ? seconds * minutes : UNKNOWN_SCHEDULE_PER_HOUR;
 			}
 		}
 	}
@@ -91,16 +104,28 @@ export function unitCost(unit: WatchUnit, state: TriggerState): number {
  * filing) and no document fetch under way; or any item unchanged for the set number of days; or
  * one the service no longer finds.
  */
-export function isSettled(unit: WatchUnit, state: TriggerState, config: TriggerConfig, now: number): boolean {
+export function isSettled(
+	unit: WatchUnit,
+	state: TriggerState,
+	config: TriggerConfig,
+	now: number,
+): boolean {
 	const memory = state.units[unit.key];
 	if (memory?.missing) return true;
 	const staleMs = config.settledAfterDays * DAY_MS;
-	if (unit.kind === 'policy') return staleMs > 0 && memory?.at !== undefined && now - memory.at >= staleMs;
+	if (unit.kind === 'policy')
+		return staleMs > 0 && memory?.at !== undefined && now - memory.at >= staleMs;
 	const invoice = state.invoices[unit.value];
 	if (!invoice) return false;
 	if (staleMs > 0 && now - invoice.at >= staleMs) return true;
-	const documentsSettled = Object.values(invoice.d ?? {}).every((s) => s !== 'pending' && s !== 'fetching');
-	return invoice.s === 'success' && (invoice.f === undefined || invoice.f === 'confirmed') && documentsSettled;
+	const documentsSettled = Object.values(invoice.d ?? {}).every(
+		(s) => s !== 'pending' && s !== 'fetching',
+	);
+	return (
+		invoice.s === 'success' &&
+		(invoice.f === undefined || invoice.f === 'confirmed') &&
+		documentsSettled
+	);
 }
 
 function coveredByPolicy(unit: WatchUnit, units: WatchUnit[], state: TriggerState): boolean {
@@ -110,7 +135,12 @@ function coveredByPolicy(unit: WatchUnit, units: WatchUnit[], state: TriggerStat
 }
 
 /** Units to check now: not settled, or settled and not read for a day (unless told never). */
-export function dueUnits(units: WatchUnit[], state: TriggerState, config: TriggerConfig, now: number): WatchUnit[] {
+export function dueUnits(
+	units: WatchUnit[],
+	state: TriggerState,
+	config: TriggerConfig,
+	now: number,
+): WatchUnit[] {
 	return units.filter((unit) => {
 		if (coveredByPolicy(unit, units, state)) return false;
 		if (!isSettled(unit, state, config, now)) return true;
@@ -125,9 +155,14 @@ export function dueUnits(units: WatchUnit[], state: TriggerState, config: Trigge
  * order on ties. Stops at the first unit that does not fit, so a large policy is not skipped for
  * ever; a poll always takes at least one unit.
  */
-export function pickUnits(due: WatchUnit[], state: TriggerState, callsPerPoll: number): WatchUnit[] {
+export function pickUnits(
+	due: WatchUnit[],
+	state: TriggerState,
+	callsPerPoll: number,
+): WatchUnit[] {
 	const order = [...due].sort(
-		(a, b) => (state.units[a.key]?.picked ?? -1) - (state.units[b.key]?.picked ?? -1) || a.index - b.index,
+		(a, b) =>
+			(state.units[a.key]?.picked ?? -1) - (state.units[b.key]?.picked ?? -1) || a.index - b.index,
 	);
 	const picked: WatchUnit[] = [];
 	let cost = 0;

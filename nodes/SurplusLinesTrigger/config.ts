@@ -47,20 +47,31 @@ export function readConfig(ctx: IPollFunctions): TriggerConfig {
 
 	const problems: string[] = [];
 	const badIds = invoiceIds.filter((id) => !/^\d+$/.test(id));
-	if (badIds.length) problems.push(`invoiceIds: an invoice ID is a whole number (got ${badIds.map((b) => `"${b}"`).join(', ')})`);
+	if (badIds.length)
+		problems.push(
+			`invoiceIds: an invoice ID is a whole number (got ${badIds.map((b) => `"${b}"`).join(', ')})`,
+		);
 	if (invoiceIds.length + policyNumbers.length === 0) {
-		problems.push('invoiceIds, policyNumbers: enter at least one invoice ID or policy number to watch');
+		problems.push(
+			'invoiceIds, policyNumbers: enter at least one invoice ID or policy number to watch',
+		);
 	}
 	const events = new Set(strings(ctx.getNodeParameter('events', [])) as EventKind[]);
 	if (events.size === 0) problems.push('events: choose at least one event');
 	const sharePercent = typeof options.budgetShare === 'number' ? options.budgetShare : 25;
-	if (!(sharePercent > 0 && sharePercent <= 100)) problems.push(`options.budgetShare: must be above 0 and at most 100 (got ${sharePercent})`);
-	if (problems.length) throw inputError(ctx, problems, { summary: `Trigger settings: ${problems[0]}` });
+	if (!(sharePercent > 0 && sharePercent <= 100))
+		problems.push(`options.budgetShare: must be above 0 and at most 100 (got ${sharePercent})`);
+	if (problems.length)
+		throw inputError(ctx, problems, { summary: `Trigger settings: ${problems[0]}` });
 
 	// Policies first: one call covers every transaction of a policy.
 	const units: WatchUnit[] = [
 		...policyNumbers.map((value) => ({ key: `p:${value}`, kind: 'policy' as const, value })),
-		...invoiceIds.map((value) => ({ key: `i:${Number(value)}`, kind: 'invoice' as const, value: String(Number(value)) })),
+		...invoiceIds.map((value) => ({
+			key: `i:${Number(value)}`,
+			kind: 'invoice' as const,
+			value: String(Number(value)),
+		})),
 	].map((unit, index) => ({ ...unit, index }));
 
 	return {
@@ -74,6 +85,9 @@ export function readConfig(ctx: IPollFunctions): TriggerConfig {
 		emitCurrentState: options.emitCurrentState === true,
 		share: sharePercent / 100,
 		settledCheck: options.settledCheck === 'never' ? 'never' : 'daily',
-		settledAfterDays: typeof options.settledAfterDays === 'number' && options.settledAfterDays >= 0 ? options.settledAfterDays : 30,
+		settledAfterDays:
+			typeof options.settledAfterDays === 'number' && options.settledAfterDays >= 0
+				? options.settledAfterDays
+				: 30,
 	};
 }

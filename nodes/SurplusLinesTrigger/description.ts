@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DOCUMENT_FETCH_STATUSES, FILING_STATES, HOURLY_CALL_LIMITS, INVOICE_STATUSES } from '../shared/rules';
+import {
+	DOCUMENT_FETCH_STATUSES,
+	FILING_STATES,
+	HOURLY_CALL_LIMITS,
+	INVOICE_STATUSES,
+} from '../shared/rules';
 
 const options = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
 
@@ -21,10 +26,26 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: ['invoiceStatus', 'filingState'],
 		options: [
-			{ name: 'Document Fetch Status Changed', value: 'documentFetchStatus', description: 'A supporting document moved between pending, fetching, fetched and failed' },
-			{ name: 'Filing State Changed', value: 'filingState', description: 'The state’s answer on the filing changed (accounts with the filing feature)' },
-			{ name: 'Invoice Status Changed', value: 'invoiceStatus', description: 'The invoice moved between new, sent, success, error and re-submitted' },
-			{ name: 'New Transaction on a Watched Policy', value: 'newTransaction', description: 'A renewal, endorsement or cancellation appeared on a watched policy number' },
+			{
+				name: 'Document Fetch Status Changed',
+				value: 'documentFetchStatus',
+				description: 'A supporting document moved between pending, fetching, fetched and failed',
+			},
+			{
+				name: 'Filing State Changed',
+				value: 'filingState',
+				description: 'The state’s answer on the filing changed (accounts with the filing feature)',
+			},
+			{
+				name: 'Invoice Status Changed',
+				value: 'invoiceStatus',
+				description: 'The invoice moved between new, sent, success, error and re-submitted',
+			},
+			{
+				name: 'New Transaction on a Watched Policy',
+				value: 'newTransaction',
+				description: 'A renewal, endorsement or cancellation appeared on a watched policy number',
+			},
 		],
 	},
 	{
@@ -33,7 +54,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 1042, 1043',
-		description: 'Invoices to watch, separated by commas, spaces or line breaks. Each costs one call when it is read.',
+		description:
+			'Invoices to watch, separated by commas, spaces or line breaks. Each costs one call when it is read.',
 		typeOptions: { rows: 2 },
 	},
 	{
@@ -42,7 +64,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. POL-2026-001',
-		description: 'Policies to watch, separated by commas or line breaks. One call reads every transaction of a policy (100 a call), so this is the cheapest way to watch many invoices.',
+		description:
+			'Policies to watch, separated by commas or line breaks. One call reads every transaction of a policy (100 a call), so this is the cheapest way to watch many invoices.',
 		typeOptions: { rows: 2 },
 	},
 	{
@@ -51,7 +74,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		default: [],
 		options: options(INVOICE_STATUSES),
-		description: 'Emit a status change only when the new status is one of these. Empty: every status.',
+		description:
+			'Emit a status change only when the new status is one of these. Empty: every status.',
 		displayOptions: { show: { events: ['invoiceStatus'] } },
 	},
 	{
@@ -60,7 +84,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		default: [],
 		options: options(FILING_STATES),
-		description: 'Emit a filing change only when the new state is one of these (for example only rejected). Empty: every state.',
+		description:
+			'Emit a filing change only when the new state is one of these (for example only rejected). Empty: every state.',
 		displayOptions: { show: { events: ['filingState'] } },
 	},
 	{
@@ -69,7 +94,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		default: [],
 		options: options(DOCUMENT_FETCH_STATUSES),
-		description: 'Emit a document change only when the new fetch status is one of these. Empty: every status.',
+		description:
+			'Emit a document change only when the new fetch status is one of these. Empty: every status.',
 		displayOptions: { show: { events: ['documentFetchStatus'] } },
 	},
 	{
@@ -85,7 +111,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 100 },
 				default: 25,
-				description: 'Share of the key’s hourly call limit that polling may use; the rest stays for your other workflows',
+				description:
+					'Share of the key’s hourly call limit that polling may use; the rest stays for your other workflows',
 			},
 			{
 				displayName: 'Check Settled Items',
@@ -93,17 +120,27 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'options',
 				default: 'daily',
 				options: [
-					{ name: 'Once a Day', value: 'daily', description: 'Read settled items once a day, in case they move again' },
-					{ name: 'Never', value: 'never', description: 'Stop reading settled items; they cost nothing' },
+					{
+						name: 'Once a Day',
+						value: 'daily',
+						description: 'Read settled items once a day, in case they move again',
+					},
+					{
+						name: 'Never',
+						value: 'never',
+						description: 'Stop reading settled items; they cost nothing',
+					},
 				],
-				description: 'Settled: status success with the filing confirmed (or no filing) and no document fetch under way, or no change for the days set below, or not found',
+				description:
+					'Settled: status success with the filing confirmed (or no filing) and no document fetch under way, or no change for the days set below, or not found',
 			},
 			{
 				displayName: 'Emit Current State First',
 				name: 'emitCurrentState',
 				type: 'boolean',
 				default: false,
-				description: 'Whether the first poll emits the current values of the watched items once (previous is null); otherwise it only records them and emits nothing',
+				description:
+					'Whether the first poll emits the current values of the watched items once (previous is null); otherwise it only records them and emits nothing',
 			},
 			{
 				displayName: 'Settled After Days Without Change',
@@ -111,7 +148,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 30,
-				description: 'An item with no change for this many days counts as settled. 0: never by age.',
+				description:
+					'An item with no change for this many days counts as settled. 0: never by age.',
 			},
 		],
 	},

@@ -27,7 +27,9 @@ function documentsOf(invoice: IDataObject): IDataObject[] | undefined {
 
 function filingOf(invoice: IDataObject): IDataObject | undefined {
 	const filing = invoice.filing;
-	return filing && typeof filing === 'object' && !Array.isArray(filing) ? (filing as IDataObject) : undefined;
+	return filing && typeof filing === 'object' && !Array.isArray(filing)
+		? (filing as IDataObject)
+		: undefined;
 }
 
 /** The watched values of an invoice as read; a part missing from the reply stays undefined (never a change). */
@@ -76,10 +78,22 @@ function baseEvent(
 	};
 }
 
-function filingEvent(invoice: IDataObject, previous: string | null, eventId: string, detectedAt: string): IDataObject {
+function filingEvent(
+	invoice: IDataObject,
+	previous: string | null,
+	eventId: string,
+	detectedAt: string,
+): IDataObject {
 	const filing = filingOf(invoice) ?? {};
 	return {
-		...baseEvent('filingState', invoice, previous, text(filing.state_status) ?? null, eventId, detectedAt),
+		...baseEvent(
+			'filingState',
+			invoice,
+			previous,
+			text(filing.state_status) ?? null,
+			eventId,
+			detectedAt,
+		),
 		message: filing.message ?? null,
 		confirmation_number: filing.confirmation_number ?? null,
 		invoice,
@@ -95,7 +109,14 @@ function documentEvent(
 ): IDataObject {
 	const document = documentsOf(invoice)?.find((doc) => String(doc.id) === documentId) ?? {};
 	return {
-		...baseEvent('documentFetchStatus', invoice, previous, text(document.fetch_status) ?? null, eventId, detectedAt),
+		...baseEvent(
+			'documentFetchStatus',
+			invoice,
+			previous,
+			text(document.fetch_status) ?? null,
+			eventId,
+			detectedAt,
+		),
 		document_id: document.id ?? null,
 		doc_uuid: document.external_doc_uuid ?? null,
 		document,
@@ -103,8 +124,23 @@ function documentEvent(
 	};
 }
 
-function statusEvent(invoice: IDataObject, previous: string | null, eventId: string, detectedAt: string): IDataObject {
-	return { ...baseEvent('invoiceStatus', invoice, previous, text(invoice.status) ?? null, eventId, detectedAt), invoice };
+function statusEvent(
+	invoice: IDataObject,
+	previous: string | null,
+	eventId: string,
+	detectedAt: string,
+): IDataObject {
+	return {
+		...baseEvent(
+			'invoiceStatus',
+			invoice,
+			previous,
+			text(invoice.status) ?? null,
+			eventId,
+			detectedAt,
+		),
+		invoice,
+	};
 }
 
 /**
@@ -116,8 +152,10 @@ export function currentStateEvents(invoice: IDataObject, factory: EventFactory):
 	const id = String(invoice.id);
 	const at = factory.detectedAt;
 	const events: IDataObject[] = [];
-	if (now.s !== undefined && passes(factory, 'invoiceStatus', now.s)) events.push(statusEvent(invoice, null, `${id}:status:${now.s}:0`, at));
-	if (now.f !== undefined && passes(factory, 'filingState', now.f)) events.push(filingEvent(invoice, null, `${id}:filing:${now.f}:0`, at));
+	if (now.s !== undefined && passes(factory, 'invoiceStatus', now.s))
+		events.push(statusEvent(invoice, null, `${id}:status:${now.s}:0`, at));
+	if (now.f !== undefined && passes(factory, 'filingState', now.f))
+		events.push(filingEvent(invoice, null, `${id}:filing:${now.f}:0`, at));
 	for (const [docId, status] of Object.entries(now.d ?? {})) {
 		if (passes(factory, 'documentFetchStatus', status)) {
 			events.push(documentEvent(invoice, docId, null, `${id}:document:${docId}:${status}:0`, at));
@@ -161,7 +199,12 @@ export function observeInvoice(
 	const events: IDataObject[] = [];
 	const at = factory.detectedAt;
 	let changed = false;
-	const record = (kind: EventKind, field: string, value: string, make: (eventId: string) => IDataObject) => {
+	const record = (
+		kind: EventKind,
+		field: string,
+		value: string,
+		make: (eventId: string) => IDataObject,
+	) => {
 		changed = true;
 		memory.c += 1;
 		memory.at = now;
@@ -171,12 +214,18 @@ export function observeInvoice(
 	if (read.s !== undefined) {
 		const previous = memory.s;
 		memory.s = read.s;
-		if (previous !== undefined && previous !== read.s) record('invoiceStatus', 'status', read.s, (eventId) => statusEvent(invoice, previous, eventId, at));
+		if (previous !== undefined && previous !== read.s)
+			record('invoiceStatus', 'status', read.s, (eventId) =>
+				statusEvent(invoice, previous, eventId, at),
+			);
 	}
 	if (read.f !== undefined) {
 		const previous = memory.f;
 		memory.f = read.f;
-		if (previous !== undefined && previous !== read.f) record('filingState', 'filing', read.f, (eventId) => filingEvent(invoice, previous, eventId, at));
+		if (previous !== undefined && previous !== read.f)
+			record('filingState', 'filing', read.f, (eventId) =>
+				filingEvent(invoice, previous, eventId, at),
+			);
 	}
 	if (read.d !== undefined) {
 		const before = memory.d;
@@ -194,11 +243,21 @@ export function observeInvoice(
 }
 
 /** A transaction that appeared in a watched policy's listing since the last read. */
-export function newTransactionEvent(invoice: IDataObject, factory: EventFactory): IDataObject | undefined {
+export function newTransactionEvent(
+	invoice: IDataObject,
+	factory: EventFactory,
+): IDataObject | undefined {
 	if (!passes(factory, 'newTransaction', undefined)) return undefined;
 	const type = (invoice.type as IDataObject | undefined)?.name;
 	return {
-		...baseEvent('newTransaction', invoice, null, text(invoice.status) ?? null, `${String(invoice.id)}:transaction:new`, factory.detectedAt),
+		...baseEvent(
+			'newTransaction',
+			invoice,
+			null,
+			text(invoice.status) ?? null,
+			`${String(invoice.id)}:transaction:new`,
+			factory.detectedAt,
+		),
 		transaction_type: type ?? null,
 		invoice,
 	};

@@ -1,9 +1,23 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import { getServiceCredential } from '../shared/credentials';
 import { lastRateLimit } from '../shared/rateLimit';
 import { clock } from '../shared/timing';
-import { computeBudget, coverage, coverageWarning, dueUnits, pickUnits, pollsPerHour, type Budget } from './budget';
+import {
+	computeBudget,
+	coverage,
+	coverageWarning,
+	dueUnits,
+	pickUnits,
+	pollsPerHour,
+	type Budget,
+} from './budget';
 import { readConfig, type TriggerConfig, type WatchUnit } from './config';
 import { newTransactionEvent, observeInvoice, type EventFactory } from './events';
 import { classifyFailure, readInvoice, readPolicy } from './read';
@@ -31,7 +45,10 @@ async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
 	// A transaction is new only against a complete earlier listing: a first listing counts once all its pages are read.
 	const baseline = memory.known === undefined;
 	const firstListing = new Set<number>();
-	const quiet: EventFactory = { ...factory, config: { ...factory.config, emitCurrentState: false } };
+	const quiet: EventFactory = {
+		...factory,
+		config: { ...factory.config, emitCurrentState: false },
+	};
 	memory.pages = await readPolicy.call(
 		run.ctx,
 		unit.value,
@@ -89,7 +106,11 @@ function logContext(ctx: IPollFunctions): IDataObject {
  * One poll of an active workflow: read the units the budget allows (round-robin), compare with
  * the stored values, emit each change once. The stored state moves only for what was read.
  */
-async function trackChanges(ctx: IPollFunctions, config: TriggerConfig, budgetOf: (state: TriggerState) => Budget) {
+async function trackChanges(
+	ctx: IPollFunctions,
+	config: TriggerConfig,
+	budgetOf: (state: TriggerState) => Budget,
+) {
 	const state = loadState(ctx.getWorkflowStaticData('node'));
 	const now = clock.now();
 	prune(state, new Set(config.units.map((u) => u.key)));
@@ -108,7 +129,13 @@ async function trackChanges(ctx: IPollFunctions, config: TriggerConfig, budgetOf
 	const before = new Map(picked.map((u) => [u.key, state.units[u.key]?.picked]));
 	for (const unit of picked) unitMemory(state, unit.key).picked = seq;
 
-	const run: PollRun = { ctx, state, now, events: [], factory: { config, detectedAt: new Date(now).toISOString() } };
+	const run: PollRun = {
+		ctx,
+		state,
+		now,
+		events: [],
+		factory: { config, detectedAt: new Date(now).toISOString() },
+	};
 	for (const [index, unit] of picked.entries()) {
 		const failure = await attempt(run, unit);
 		if (failure === undefined) continue;
@@ -116,7 +143,10 @@ async function trackChanges(ctx: IPollFunctions, config: TriggerConfig, budgetOf
 		const message = (failure as Error).message;
 		if (outcome === 'missing') {
 			Object.assign(unitMemory(state, unit.key), { missing: true, checkedAt: now });
-			ctx.logger.warn(`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found; it is checked like a settled item from now on. ${message}`, logContext(ctx));
+			ctx.logger.warn(
+				`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found; it is checked like a settled item from now on. ${message}`,
+				logContext(ctx),
+			);
 			continue;
 		}
 		// Units not read go back to their place, first in line for the next poll.
@@ -126,7 +156,11 @@ async function trackChanges(ctx: IPollFunctions, config: TriggerConfig, budgetOf
 		}
 		if (outcome === 'fatal' && run.events.length === 0) throw asNodeError(ctx, failure);
 		const log = outcome === 'fatal' ? ctx.logger.error : ctx.logger.warn;
-		log.call(ctx.logger, `Surplus Lines Trigger: poll stopped after ${index} of ${picked.length} items, the rest is read next time: ${message}`, logContext(ctx));
+		log.call(
+			ctx.logger,
+			`Surplus Lines Trigger: poll stopped after ${index} of ${picked.length} items, the rest is read next time: ${message}`,
+			logContext(ctx),
+		);
 		break;
 	}
 	return run.events;
@@ -138,7 +172,12 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	const credential = await getServiceCredential(this);
 	const perHour = pollsPerHour(this.getNodeParameter('pollTimes', {}));
 	const budgetOf = (state?: TriggerState) =>
-		computeBudget(credential.tier, lastRateLimit(credential.fingerprint)?.limit ?? state?.limit, config.share, perHour);
+		computeBudget(
+			credential.tier,
+			lastRateLimit(credential.fingerprint)?.limit ?? state?.limit,
+			config.share,
+			perHour,
+		);
 
 	if (this.getMode() === 'manual') {
 		const sample = await sampleRun(this, config, budgetOf());

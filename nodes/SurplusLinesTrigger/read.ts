@@ -1,7 +1,13 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { readErrorInfo } from '../shared/errors';
-import { INVOICE_LIST_MAX_PER_PAGE, LIST_KEYS, PATHS, readList, readPagination } from '../shared/service';
+import {
+	INVOICE_LIST_MAX_PER_PAGE,
+	LIST_KEYS,
+	PATHS,
+	readList,
+	readPagination,
+} from '../shared/service';
 import { apiRequest } from '../shared/transport';
 
 /**
@@ -12,7 +18,11 @@ const POLL_SETTINGS = { maxRateLimitWaitSeconds: 0 };
 
 /** GET /invoices/{id}: the invoice with its documents (and filing on new-features accounts). */
 export async function readInvoice(this: IPollFunctions, id: string): Promise<IDataObject> {
-	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.invoice(id), settings: POLL_SETTINGS });
+	const reply = await apiRequest.call(this, {
+		method: 'GET',
+		path: PATHS.invoice(id),
+		settings: POLL_SETTINGS,
+	});
 	const invoice = (reply.data ?? {}) as IDataObject;
 	return { ...invoice, id: invoice.id ?? Number(id) };
 }
@@ -37,9 +47,14 @@ export async function readPolicy(
 			qs: { policy_number: policyNumber, page, per_page: perPage },
 			settings: POLL_SETTINGS,
 		});
-		const rows = readList(reply.data, LIST_KEYS.invoices).filter((row) => row && row.id !== undefined);
+		const rows = readList(reply.data, LIST_KEYS.invoices).filter(
+			(row) => row && row.id !== undefined,
+		);
 		const pagination = readPagination(reply.data, { page, perPage });
-		const more = pagination.total !== undefined ? page * pagination.perPage < pagination.total : rows.length >= perPage;
+		const more =
+			pagination.total !== undefined
+				? page * pagination.perPage < pagination.total
+				: rows.length >= perPage;
 		onPage(rows, seq, !more);
 		if (!more) return page;
 	}
@@ -47,7 +62,14 @@ export async function readPolicy(
 
 export type Outcome = 'missing' | 'transient' | 'fatal';
 
-const TRANSIENT_CODES = new Set(['RATE_LIMIT_EXCEEDED', 'NETWORK_ERROR', 'TIMEOUT', 'REQUEST_FAILED', 'NOT_ENVELOPE', 'INTERNAL_ERROR']);
+const TRANSIENT_CODES = new Set([
+	'RATE_LIMIT_EXCEEDED',
+	'NETWORK_ERROR',
+	'TIMEOUT',
+	'REQUEST_FAILED',
+	'NOT_ENVELOPE',
+	'INTERNAL_ERROR',
+]);
 
 /**
  * What a failed read means for the poll. Transient (429, network, timeout, 5xx): stop, no
@@ -58,6 +80,7 @@ export function classifyFailure(error: unknown): Outcome {
 	const info = readErrorInfo(error);
 	if (!info) return 'fatal';
 	if (info.httpStatus === 404 || info.code === 'NOT_FOUND') return 'missing';
-	if (TRANSIENT_CODES.has(info.code) || info.httpStatus === 408 || (info.httpStatus ?? 0) >= 500) return 'transient';
+	if (TRANSIENT_CODES.has(info.code) || info.httpStatus === 408 || (info.httpStatus ?? 0) >= 500)
+		return 'transient';
 	return 'fatal';
 }

@@ -25,14 +25,21 @@ function budgetSummary(config: TriggerConfig, budget: Budget): IDataObject {
 }
 
 /** Current values of one invoice as sample events; at least its status, so the user sees data. */
-function sampleEvents(invoice: IDataObject, factory: EventFactory, fromPolicy: boolean): IDataObject[] {
+function sampleEvents(
+	invoice: IDataObject,
+	factory: EventFactory,
+	fromPolicy: boolean,
+): IDataObject[] {
 	const events = currentStateEvents(invoice, factory);
 	if (fromPolicy) {
 		const created = newTransactionEvent(invoice, factory);
 		if (created) events.push(created);
 	}
 	if (events.length) return events;
-	return currentStateEvents(invoice, { ...factory, config: { ...factory.config, events: new Set(['invoiceStatus']) } });
+	return currentStateEvents(invoice, {
+		...factory,
+		config: { ...factory.config, events: new Set(['invoiceStatus']) },
+	});
 }
 
 /**
@@ -40,18 +47,31 @@ function sampleEvents(invoice: IDataObject, factory: EventFactory, fromPolicy: b
  * poll's budget reads, in list order, with `previous: null`. It leaves the stored state alone, and
  * any failure is thrown so the user sees it.
  */
-export async function sampleRun(ctx: IPollFunctions, config: TriggerConfig, budget: Budget): Promise<IDataObject[]> {
+export async function sampleRun(
+	ctx: IPollFunctions,
+	config: TriggerConfig,
+	budget: Budget,
+): Promise<IDataObject[]> {
 	const scratch: TriggerState = { v: 1, seq: 0, readSeq: 0, invoices: {}, units: {} };
-	const factory: EventFactory = { config, detectedAt: new Date(clock.now()).toISOString(), ignoreFilters: true };
+	const factory: EventFactory = {
+		config,
+		detectedAt: new Date(clock.now()).toISOString(),
+		ignoreFilters: true,
+	};
 	const summary = budgetSummary(config, budget);
 	const events: IDataObject[] = [];
 	for (const unit of pickUnits(config.units, scratch, budget.callsPerPoll)) {
 		if (unit.kind === 'invoice') {
 			events.push(...sampleEvents(await readInvoice.call(ctx, unit.value), factory, false));
 		} else {
-			await readPolicy.call(ctx, unit.value, () => 0, (rows) => {
-				for (const row of rows) events.push(...sampleEvents(row, factory, true));
-			});
+			await readPolicy.call(
+				ctx,
+				unit.value,
+				() => 0,
+				(rows) => {
+					for (const row of rows) events.push(...sampleEvents(row, factory, true));
+				},
+			);
 		}
 	}
 	return events.map((event) => ({ ...event, sample: true, budget: summary }));

@@ -28,13 +28,19 @@ type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /** Trailing slashes off, `/api/v1` added when missing; plain http only for a loopback sandbox. */
 export function checkBaseUrl(raw: string): Checked<string> {
-	const trimmed = String(raw ?? '').trim().replace(/\/+$/, '');
-	if (!trimmed) return { ok: false, problem: 'Base URL is empty: enter the service address ending in /api/v1' };
+	const trimmed = String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	if (!trimmed)
+		return { ok: false, problem: 'Base URL is empty: enter the service address ending in /api/v1' };
 	let url: URL;
 	try {
 		url = new URL(trimmed);
 	} catch {
-		return { ok: false, problem: `Base URL "${trimmed}" is not a valid URL: enter it as https://host/api/v1` };
+		return {
+			ok: false,
+			problem: `Base URL "${trimmed}" is not a valid URL: enter it as https://host/api/v1`,
+		};
 	}
 	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
 		return {
@@ -46,7 +52,10 @@ export function checkBaseUrl(raw: string): Checked<string> {
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		return { ok: false, problem: `Base URL must start with https:// (got "${url.protocol}")` };
 	}
-	return { ok: true, value: trimmed.endsWith(API_VERSION_SEGMENT) ? trimmed : `${trimmed}${API_VERSION_SEGMENT}` };
+	return {
+		ok: true,
+		value: trimmed.endsWith(API_VERSION_SEGMENT) ? trimmed : `${trimmed}${API_VERSION_SEGMENT}`,
+	};
 }
 
 /**
@@ -58,17 +67,24 @@ export function checkApiKey(apiKey: string): Checked<Tier> {
 	const expected = 'expected <prefix>_<t1|t2|t3>_<32 lowercase letters and digits>';
 	const problem = (text: string): Checked<Tier> => ({ ok: false, problem: text });
 	if (!key) return problem('API Key is empty: paste the key the operator issued');
-	if (/\s/.test(key)) return problem(`API Key contains a space or line break (often from copying): ${expected}`);
+	if (/\s/.test(key))
+		return problem(`API Key contains a space or line break (often from copying): ${expected}`);
 	const parts = key.split('_');
 	if (parts.length < 3) return problem(`API Key does not have the expected form: ${expected}`);
 	const secret = parts[parts.length - 1];
 	const tier = parts[parts.length - 2];
 	const prefix = parts.slice(0, -2).join('_');
-	if (!/^[A-Za-z0-9]+$/.test(prefix)) return problem(`API Key prefix must be letters and digits: ${expected}`);
-	if (tier !== 't1' && tier !== 't2' && tier !== 't3') return problem(`API Key tier must be t1, t2 or t3: ${expected}`);
+	if (!/^[A-Za-z0-9]+$/.test(prefix))
+		return problem(`API Key prefix must be letters and digits: ${expected}`);
+	if (tier !== 't1' && tier !== 't2' && tier !== 't3')
+		return problem(`API Key tier must be t1, t2 or t3: ${expected}`);
 	if (!/^[a-z0-9]{32}$/.test(secret)) {
-		const other = /[^a-z0-9]/.test(secret) ? ' and characters other than lowercase letters and digits' : '';
-		return problem(`API Key: the part after the tier has ${secret.length} characters${other}; ${expected}`);
+		const other = /[^a-z0-9]/.test(secret)
+			? ' and characters other than lowercase letters and digits'
+			: '';
+		return problem(
+			`API Key: the part after the tier has ${secret.length} characters${other}; ${expected}`,
+		);
 	}
 	return { ok: true, value: tier };
 }
@@ -92,7 +108,11 @@ export async function getServiceCredential(
 			description: 'Check the Surplus Lines API credential. No call was made.',
 		});
 	}
-	return { baseUrl: baseUrl.value, tier: tier.value, fingerprint: keyFingerprint(String(raw.apiKey)) };
+	return {
+		baseUrl: baseUrl.value,
+		tier: tier.value,
+		fingerprint: keyFingerprint(String(raw.apiKey)),
+	};
 }
 
 const TIER_ORDER: Tier[] = ['t1', 't2', 't3'];

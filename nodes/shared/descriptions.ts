@@ -1,4 +1,35 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from './credentials';
+
+/**
+ * What every action node's description shares. The icon, subtitle and usableAsTool stay written
+ * in each node class: n8n's lint reads them from there.
+ */
+export const actionNodeBase = {
+	version: 1,
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+} satisfies Partial<INodeTypeDescription>;
+
+export const operationSubtitle = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
+
+/** The Resource dropdown every action node starts with. */
+export function resourceProperty(
+	options: Array<{ name: string; value: string }>,
+	defaultValue = options[0].value,
+): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options,
+		default: defaultValue,
+	};
+}
 
 /** Transport settings every action node offers; read by the transport as `requestOptions`. */
 export const requestOptionsProperty: INodeProperties = {
@@ -43,14 +74,26 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 				name: 'list',
 				type: 'list',
 				placeholder: 'Type a policy number…',
-				typeOptions: { searchListMethod: 'searchInvoices', searchable: true, searchFilterRequired: true },
+				typeOptions: {
+					searchListMethod: 'searchInvoices',
+					searchable: true,
+					searchFilterRequired: true,
+				},
 			},
 			{
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 1042',
-				validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'An invoice ID is a whole number' } }],
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^\\d+$',
+							errorMessage: 'An invoice ID is a whole number',
+						},
+					},
+				],
 			},
 		],
 		...overrides,

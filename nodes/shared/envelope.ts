@@ -36,7 +36,11 @@ export function readEnvelope(body: unknown): Envelope {
 			return { kind: 'not-envelope', preview: previewOf(body) };
 		}
 	}
-	if (!parsed || typeof parsed !== 'object' || typeof (parsed as IDataObject).success !== 'boolean') {
+	if (
+		!parsed ||
+		typeof parsed !== 'object' ||
+		typeof (parsed as IDataObject).success !== 'boolean'
+	) {
 		return { kind: 'not-envelope', preview: previewOf(body) };
 	}
 	const envelope = parsed as IDataObject;
@@ -48,7 +52,10 @@ export function readEnvelope(body: unknown): Envelope {
 		meta,
 		error: {
 			code: typeof raw.code === 'string' ? raw.code : 'UNKNOWN_ERROR',
-			message: typeof raw.message === 'string' ? raw.message : 'The service reported an error without a message',
+			message:
+				typeof raw.message === 'string'
+					? raw.message
+					: 'The service reported an error without a message',
 			details: (raw.details ?? undefined) as IDataObject | undefined,
 		},
 	};

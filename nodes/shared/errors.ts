@@ -38,10 +38,12 @@ const HEADLINES: Record<string, string> = {
 };
 
 const HINTS: Record<string, string> = {
-	UNAUTHORIZED: 'Check the API Key in the Surplus Lines API credential, or ask the operator for a new key.',
+	UNAUTHORIZED:
+		'Check the API Key in the Surplus Lines API credential, or ask the operator for a new key.',
 	TIER_REQUIRED: 'Ask the operator for a key of the tier this operation needs.',
 	NOT_FOUND: 'Accounts are separate: a key only sees its own account’s invoices and documents.',
-	INTERNAL_ERROR: 'Try again later; if it persists, quote the request ID to the operator’s support.',
+	INTERNAL_ERROR:
+		'Try again later; if it persists, quote the request ID to the operator’s support.',
 };
 
 function describe(info: ServiceErrorInfo, hint?: string): string {
@@ -55,7 +57,9 @@ function describe(info: ServiceErrorInfo, hint?: string): string {
 function headline(info: ServiceErrorInfo): string {
 	const status = info.httpStatus ? `HTTP ${info.httpStatus} ` : '';
 	const title = HEADLINES[info.code];
-	const text = title ? `${title} (${status}${info.code}): ${info.message}` : `${info.message} (${status}${info.code})`;
+	const text = title
+		? `${title} (${status}${info.code}): ${info.message}`
+		: `${info.message} (${status}${info.code})`;
 	return redactKeys(text);
 }
 
@@ -100,7 +104,8 @@ export function inputError(
 	fields: string[],
 	options: { itemIndex?: number; summary?: string } = {},
 ): NodeOperationError {
-	const summary = options.summary ?? `Invalid input, nothing was sent: ${fields[0] ?? 'see details'}`;
+	const summary =
+		options.summary ?? `Invalid input, nothing was sent: ${fields[0] ?? 'see details'}`;
 	const error = new NodeOperationError(ctx.getNode(), redactKeys(summary), {
 		itemIndex: options.itemIndex,
 		description: redactKeys(

@@ -31,7 +31,10 @@ export async function routeOperations(
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const module = resources[resource]?.[operation];
 	if (!module) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported for "${resource}"`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not supported for "${resource}"`,
+		);
 	}
 	if (module.executeAll) return [await module.executeAll.call(this)];
 
@@ -40,7 +43,9 @@ export async function routeOperations(
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const items = await module.execute!.call(this, itemIndex);
-			output.push(...this.helpers.constructExecutionMetaData(items, { itemData: { item: itemIndex } }));
+			output.push(
+				...this.helpers.constructExecutionMetaData(items, { itemData: { item: itemIndex } }),
+			);
 		} catch (error) {
 			if (this.continueOnFail()) {
 				output.push(errorItem(error as Error, itemIndex));

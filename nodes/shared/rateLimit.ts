@@ -24,7 +24,11 @@ export function readRateLimitHeaders(headers: IDataObject): RateLimitInfo | unde
 }
 
 /** Seconds to wait before retrying a 429: `Retry-After`, else until the window resets, else a minute. */
-export function retryAfterSeconds(headers: IDataObject, nowMs: number, info?: RateLimitInfo): number {
+export function retryAfterSeconds(
+	headers: IDataObject,
+	nowMs: number,
+	info?: RateLimitInfo,
+): number {
 	const retryAfter = header(headers, 'retry-after');
 	if (retryAfter !== undefined && retryAfter >= 0) return retryAfter;
 	if (info) return Math.max(0, info.reset - Math.floor(nowMs / 1000));

@@ -12,9 +12,57 @@ export const MESSAGES = {
 
 /** The 50 states and DC. */
 export const STATE_CODES = [
-	'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
-	'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC',
-	'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+	'AL',
+	'AK',
+	'AZ',
+	'AR',
+	'CA',
+	'CO',
+	'CT',
+	'DE',
+	'DC',
+	'FL',
+	'GA',
+	'HI',
+	'ID',
+	'IL',
+	'IN',
+	'IA',
+	'KS',
+	'KY',
+	'LA',
+	'ME',
+	'MD',
+	'MA',
+	'MI',
+	'MN',
+	'MS',
+	'MO',
+	'MT',
+	'NE',
+	'NV',
+	'NH',
+	'NJ',
+	'NM',
+	'NY',
+	'NC',
+	'ND',
+	'OH',
+	'OK',
+	'OR',
+	'PA',
+	'RI',
+	'SC',
+	'SD',
+	'TN',
+	'TX',
+	'UT',
+	'VT',
+	'VA',
+	'WA',
+	'WV',
+	'WI',
+	'WY',
 ] as const;
 
 export const TYPE_CODES = ['NEW', 'RENEWAL', 'ENDORSEMENT', 'CANCELLATION'] as const;
@@ -24,21 +72,39 @@ export type FeeCategory = 'policy_fee' | 'inspection_fee' | 'broker_fee' | 'pass
 /** Fee and tax codes of `fees[].type`, by category (the description's table). */
 export const FEE_CODES: Record<FeeCategory, readonly string[]> = {
 	policy_fee: [
-		'policy_fee_company', 'policy_fee_broker', 'technology_fee', 'acca_dues', 'reinstatement_fee',
-		'equipment_charge', 'assessment_fee', 'vehicle_crime_fee', 'other',
+		'policy_fee_company',
+		'policy_fee_broker',
+		'technology_fee',
+		'acca_dues',
+		'reinstatement_fee',
+		'equipment_charge',
+		'assessment_fee',
+		'vehicle_crime_fee',
+		'other',
 	],
 	inspection_fee: ['inspection_fee'],
 	broker_fee: ['broker_fee'],
 	pass_through: ['filing_fee', 'clearinghouse_fee', 'fire_marshall_tax', 'fslso_service'],
 	tax: [
-		'sl_tax', 'stamping_fee', 'fire_marshal', 'figa', 'service_fee', 'surcharge', 'regulatory_fee',
-		'slas_fee', 'municipal_tax', 'flat_fee',
+		'sl_tax',
+		'stamping_fee',
+		'fire_marshal',
+		'figa',
+		'service_fee',
+		'surcharge',
+		'regulatory_fee',
+		'slas_fee',
+		'municipal_tax',
+		'flat_fee',
 	],
 };
 
 /** Codes the calculator takes: every category but billed taxes. */
 export const CALCULATOR_FEE_CODES: readonly string[] = [
-	...FEE_CODES.policy_fee, ...FEE_CODES.inspection_fee, ...FEE_CODES.broker_fee, ...FEE_CODES.pass_through,
+	...FEE_CODES.policy_fee,
+	...FEE_CODES.inspection_fee,
+	...FEE_CODES.broker_fee,
+	...FEE_CODES.pass_through,
 ];
 
 /** Codes invoices (create and preview) take. */
@@ -65,11 +131,21 @@ export const LIMITS = {
 
 export const DOCUMENT_TYPE_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-export const DOCUMENT_MIME_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/jpg'] as const;
+export const DOCUMENT_MIME_TYPES = [
+	'application/pdf',
+	'image/png',
+	'image/jpeg',
+	'image/jpg',
+] as const;
 
 /** Document types that go to the state with a filing; others are kept for the operator only. */
 export const STATE_DOCUMENT_TYPES = [
-	'declaration_page', 'sl2_form', 'declinations_form', 'lloyds_syndicates', 'policy_endorsement', 'ecp_form',
+	'declaration_page',
+	'sl2_form',
+	'declinations_form',
+	'lloyds_syndicates',
+	'policy_endorsement',
+	'ecp_form',
 ] as const;
 
 /** YYYY-MM-DD that is a real calendar date. */
@@ -86,7 +162,20 @@ export const HOURLY_CALL_LIMITS = { t1: 100, t2: 1000, t3: 5000 } as const;
 export const INVOICE_STATUSES = ['new', 'sent', 'success', 'error', 're-submitted'] as const;
 
 /** Values of `filing.state_status` (accounts with the new features). */
-export const FILING_STATES = ['not_sent', 'sent', 'accepted', 'confirmed', 'rejected', 'refused'] as const;
+export const FILING_STATES = [
+	'not_sent',
+	'sent',
+	'accepted',
+	'confirmed',
+	'rejected',
+	'refused',
+] as const;
 
 /** Values of a document's `fetch_status` (`none`: added by the operator). */
-export const DOCUMENT_FETCH_STATUSES = ['pending', 'fetching', 'fetched', 'failed', 'none'] as const;
+export const DOCUMENT_FETCH_STATUSES = [
+	'pending',
+	'fetching',
+	'fetched',
+	'failed',
+	'none',
+] as const;

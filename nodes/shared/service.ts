@@ -15,7 +15,8 @@ export const PATHS = {
 	invoicePreview: '/invoices/preview',
 	invoiceBatch: '/invoices/batch',
 	invoice: (id: string | number) => `/invoices/${encodeURIComponent(String(id))}`,
-	documents: (invoiceId: string | number) => `/invoices/${encodeURIComponent(String(invoiceId))}/documents`,
+	documents: (invoiceId: string | number) =>
+		`/invoices/${encodeURIComponent(String(invoiceId))}/documents`,
 	document: (invoiceId: string | number, ref: string | number) =>
 		`/invoices/${encodeURIComponent(String(invoiceId))}/documents/${encodeURIComponent(String(ref))}`,
 	calculatorEstimate: '/calculator/estimate',
@@ -76,7 +77,10 @@ export interface Pagination {
 }
 
 /** Reads `data.pagination` of the invoice list; missing parts fall back to what was asked. */
-export function readPagination(data: unknown, asked: { page: number; perPage: number }): Pagination {
+export function readPagination(
+	data: unknown,
+	asked: { page: number; perPage: number },
+): Pagination {
 	const raw = (data && typeof data === 'object' ? (data as IDataObject).pagination : undefined) as
 		| IDataObject
 		| undefined;

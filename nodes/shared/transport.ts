@@ -21,7 +21,10 @@ export interface TransportSettings {
 	timeoutSeconds: number;
 }
 
-export const DEFAULT_SETTINGS: TransportSettings = { maxRateLimitWaitSeconds: 60, timeoutSeconds: 30 };
+export const DEFAULT_SETTINGS: TransportSettings = {
+	maxRateLimitWaitSeconds: 60,
+	timeoutSeconds: 30,
+};
 
 /** Backoff for network errors, timeouts, 408 and 5xx: 3 tries, from about 0.5 s, capped at 4 s. */
 export const RETRY_POLICY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, jitterMs: 250 };
@@ -91,22 +94,36 @@ function readSettings(ctx: ApiContext, itemIndex: number | undefined): Transport
 	const number = (value: unknown, fallback: number) =>
 		typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 	return {
-		maxRateLimitWaitSeconds: number(raw?.maxRateLimitWaitSeconds, DEFAULT_SETTINGS.maxRateLimitWaitSeconds),
-		timeoutSeconds: number(raw?.timeoutSeconds, DEFAULT_SETTINGS.timeoutSeconds) || DEFAULT_SETTINGS.timeoutSeconds,
+		maxRateLimitWaitSeconds: number(
+			raw?.maxRateLimitWaitSeconds,
+			DEFAULT_SETTINGS.maxRateLimitWaitSeconds,
+		),
+		timeoutSeconds:
+			number(raw?.timeoutSeconds, DEFAULT_SETTINGS.timeoutSeconds) ||
+			DEFAULT_SETTINGS.timeoutSeconds,
 	};
 }
 
 // n8n wraps the axios error in a NodeApiError whose `httpCode` holds the socket error code.
-function classifyThrown(error: unknown): { code: 'NETWORK_ERROR' | 'TIMEOUT'; detail: string } | undefined {
-	const wrapped = error as { cause?: unknown; errorResponse?: unknown; messages?: unknown } | undefined;
+function classifyThrown(
+	error: unknown,
+): { code: 'NETWORK_ERROR' | 'TIMEOUT'; detail: string } | undefined {
+	const wrapped = error as
+		| { cause?: unknown; errorResponse?: unknown; messages?: unknown }
+		| undefined;
 	const candidates = [error, wrapped?.cause, wrapped?.errorResponse] as Array<
 		{ code?: unknown; httpCode?: unknown; message?: unknown } | undefined
 	>;
 	const messages = Array.isArray(wrapped?.messages) ? wrapped.messages.map(String) : [];
 	for (const candidate of candidates) {
-		const code = [candidate?.code, candidate?.httpCode].find((c): c is string => typeof c === 'string') ?? '';
-		const text = [typeof candidate?.message === 'string' ? candidate.message : '', ...messages].join(' ');
-		if (TIMEOUT_CODES.has(code) || /timeout|timed out/i.test(text)) return { code: 'TIMEOUT', detail: code || 'timeout' };
+		const code =
+			[candidate?.code, candidate?.httpCode].find((c): c is string => typeof c === 'string') ?? '';
+		const text = [
+			typeof candidate?.message === 'string' ? candidate.message : '',
+			...messages,
+		].join(' ');
+		if (TIMEOUT_CODES.has(code) || /timeout|timed out/i.test(text))
+			return { code: 'TIMEOUT', detail: code || 'timeout' };
 		if (NETWORK_CODES.has(code) || /socket hang up|ECONNRESET|ECONNREFUSED/i.test(text)) {
 			return { code: 'NETWORK_ERROR', detail: code || 'socket hang up' };
 		}
@@ -132,7 +149,9 @@ function rateLimitFailure(
 	requestId?: string,
 ) {
 	const limit = info ? `${info.limit} calls an hour` : 'its hourly limit';
-	const reset = info ? isoFromUnix(info.reset) : isoFromUnix(Math.floor(clock.now() / 1000) + waitSeconds);
+	const reset = info
+		? isoFromUnix(info.reset)
+		: isoFromUnix(Math.floor(clock.now() / 1000) + waitSeconds);
 	return serviceError(
 		ctx,
 		{
@@ -153,7 +172,10 @@ function rateLimitFailure(
  * it. It reads the envelope, maps errors, paces and waits for the rate limit, and retries what is
  * safe to retry.
  */
-export async function apiRequest<T = IDataObject>(this: ApiContext, req: ApiRequest): Promise<ApiReply<T>> {
+export async function apiRequest<T = IDataObject>(
+	this: ApiContext,
+	req: ApiRequest,
+): Promise<ApiReply<T>> {
 	const credential: ServiceCredential = await getServiceCredential(this, req.itemIndex);
 	const settings = { ...readSettings(this, req.itemIndex), ...req.settings };
 	const resendable =
@@ -184,7 +206,13 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, req: ApiRequ
 		const paceMs = waitBeforeCallMs(credential.fingerprint, clock.now());
 		if (paceMs > 0) {
 			if (rateLimitWaitedMs + paceMs > capMs) {
-				throw rateLimitFailure(this, req, paceMs / 1000, settings.maxRateLimitWaitSeconds, lastRateLimit(credential.fingerprint));
+				throw rateLimitFailure(
+					this,
+					req,
+					paceMs / 1000,
+					settings.maxRateLimitWaitSeconds,
+					lastRateLimit(credential.fingerprint),
+				);
 			}
 			rateLimitWaitedMs += paceMs;
 			await clock.sleep(paceMs);
@@ -235,13 +263,19 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, req: ApiRequ
 		recordRateLimit(credential.fingerprint, rateLimit);
 		const status = response.statusCode;
 		const envelope = readEnvelope(response.body);
-		const requestId =
-			envelope.kind === 'not-envelope' ? undefined : envelope.meta.request_id;
+		const requestId = envelope.kind === 'not-envelope' ? undefined : envelope.meta.request_id;
 
 		if (status === 429) {
 			const waitMs = retryAfterSeconds(headersIn, clock.now(), rateLimit) * 1000;
 			if (rateLimitWaitedMs + waitMs > capMs || rateLimitRetries >= MAX_RATE_LIMIT_RETRIES) {
-				throw rateLimitFailure(this, req, waitMs / 1000, settings.maxRateLimitWaitSeconds, rateLimit, requestId);
+				throw rateLimitFailure(
+					this,
+					req,
+					waitMs / 1000,
+					settings.maxRateLimitWaitSeconds,
+					rateLimit,
+					requestId,
+				);
 			}
 			rateLimitWaitedMs += waitMs;
 			rateLimitRetries++;
@@ -249,7 +283,11 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, req: ApiRequ
 			continue;
 		}
 
-		if ((status === 408 || status >= 500) && resendable && failedAttempts + 1 < RETRY_POLICY.attempts) {
+		if (
+			(status === 408 || status >= 500) &&
+			resendable &&
+			failedAttempts + 1 < RETRY_POLICY.attempts
+		) {
 			failedAttempts++;
 			await clock.sleep(backoffMs(failedAttempts));
 			continue;
@@ -263,7 +301,10 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, req: ApiRequ
 					httpStatus: status,
 					message: `the service redirected the request to ${String(headersIn.location ?? 'another address')}`,
 				},
-				{ itemIndex: req.itemIndex, hint: 'Set the Base URL in the credential to the https address the service gives.' },
+				{
+					itemIndex: req.itemIndex,
+					hint: 'Set the Base URL in the credential to the https address the service gives.',
+				},
 			);
 		}
 
@@ -299,7 +340,11 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, req: ApiRequ
 		const error =
 			envelope.kind === 'failure'
 				? envelope.error
-				: { code: 'UNEXPECTED_REPLY', message: 'the service marked a failed reply as a success', details: undefined };
+				: {
+						code: 'UNEXPECTED_REPLY',
+						message: 'the service marked a failed reply as a success',
+						details: undefined,
+					};
 		const info: ServiceErrorInfo = {
 			code: error.code,
 			message: error.message,

@@ -11,7 +11,10 @@ function invoiceLabel(invoice: IDataObject): string {
 /** Searchable resource locators shared by every node. */
 export const listSearch = {
 	/** Invoices of a policy: type the policy number. */
-	async searchInvoices(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	async searchInvoices(
+		this: ILoadOptionsFunctions,
+		filter?: string,
+	): Promise<INodeListSearchResult> {
 		const policy = (filter ?? '').trim();
 		if (!policy) return { results: [] };
 		const reply = await apiRequest.call(this, {
@@ -24,10 +27,17 @@ export const listSearch = {
 	},
 
 	/** Companies by name or NAIC code, for the service's company id. */
-	async searchCompanies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	async searchCompanies(
+		this: ILoadOptionsFunctions,
+		filter?: string,
+	): Promise<INodeListSearchResult> {
 		const query = (filter ?? '').trim();
 		if (!query) return { results: [] };
-		const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.companiesSearch, qs: { q: query } });
+		const reply = await apiRequest.call(this, {
+			method: 'GET',
+			path: PATHS.companiesSearch,
+			qs: { q: query },
+		});
 		const companies = readList(reply.data, LIST_KEYS.companies);
 		return {
 			results: companies.map((c) => ({

@@ -3,7 +3,11 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { apiRequest } from '../transport';
 import { LIST_KEYS, PATHS, readList } from '../service';
 
-async function fetchList(ctx: ILoadOptionsFunctions, path: string, key: string): Promise<IDataObject[]> {
+async function fetchList(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	key: string,
+): Promise<IDataObject[]> {
 	const reply = await apiRequest.call(ctx, { method: 'GET', path });
 	return readList(reply.data, key);
 }
@@ -18,7 +22,10 @@ export const loadOptions = {
 			.map((s) => ({
 				name: `${String(s.name)} (${String(s.code)})`,
 				value: String(s.code),
-				description: s.efile === false ? 'No direct electronic filing: prepared for the state’s own process' : 'Direct electronic filing',
+				description:
+					s.efile === false
+						? 'No direct electronic filing: prepared for the state’s own process'
+						: 'Direct electronic filing',
 			}))
 			.sort(byName);
 	},
@@ -36,7 +43,9 @@ export const loadOptions = {
 		return types.map((t) => ({
 			name: String(t.name ?? t.code),
 			value: String(t.code),
-			description: t.sent_to_state ? 'Goes to the state with the filing' : 'Kept for the operator only',
+			description: t.sent_to_state
+				? 'Goes to the state with the filing'
+				: 'Kept for the operator only',
 		}));
 	},
 
@@ -47,14 +56,19 @@ export const loadOptions = {
 
 	async getCoverages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const coverages = await fetchList(this, PATHS.coverages, LIST_KEYS.coverages);
-		return coverages.map((c) => ({ name: `${String(c.title ?? c.code)} (${String(c.code)})`, value: String(c.code) }));
+		return coverages.map((c) => ({
+			name: `${String(c.title ?? c.code)} (${String(c.code)})`,
+			value: String(c.code),
+		}));
 	},
 };
 
 async function feeTypeOptions(ctx: ILoadOptionsFunctions, acceptedBy: 'invoices' | 'calculator') {
 	const types = await fetchList(ctx, PATHS.feeTypes, LIST_KEYS.feeTypes);
 	return types
-		.filter((t) => !Array.isArray(t.accepted_by) || (t.accepted_by as string[]).includes(acceptedBy))
+		.filter(
+			(t) => !Array.isArray(t.accepted_by) || (t.accepted_by as string[]).includes(acceptedBy),
+		)
 		.map((t) => ({
 			name: String(t.code),
 			value: String(t.code),

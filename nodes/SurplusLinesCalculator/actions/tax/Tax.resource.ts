@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Estimate',
 				value: 'estimate',
-				description: 'Estimate surplus lines taxes and fees for a premium in a state, with the rates in force on a date',
+				description:
+					'Estimate surplus lines taxes and fees for a premium in a state, with the rates in force on a date',
 				action: 'Estimate surplus lines taxes',
 			},
 		],

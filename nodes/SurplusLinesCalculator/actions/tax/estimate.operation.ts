@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/errors';
@@ -27,7 +32,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		required: true,
 		default: 0,
-		description: 'Policy premium, at least 0.01. For returned premium use an invoice preview instead.',
+		description:
+			'Policy premium, at least 0.01. For returned premium use an invoice preview instead.',
 	},
 	{
 		displayName: 'Fees',
@@ -62,7 +68,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Fee',
 		default: {},
-		description: 'At most 15. Only policy fee, inspection, broker and pass-through codes: the calculator computes the taxes.',
+		description:
+			'At most 15. Only policy fee, inspection, broker and pass-through codes: the calculator computes the taxes.',
 		displayOptions: { show: { feesMode: ['itemized'] } },
 		options: [
 			{
@@ -78,7 +85,13 @@ const properties: INodeProperties[] = [
 						description:
 							'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 					},
-					{ displayName: 'Amount', name: 'amount', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0 },
+					{
+						displayName: 'Amount',
+						name: 'amount',
+						type: 'number',
+						typeOptions: { numberPrecision: 2 },
+						default: 0,
+					},
 				],
 			},
 		],
@@ -100,9 +113,14 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Simplified',
 				value: 'simplified',
-				description: 'One row: state, premium, tax base, each tax or fee code with its amount, totals',
+				description:
+					'One row: state, premium, tax base, each tax or fee code with its amount, totals',
 			},
-			{ name: 'Full Result', value: 'full', description: 'The service’s whole reply, with rates, rounding, notes and disclaimer' },
+			{
+				name: 'Full Result',
+				value: 'full',
+				description: 'The service’s whole reply, with rates, rounding, notes and disclaimer',
+			},
 			{
 				name: 'One Item per Line Item',
 				value: 'lineItems',
@@ -112,11 +130,16 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tax'], operation: ['estimate'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tax'], operation: ['estimate'] } },
+	properties,
+);
 
 function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const body: IDataObject = {
-		state: String(ctx.getNodeParameter('state', itemIndex) ?? '').trim().toUpperCase(),
+		state: String(ctx.getNodeParameter('state', itemIndex) ?? '')
+			.trim()
+			.toUpperCase(),
 		premium: ctx.getNodeParameter('premium', itemIndex) as number,
 	};
 	if (ctx.getNodeParameter('feesMode', itemIndex, 'total') === 'itemized') {
@@ -131,11 +154,20 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 }
 
 /** POST /calculator/estimate: changes nothing, so it is safe to resend after a lost reply. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const raw = readBody(this, itemIndex);
 	const parsed = estimateInput.safeParse(raw);
 	if (!parsed.success) {
-		const labels = { state: 'State', premium: 'Premium', policy_fees: 'Policy Fees', fees: 'fees', effective_date: 'Effective Date' };
+		const labels = {
+			state: 'State',
+			premium: 'Premium',
+			policy_fees: 'Policy Fees',
+			fees: 'fees',
+			effective_date: 'Effective Date',
+		};
 		throw inputError(this, zodIssueLines(parsed.error, raw, labels), { itemIndex });
 	}
 	let result: IDataObject;

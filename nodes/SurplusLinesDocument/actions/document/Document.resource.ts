@@ -51,7 +51,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Wait Until Fetched',
 				value: 'waitUntilFetched',
-				description: 'Check the document until the service has fetched its file, or failed to, within a set time',
+				description:
+					'Check the document until the service has fetched its file, or failed to, within a set time',
 				action: 'Wait until a document is fetched',
 			},
 		],

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
@@ -47,7 +52,8 @@ const properties: INodeProperties[] = [
 				name: 'filename',
 				type: 'string',
 				default: '',
-				description: 'Name to show for the file (at most 255 characters); the service uses the stored file’s name once fetched',
+				description:
+					'Name to show for the file (at most 255 characters); the service uses the stored file’s name once fetched',
 			},
 			{
 				displayName: 'MIME Type',
@@ -66,7 +72,10 @@ export const description = updateDisplayOptions(
 );
 
 /** PUT is safe to repeat: 201 when the docUUID is new on the invoice, 200 when it was updated. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const raw = {
@@ -77,10 +86,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	const parsed = attachInput.safeParse(raw);
 	if (!parsed.success) {
-		const labels = { type: 'Document Type', docUUID: 'docUUID', filename: 'File Name', mime_type: 'MIME Type' };
+		const labels = {
+			type: 'Document Type',
+			docUUID: 'docUUID',
+			filename: 'File Name',
+			mime_type: 'MIME Type',
+		};
 		throw inputError(this, zodIssueLines(parsed.error, raw, labels), { itemIndex });
 	}
-	requireTier(this, await getServiceCredential(this, itemIndex), 't2', 'Attach Document', itemIndex);
+	requireTier(
+		this,
+		await getServiceCredential(this, itemIndex),
+		't2',
+		'Attach Document',
+		itemIndex,
+	);
 
 	const { docUUID, ...body } = parsed.data;
 	const reply = await apiRequest.call(this, {
@@ -90,5 +110,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	});
 	const created = reply.statusCode === 201;
-	return [{ json: { ...documentJson(reply.data as IDataObject), outcome: created ? 'created' : 'updated', created } }];
+	return [
+		{
+			json: {
+				...documentJson(reply.data as IDataObject),
+				outcome: created ? 'created' : 'updated',
+				created,
+			},
+		},
+	];
 }

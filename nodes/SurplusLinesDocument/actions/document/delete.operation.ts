@@ -8,17 +8,30 @@ import { apiRequest } from '../../../shared/transport';
 import { documentPathRef } from '../../reference';
 import { invoiceField, referenceFields } from './fields';
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['delete'] } }, [
-	invoiceField,
-	...referenceFields,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['delete'] } },
+	[invoiceField, ...referenceFields],
+);
 
 /** Removes the document reference (204); the file in your own store is untouched. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
-	requireTier(this, await getServiceCredential(this, itemIndex), 't2', 'Delete Document', itemIndex);
+	requireTier(
+		this,
+		await getServiceCredential(this, itemIndex),
+		't2',
+		'Delete Document',
+		itemIndex,
+	);
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
-	await apiRequest.call(this, { method: 'DELETE', path: PATHS.document(invoiceId, ref), itemIndex });
+	await apiRequest.call(this, {
+		method: 'DELETE',
+		path: PATHS.document(invoiceId, ref),
+		itemIndex,
+	});
 	const referenceType = this.getNodeParameter('referenceType', itemIndex) as string;
 	const document = String(this.getNodeParameter('document', itemIndex)).trim();
 	return [{ json: { deleted: true, invoiceId: Number(invoiceId), referenceType, document } }];

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { serviceError } from '../../../shared/errors';
@@ -23,17 +28,28 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['download'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['download'] } },
+	properties,
+);
 
 /**
  * Asks the service for a fresh link and returns the file as binary data. The link itself is left out
  * of the output: it expires after 60 minutes and must not be stored.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
-	const binaryPropertyName = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
+	const binaryPropertyName =
+		String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
-	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.document(invoiceId, ref), itemIndex });
+	const reply = await apiRequest.call(this, {
+		method: 'GET',
+		path: PATHS.document(invoiceId, ref),
+		itemIndex,
+	});
 	const doc = reply.data as IDataObject;
 	if (doc.fetch_status !== 'fetched' || typeof doc.url !== 'string' || !doc.url) {
 		throw serviceError(
@@ -56,6 +72,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const timeoutSeconds = Number(requestOptions.timeoutSeconds) || DEFAULT_SETTINGS.timeoutSeconds;
 	const bytes = await fetchFile(this, doc.url, { itemIndex, timeoutSeconds });
 	const mimeType = typeof doc.mime_type === 'string' ? doc.mime_type : undefined;
-	const binary = await this.helpers.prepareBinaryData(bytes, String(doc.file_name ?? `document-${String(doc.id)}`), mimeType);
-	return [{ json: { ...withoutLink(doc), downloaded_bytes: bytes.length }, binary: { [binaryPropertyName]: binary } }];
+	const binary = await this.helpers.prepareBinaryData(
+		bytes,
+		String(doc.file_name ?? `document-${String(doc.id)}`),
+		mimeType,
+	);
+	return [
+		{
+			json: { ...withoutLink(doc), downloaded_bytes: bytes.length },
+			binary: { [binaryPropertyName]: binary },
+		},
+	];
 }

@@ -8,15 +8,22 @@ import { documentJson } from '../../output';
 import { documentPathRef } from '../../reference';
 import { invoiceField, referenceFields } from './fields';
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['get'] } }, [
-	invoiceField,
-	...referenceFields,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['get'] } },
+	[invoiceField, ...referenceFields],
+);
 
 /** One document with a fresh download link (valid 60 minutes; `url_expires_at` says until when). */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
-	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.document(invoiceId, ref), itemIndex });
+	const reply = await apiRequest.call(this, {
+		method: 'GET',
+		path: PATHS.document(invoiceId, ref),
+		itemIndex,
+	});
 	return [{ json: documentJson(reply.data as IDataObject) }];
 }

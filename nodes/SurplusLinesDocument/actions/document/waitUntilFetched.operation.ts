@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, serviceError } from '../../../shared/errors';
@@ -22,7 +27,8 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 3600 },
 		default: 300,
-		description: 'How long to keep checking before giving up. Each check is one call toward the key’s hourly limit.',
+		description:
+			'How long to keep checking before giving up. Each check is one call toward the key’s hourly limit.',
 	},
 	{
 		displayName: 'Check Every (Seconds)',
@@ -38,7 +44,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'error',
 		options: [
-			{ name: 'Fail the Item', value: 'error', description: 'Stop with an error naming the last fetch status' },
+			{
+				name: 'Fail the Item',
+				value: 'error',
+				description: 'Stop with an error naming the last fetch status',
+			},
 			{
 				name: 'Return the Document',
 				value: 'return',
@@ -71,19 +81,30 @@ function readBounds(ctx: IExecuteFunctions, itemIndex: number) {
  * Polls the document until the service has fetched it (or failed to), within the user's bound.
  * Waits go through `clock.sleep` (n8n's sleep), so tests drive them with a fake clock.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const { maxWaitMs, intervalMs } = readBounds(this, itemIndex);
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
 	const started = clock.now();
 	let checks = 0;
 	for (;;) {
-		const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.document(invoiceId, ref), itemIndex });
+		const reply = await apiRequest.call(this, {
+			method: 'GET',
+			path: PATHS.document(invoiceId, ref),
+			itemIndex,
+		});
 		checks++;
 		const doc = reply.data as IDataObject;
 		const status = String(doc.fetch_status);
 		const waitedMs = clock.now() - started;
-		const wait = (outcome: string): IDataObject => ({ outcome, checks, waited_seconds: Math.round(waitedMs / 1000) });
+		const wait = (outcome: string): IDataObject => ({
+			outcome,
+			checks,
+			waited_seconds: Math.round(waitedMs / 1000),
+		});
 		if (SETTLED.has(status)) return [{ json: { ...documentJson(doc), wait: wait(status) } }];
 
 		const leftMs = maxWaitMs - waitedMs;

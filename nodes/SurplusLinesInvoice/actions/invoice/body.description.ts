@@ -5,7 +5,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-const CHANGE_NOTE = 'For an endorsement or cancellation this is the amount of the change; negative when premium is returned.';
+const CHANGE_NOTE =
+	'For an endorsement or cancellation this is the amount of the change; negative when premium is returned.';
 
 export const inputModeProperty: INodeProperties = {
 	displayName: 'Input',
@@ -14,7 +15,11 @@ export const inputModeProperty: INodeProperties = {
 	default: 'fields',
 	options: [
 		{ name: 'Fields', value: 'fields', description: 'Fill in the invoice field by field' },
-		{ name: 'JSON', value: 'json', description: 'One expression giving the whole request body (fits spreadsheet rows)' },
+		{
+			name: 'JSON',
+			value: 'json',
+			description: 'One expression giving the whole request body (fits spreadsheet rows)',
+		},
 	],
 };
 
@@ -33,10 +38,12 @@ const jsonBodyFull: INodeProperties = {
 const jsonBodyPartial: INodeProperties = {
 	...jsonBodyFull,
 	default: '{\n  "net_premium": 1250.00\n}',
-	description: 'Only the fields to change, with the service’s field names; fields sent replace the stored ones',
+	description:
+		'Only the fields to change, with the service’s field names; fields sent replace the stored ones',
 };
 
-export const jsonBodyProperty = (partial: boolean): INodeProperties => (partial ? jsonBodyPartial : jsonBodyFull);
+export const jsonBodyProperty = (partial: boolean): INodeProperties =>
+	partial ? jsonBodyPartial : jsonBodyFull;
 
 const DATE_PLACEHOLDER = 'YYYY-MM-DD';
 
@@ -44,8 +51,21 @@ const DATE_PLACEHOLDER = 'YYYY-MM-DD';
 export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 	const req = !optional;
 	return [
-		{ displayName: 'Policy Number', name: 'policyNumber', type: 'string', default: '', required: req, description: 'Same value on every transaction of a policy; links them' },
-		{ displayName: 'Insured Name', name: 'insuredName', type: 'string', default: '', required: req },
+		{
+			displayName: 'Policy Number',
+			name: 'policyNumber',
+			type: 'string',
+			default: '',
+			required: req,
+			description: 'Same value on every transaction of a policy; links them',
+		},
+		{
+			displayName: 'Insured Name',
+			name: 'insuredName',
+			type: 'string',
+			default: '',
+			required: req,
+		},
 		{
 			displayName: 'State Name or ID',
 			name: 'stateCode',
@@ -53,7 +73,8 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 			typeOptions: { loadOptionsMethod: 'getStates' },
 			default: '',
 			required: req,
-			description: 'Two-letter state code (50 states and DC). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			description:
+				'Two-letter state code (50 states and DC). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		{
 			displayName: 'Net Premium',
@@ -71,34 +92,85 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 			default: '',
 			placeholder: DATE_PLACEHOLDER,
 			required: req,
-			description: 'Start of the policy term; for an endorsement or cancellation the date of the change (unless Transaction Effective Date is set)',
+			description:
+				'Start of the policy term; for an endorsement or cancellation the date of the change (unless Transaction Effective Date is set)',
 		},
-		{ displayName: 'Expiration Date', name: 'expirationDate', type: 'string', default: '', placeholder: DATE_PLACEHOLDER, required: req, description: 'The policy’s expiration date' },
+		{
+			displayName: 'Expiration Date',
+			name: 'expirationDate',
+			type: 'string',
+			default: '',
+			placeholder: DATE_PLACEHOLDER,
+			required: req,
+			description: 'The policy’s expiration date',
+		},
 	];
 }
 
 export const optionalFieldOptions: INodeProperties[] = [
-	{ displayName: 'Class Code', name: 'classCode', type: 'string', default: '', description: 'If the state holds no such class code, the invoice is stored without it and a warning is returned' },
-	{ displayName: 'Commission', name: 'commission', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0 },
-	{ displayName: 'Invoice Date', name: 'invoiceDate', type: 'string', default: '', placeholder: DATE_PLACEHOLDER, description: 'Defaults to the effective date' },
-	{ displayName: 'Invoice Number', name: 'invoiceNumber', type: 'string', default: '', description: 'Your own reference' },
+	{
+		displayName: 'Class Code',
+		name: 'classCode',
+		type: 'string',
+		default: '',
+		description:
+			'If the state holds no such class code, the invoice is stored without it and a warning is returned',
+	},
+	{
+		displayName: 'Commission',
+		name: 'commission',
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+	},
+	{
+		displayName: 'Invoice Date',
+		name: 'invoiceDate',
+		type: 'string',
+		default: '',
+		placeholder: DATE_PLACEHOLDER,
+		description: 'Defaults to the effective date',
+	},
+	{
+		displayName: 'Invoice Number',
+		name: 'invoiceNumber',
+		type: 'string',
+		default: '',
+		description: 'Your own reference',
+	},
 	{
 		displayName: 'Line of Business Name or ID',
 		name: 'lobId',
 		type: 'options',
 		typeOptions: { loadOptionsMethod: 'getLinesOfBusiness' },
 		default: '',
-		description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		description:
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	},
-	{ displayName: 'Line of Business (By Name)', name: 'lobName', type: 'string', default: '', description: 'Used when no line of business ID is set (accounts with the new features); an unknown name stores the invoice without one and adds a warning' },
-	{ displayName: 'Policy Limit', name: 'policyLimit', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Must not be negative' },
+	{
+		displayName: 'Line of Business (By Name)',
+		name: 'lobName',
+		type: 'string',
+		default: '',
+		description:
+			'Used when no line of business ID is set (accounts with the new features); an unknown name stores the invoice without one and adds a warning',
+	},
+	{
+		displayName: 'Policy Limit',
+		name: 'policyLimit',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: 'Must not be negative',
+	},
 	{
 		displayName: 'Transaction Effective Date',
 		name: 'transactionEffectiveDate',
 		type: 'string',
 		default: '',
 		placeholder: DATE_PLACEHOLDER,
-		description: 'Endorsement or cancellation on accounts with the new features: the date of the change, while Effective and Expiration Date hold the policy term',
+		description:
+			'Endorsement or cancellation on accounts with the new features: the date of the change, while Effective and Expiration Date hold the policy term',
 	},
 	{
 		displayName: 'Type',
@@ -108,8 +180,16 @@ export const optionalFieldOptions: INodeProperties[] = [
 		options: [
 			{ name: 'New', value: 'NEW' },
 			{ name: 'Renewal', value: 'RENEWAL' },
-			{ name: 'Endorsement', value: 'ENDORSEMENT', description: 'Amounts are the change and may be negative' },
-			{ name: 'Cancellation', value: 'CANCELLATION', description: 'Amounts are the change; returned premium is negative' },
+			{
+				name: 'Endorsement',
+				value: 'ENDORSEMENT',
+				description: 'Amounts are the change and may be negative',
+			},
+			{
+				name: 'Cancellation',
+				value: 'CANCELLATION',
+				description: 'Amounts are the change; returned premium is negative',
+			},
 		],
 		description: 'Audits, reinstatements and rewrites cannot be sent',
 	},
@@ -124,12 +204,35 @@ const companyFields = (shareNote: string): INodeProperties[] => [
 		options: [
 			{ name: 'Company ID', value: 'companyId', description: 'The service’s company ID' },
 			{ name: 'NAIC Code', value: 'naic', description: 'Accounts with the new features only' },
-			{ name: 'Company Name', value: 'companyName', description: 'Accounts with the new features only' },
+			{
+				name: 'Company Name',
+				value: 'companyName',
+				description: 'Accounts with the new features only',
+			},
 		],
 	},
-	{ displayName: 'Company ID', name: 'companyId', type: 'number', default: 0, displayOptions: { show: { identifyBy: ['companyId'] } }, description: 'Find it with the Reference node’s company search' },
-	{ displayName: 'NAIC Code', name: 'naic', type: 'string', default: '', displayOptions: { show: { identifyBy: ['naic'] } } },
-	{ displayName: 'Company Name', name: 'companyName', type: 'string', default: '', displayOptions: { show: { identifyBy: ['companyName'] } } },
+	{
+		displayName: 'Company ID',
+		name: 'companyId',
+		type: 'number',
+		default: 0,
+		displayOptions: { show: { identifyBy: ['companyId'] } },
+		description: 'Find it with the Reference node’s company search',
+	},
+	{
+		displayName: 'NAIC Code',
+		name: 'naic',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { identifyBy: ['naic'] } },
+	},
+	{
+		displayName: 'Company Name',
+		name: 'companyName',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { identifyBy: ['companyName'] } },
+	},
 	{
 		displayName: 'Share',
 		name: 'shareBy',
@@ -138,11 +241,21 @@ const companyFields = (shareNote: string): INodeProperties[] => [
 		options: [
 			{ name: 'Percent', value: 'percent' },
 			{ name: 'Amount', value: 'amount' },
-			{ name: 'Whole (Sole Insurer)', value: 'whole', description: 'A single insurer without a percent takes 100%' },
+			{
+				name: 'Whole (Sole Insurer)',
+				value: 'whole',
+				description: 'A single insurer without a percent takes 100%',
+			},
 		],
 		description: shareNote,
 	},
-	{ displayName: 'Percent', name: 'percent', type: 'number', default: 100, displayOptions: { show: { shareBy: ['percent'] } } },
+	{
+		displayName: 'Percent',
+		name: 'percent',
+		type: 'number',
+		default: 100,
+		displayOptions: { show: { shareBy: ['percent'] } },
+	},
 	{
 		displayName: 'Amount',
 		name: 'amount',
@@ -197,9 +310,24 @@ export const collectionProperties: INodeProperties[] = [
 				displayName: 'Coverage',
 				name: 'coverage',
 				values: [
-					{ displayName: 'Code', name: 'code', type: 'string', default: '', placeholder: 'GL', description: 'A listed coverage code (Reference node: Coverages) or your own code with a title' },
+					{
+						displayName: 'Code',
+						name: 'code',
+						type: 'string',
+						default: '',
+						placeholder: 'GL',
+						description:
+							'A listed coverage code (Reference node: Coverages) or your own code with a title',
+					},
 					{ displayName: 'Title', name: 'title', type: 'string', default: '' },
-					{ displayName: 'Amount', name: 'amount', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: 'Coverage premium. ,.' },
+					{
+						displayName: 'Amount',
+						name: 'amount',
+						type: 'number',
+						typeOptions: { numberPrecision: 2 },
+						default: 0,
+						description: 'Coverage premium. ,.',
+					},
 					{
 						displayName: 'Limits',
 						name: 'limits',
@@ -212,7 +340,15 @@ export const collectionProperties: INodeProperties[] = [
 							{
 								displayName: 'Limit',
 								name: 'limit',
-								values: [{ displayName: 'Premium', name: 'premium', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0 }],
+								values: [
+									{
+										displayName: 'Premium',
+										name: 'premium',
+										type: 'number',
+										typeOptions: { numberPrecision: 2 },
+										default: 0,
+									},
+								],
 							},
 						],
 					},
@@ -228,7 +364,11 @@ export const collectionProperties: INodeProperties[] = [
 		default: {},
 		placeholder: 'Add Insurer',
 		options: [
-			{ displayName: 'Insurer', name: 'insurer', values: companyFields('Share of the net premium') },
+			{
+				displayName: 'Insurer',
+				name: 'insurer',
+				values: companyFields('Share of the net premium'),
+			},
 		],
 	},
 	{
@@ -238,7 +378,8 @@ export const collectionProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		default: {},
 		placeholder: 'Add Group',
-		description: 'Group amounts must sum to the net premium within 1 cent. Sent after the insurers above, in insurers[].',
+		description:
+			'Group amounts must sum to the net premium within 1 cent. Sent after the insurers above, in insurers[].',
 		options: [
 			{
 				displayName: 'Group',
@@ -250,10 +391,25 @@ export const collectionProperties: INodeProperties[] = [
 						type: 'options',
 						typeOptions: { loadOptionsMethod: 'getLinesOfBusiness' },
 						default: '',
-						description: 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+						description:
+							'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 					},
-					{ displayName: 'Line of Business (By Name)', name: 'lobName', type: 'string', default: '', description: 'Used when no ID is set (accounts with the new features)' },
-					{ displayName: 'Amount', name: 'amount', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, required: true, description: 'The group’s premium. ,.' },
+					{
+						displayName: 'Line of Business (By Name)',
+						name: 'lobName',
+						type: 'string',
+						default: '',
+						description: 'Used when no ID is set (accounts with the new features)',
+					},
+					{
+						displayName: 'Amount',
+						name: 'amount',
+						type: 'number',
+						typeOptions: { numberPrecision: 2 },
+						default: 0,
+						required: true,
+						description: 'The group’s premium. ,.',
+					},
 					{
 						displayName: 'Companies',
 						name: 'companies',
@@ -261,7 +417,13 @@ export const collectionProperties: INodeProperties[] = [
 						typeOptions: { multipleValues: true },
 						default: {},
 						placeholder: 'Add Company',
-						options: [{ displayName: 'Company', name: 'company', values: companyFields('Share of the group amount') }],
+						options: [
+							{
+								displayName: 'Company',
+								name: 'company',
+								values: companyFields('Share of the group amount'),
+							},
+						],
 					},
 				],
 			},
@@ -274,7 +436,8 @@ export const collectionProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		default: {},
 		placeholder: 'Add Fee',
-		description: 'Up to 25; stored as sent (create computes no tax). Send only one code of an alias pair.',
+		description:
+			'Up to 25; stored as sent (create computes no tax). Send only one code of an alias pair.',
 		options: [
 			{
 				displayName: 'Fee',
@@ -286,9 +449,17 @@ export const collectionProperties: INodeProperties[] = [
 						type: 'options',
 						typeOptions: { loadOptionsMethod: 'getInvoiceFeeTypes' },
 						default: '',
-						description: 'Fee or tax code. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						description:
+							'Fee or tax code. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
-					{ displayName: 'Amount', name: 'amount', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: CHANGE_NOTE },
+					{
+						displayName: 'Amount',
+						name: 'amount',
+						type: 'number',
+						typeOptions: { numberPrecision: 2 },
+						default: 0,
+						description: CHANGE_NOTE,
+					},
 				],
 			},
 		],
@@ -312,9 +483,16 @@ export const collectionProperties: INodeProperties[] = [
 						type: 'options',
 						typeOptions: { loadOptionsMethod: 'getDocumentTypes' },
 						default: '',
-						description: 'Letters, digits, underscore or hyphen, at most 50 characters. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						description:
+							'Letters, digits, underscore or hyphen, at most 50 characters. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
-					{ displayName: 'Document UUID', name: 'docUUID', type: 'string', default: '', description: 'Your document store’s ID for the file (at most 256 characters)' },
+					{
+						displayName: 'Document UUID',
+						name: 'docUUID',
+						type: 'string',
+						default: '',
+						description: 'Your document store’s ID for the file (at most 256 characters)',
+					},
 					{ displayName: 'File Name', name: 'filename', type: 'string', default: '' },
 					{
 						displayName: 'MIME Type',
@@ -340,7 +518,8 @@ export const simplifyProperty: INodeProperties = {
 	name: 'simplify',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to return only ID, policy, type, status, filed, state, premium, fees total and warnings instead of the whole invoice',
+	description:
+		'Whether to return only ID, policy, type, status, filed, state, premium, fees total and warnings instead of the whole invoice',
 };
 
 /** Idempotency for Create and Create Many. */
@@ -354,12 +533,18 @@ export const idempotencyProperties: INodeProperties[] = [
 			{
 				name: 'Derived From the Invoice',
 				value: 'derived',
-				description: 'The same invoice sent again (a re-run, Retry On Fail) returns the first filing instead of a second one, for 24 hours',
+				description:
+					'The same invoice sent again (a re-run, Retry On Fail) returns the first filing instead of a second one, for 24 hours',
 			},
-			{ name: 'Own Key', value: 'own', description: 'Your own key, at most 255 characters, no spaces' },
+			{
+				name: 'Own Key',
+				value: 'own',
+				description: 'Your own key, at most 255 characters, no spaces',
+			},
 			{ name: 'Off', value: 'off', description: 'Every run files a new invoice' },
 		],
-		description: 'Whether to send an Idempotency-Key (accounts with the idempotency feature honour it). A replayed filing is marked _replayed: true.',
+		description:
+			'Whether to send an Idempotency-Key (accounts with the idempotency feature honour it). A replayed filing is marked _replayed: true.',
 	},
 	{
 		displayName: 'Idempotency Key',
@@ -372,7 +557,8 @@ export const idempotencyProperties: INodeProperties[] = [
 	},
 ];
 
-const byName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const byName = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
 const fieldsOnly = { show: { inputMode: ['fields'] } };
 
 /** The whole body input of an operation: mode, JSON, or the fields and groups. */

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
@@ -33,7 +38,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
@@ -48,8 +56,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}
 	const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, i);
 	const result = await fileInvoice(this, body, { idempotencyKey: key, itemIndex: i });
-	const json = invoiceJson(result.invoice, this.getNodeParameter('simplify', i, false) as boolean, result);
+	const json = invoiceJson(
+		result.invoice,
+		this.getNodeParameter('simplify', i, false) as boolean,
+		result,
+	);
 	if (previewNotes?.length) json._previewNotes = previewNotes;
 	return [{ json }];
 }
-

@@ -22,7 +22,10 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['createMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['createMany'] } },
+	properties,
+);
 
 type Failure = { index: number; error: Error };
 
@@ -56,7 +59,11 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	for (let index = 0; index < count; index++) {
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
-			entries.push({ index, body: readInvoiceBody(this, index), choice: readIdempotencyChoice(this, index) });
+			entries.push({
+				index,
+				body: readInvoiceBody(this, index),
+				choice: readIdempotencyChoice(this, index),
+			});
 		} catch (error) {
 			failures.push({ index, error: error as Error });
 		}
@@ -65,7 +72,9 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	if (failures.length && !continueOnFail) throw annotate(failures[0].error, failures, [], count);
 
 	const outcomes: Outcome[] =
-		credential.tier === 't3' ? await fileInBatches(this, entries) : await fileOneByOne(this, entries);
+		credential.tier === 't3'
+			? await fileInBatches(this, entries)
+			: await fileOneByOne(this, entries);
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const output = new Array<INodeExecutionData>(count);
 	const filedIds: unknown[] = [];

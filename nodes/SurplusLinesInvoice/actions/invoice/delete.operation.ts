@@ -8,15 +8,21 @@ import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { ACCEPTED_HINTS, explainConflict } from '../../hints';
 
-export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['delete'] } }, [
-	invoiceIdProperty(),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['delete'] } },
+	[invoiceIdProperty()],
+);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Delete an invoice', i);
 	const id = readInvoiceId(this, i);
 	try {
-		await apiRequest.call(this, { method: 'DELETE', path: PATHS.invoice(id), itemIndex: i, errorHints: ACCEPTED_HINTS.delete });
+		await apiRequest.call(this, {
+			method: 'DELETE',
+			path: PATHS.invoice(id),
+			itemIndex: i,
+			errorHints: ACCEPTED_HINTS.delete,
+		});
 	} catch (error) {
 		throw explainConflict(this, error, 'deleted', i);
 	}

@@ -8,13 +8,24 @@ import { apiRequest } from '../../../shared/transport';
 import { invoiceJson } from '../../output';
 import { simplifyProperty } from './body.description';
 
-export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['get'] } }, [
-	invoiceIdProperty(),
-	simplifyProperty,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['get'] } },
+	[invoiceIdProperty(), simplifyProperty],
+);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const id = readInvoiceId(this, i);
-	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.invoice(id), itemIndex: i });
-	return [{ json: invoiceJson(reply.data as IDataObject, this.getNodeParameter('simplify', i, false) as boolean) }];
+	const reply = await apiRequest.call(this, {
+		method: 'GET',
+		path: PATHS.invoice(id),
+		itemIndex: i,
+	});
+	return [
+		{
+			json: invoiceJson(
+				reply.data as IDataObject,
+				this.getNodeParameter('simplify', i, false) as boolean,
+			),
+		},
+	];
 }

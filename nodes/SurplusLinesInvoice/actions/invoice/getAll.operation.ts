@@ -3,34 +3,24 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listInvoices } from '../../list';
 import { invoiceJson } from '../../output';
+import { returnAllProperties } from '../../../shared/descriptions';
 import { simplifyProperty } from './body.description';
 
-export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['getAll'] } }, [
-	{
-		displayName: 'Policy Number',
-		name: 'policyNumber',
-		type: 'string',
-		default: '',
-		description: 'Every transaction of this policy, oldest first. Leave empty to list the whole account (where the service allows it).',
-	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
-	simplifyProperty,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['getAll'] } },
+	[
+		{
+			displayName: 'Policy Number',
+			name: 'policyNumber',
+			type: 'string',
+			default: '',
+			description:
+				'Every transaction of this policy, oldest first. Leave empty to list the whole account (where the service allows it).',
+		},
+		...returnAllProperties(),
+		simplifyProperty,
+	],
+);
 
 const NO_FILTER_HINT =
 	'This account does not list invoices without a filter: enter a Policy Number to list that policy’s transactions.';
@@ -45,7 +35,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		policyNumber: policyNumber || undefined,
 		limit,
 		itemIndex: i,
-		errorHints: policyNumber ? undefined : { VALIDATION_ERROR: NO_FILTER_HINT, '422': NO_FILTER_HINT },
+		errorHints: policyNumber
+			? undefined
+			: { VALIDATION_ERROR: NO_FILTER_HINT, '422': NO_FILTER_HINT },
 	});
 	return invoices.map((invoice) => ({ json: invoiceJson(invoice, simplify) }));
 }

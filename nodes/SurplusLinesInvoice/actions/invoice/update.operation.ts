@@ -12,11 +12,10 @@ import { noteKeptInvoice } from '../../filing';
 import { invoiceJson } from '../../output';
 import { bodyProperties, simplifyProperty } from './body.description';
 
-export const description = updateDisplayOptions({ show: { resource: ['invoice'], operation: ['update'] } }, [
-	invoiceIdProperty(),
-	...bodyProperties(true),
-	simplifyProperty,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['update'] } },
+	[invoiceIdProperty(), ...bodyProperties(true), simplifyProperty],
+);
 
 /** PUT: fields sent replace the stored ones; only what is sent is checked locally. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
@@ -31,7 +30,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			itemIndex: i,
 			errorHints: ACCEPTED_HINTS.update,
 		});
-		return [{ json: invoiceJson(reply.data as IDataObject, this.getNodeParameter('simplify', i, false) as boolean) }];
+		return [
+			{
+				json: invoiceJson(
+					reply.data as IDataObject,
+					this.getNodeParameter('simplify', i, false) as boolean,
+				),
+			},
+		];
 	} catch (error) {
 		throw noteKeptInvoice(explainConflict(this, error, 'changed', i));
 	}

@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Check Key',
 				value: 'checkKey',
-				description: 'Ask the service whether the credential’s API key is valid (the key is never output)',
+				description:
+					'Ask the service whether the credential’s API key is valid (the key is never output)',
 				action: 'Check the API key',
 			},
 			{
 				name: 'Get Key Info',
 				value: 'getKeyInfo',
-				description: 'Key name, tier, account mode and features, scopes and the calls left this hour',
+				description:
+					'Key name, tier, account mode and features, scopes and the calls left this hour',
 				action: 'Get key information',
 			},
 		],

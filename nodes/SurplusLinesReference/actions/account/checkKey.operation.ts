@@ -6,13 +6,19 @@ import { readErrorInfo } from '../../../shared/errors';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 
-export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['checkKey'] } }, []);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['checkKey'] } },
+	[],
+);
 
 /**
  * POST /auth/token with the credential's key: a check that creates nothing (so it may be resent).
  * The answer is an item with `valid` true or false; the key itself never appears in the output.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const credential = (await this.getCredentials(CREDENTIAL_TYPE, itemIndex)) as IDataObject;
 	const apiKey = String(credential.apiKey ?? '');
 	const form = checkApiKey(apiKey);
@@ -21,7 +27,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// A 401 is the answer "not valid", not a failure; any other error (already a NodeApiError from
 	// the transport) stops the item as usual.
 	const outcome = await apiRequest
-		.call(this, { method: 'POST', path: PATHS.authToken, body: { api_key: apiKey }, readOnly: true, itemIndex })
+		.call(this, {
+			method: 'POST',
+			path: PATHS.authToken,
+			body: { api_key: apiKey },
+			readOnly: true,
+			itemIndex,
+		})
 		.then(
 			(reply) => ({ reply, failure: undefined }),
 			(failure: unknown) => ({ reply: undefined, failure }),
@@ -42,5 +54,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const info = readErrorInfo(outcome.failure);
 	if (info?.code !== 'UNAUTHORIZED') throw outcome.failure;
-	return [{ json: { valid: false, checked: 'service', reason: info.message, request_id: info.requestId } }];
+	return [
+		{
+			json: { valid: false, checked: 'service', reason: info.message, request_id: info.requestId },
+		},
+	];
 }

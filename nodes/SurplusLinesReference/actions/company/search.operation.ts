@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllProperties } from '../../../shared/descriptions';
@@ -16,18 +21,30 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. Specialty, or 90001',
-		description: 'Part of the company’s name, or its NAIC code; gives the service’s company ID for invoice insurers',
+		description:
+			'Part of the company’s name, or its NAIC code; gives the service’s company ID for invoice insurers',
 	},
 	...returnAllProperties(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['company'], operation: ['search'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['company'], operation: ['search'] } },
+	properties,
+);
 
 /** GET /companies/search?q=: one item per company ({id, name, naic}). */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const query = String(this.getNodeParameter('query', itemIndex) ?? '').trim();
 	if (!query) throw inputError(this, [`Name or NAIC Code: ${MESSAGES.required}`], { itemIndex });
-	const reply = await apiRequest.call(this, { method: 'GET', path: PATHS.companiesSearch, qs: { q: query }, itemIndex });
+	const reply = await apiRequest.call(this, {
+		method: 'GET',
+		path: PATHS.companiesSearch,
+		qs: { q: query },
+		itemIndex,
+	});
 	const companies = readList<IDataObject>(reply.data, LIST_KEYS.companies);
 	return applyLimit(this, itemIndex, companies).map((json) => ({ json }));
 }

@@ -23,7 +23,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Coverages',
 				value: 'getCoverages',
-				description: 'Coverage codes and titles (the list does not say which states hold each code)',
+				description:
+					'Coverage codes and titles (the list does not say which states hold each code)',
 				action: 'Get coverages',
 			},
 			{
@@ -60,8 +61,16 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['referenceData'], operation: ['getFeeTypes'] } },
 		options: [
 			{ name: 'All Codes', value: 'all' },
-			{ name: 'Calculator', value: 'calculator', description: 'Codes the calculator takes (no tax codes)' },
-			{ name: 'Invoices', value: 'invoices', description: 'Codes invoices take, tax codes included' },
+			{
+				name: 'Calculator',
+				value: 'calculator',
+				description: 'Codes the calculator takes (no tax codes)',
+			},
+			{
+				name: 'Invoices',
+				value: 'invoices',
+				description: 'Codes invoices take, tax codes included',
+			},
 		],
 	},
 ];

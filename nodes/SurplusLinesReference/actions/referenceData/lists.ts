@@ -30,7 +30,10 @@ export const LISTS = {
 		filter: (ctx: IExecuteFunctions, itemIndex: number, rows: IDataObject[]) => {
 			const acceptedBy = ctx.getNodeParameter('acceptedBy', itemIndex, 'all') as string;
 			if (acceptedBy === 'all') return rows;
-			return rows.filter((row) => !Array.isArray(row.accepted_by) || (row.accepted_by as string[]).includes(acceptedBy));
+			return rows.filter(
+				(row) =>
+					!Array.isArray(row.accepted_by) || (row.accepted_by as string[]).includes(acceptedBy),
+			);
 		},
 	},
 	getDocumentTypes: { path: PATHS.documentTypes, key: LIST_KEYS.documentTypes },
