@@ -4,12 +4,12 @@
  * shows up here.
  */
 import { SurplusLinesCalculator } from '../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
-import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { loadOptions, runNode, shutdownEngine } from '../harness/engine';
-import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
+import { loadOptions, runNode } from '../harness/engine';
+import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { keyByName } from '../sandbox';
 
 const node = new SurplusLinesCalculator();
-let sb: RunningSandbox;
+const sb = useSandboxSuite();
 
 function run(parameters: Record<string, unknown>, key = 't2', continueOnFail = false) {
 	return runNode({
@@ -20,17 +20,6 @@ function run(parameters: Record<string, unknown>, key = 't2', continueOnFail = f
 	});
 }
 
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-beforeEach(() => {
-	sb.reset();
-	forgetRateLimits();
-});
-afterAll(async () => {
-	await sb.close();
-	shutdownEngine();
-});
 
 describe('figures checked by hand against sl-rates.json', () => {
 	it('TX 2025-03-01, premium 10,000, policy fees 100 (TX taxes policy fees; standard rounding)', async () => {

@@ -1,15 +1,15 @@
 /** The Document node in n8n's engine against the local sandbox (real PUT/GET/DELETE, signed links, fetch states). */
 import { SurplusLinesDocument } from '../../nodes/SurplusLinesDocument/SurplusLinesDocument.node';
-import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { clock } from '../../nodes/shared/timing';
-import { runNode, shutdownEngine } from '../harness/engine';
+import { runNode } from '../harness/engine';
+import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { useFakeClock } from '../helpers/fakeClock';
 import { byId } from '../helpers/serviceReplies';
-import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
+import { keyByName } from '../sandbox';
 import { client, invoiceBody } from '../sandbox/testkit';
 
 const node = new SurplusLinesDocument();
-let sb: RunningSandbox;
+const sb = useSandboxSuite();
 let invoiceId: number;
 
 const api = () => client(sb.baseUrl, keyByName('t2').key);
@@ -31,17 +31,8 @@ async function callsSpent(fn: () => Promise<unknown>): Promise<number> {
 	return before - (await remaining()) - 1;
 }
 
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
 beforeEach(async () => {
-	sb.reset();
-	forgetRateLimits();
 	invoiceId = (await api().post('/invoices', invoiceBody())).data.data.id;
-});
-afterAll(async () => {
-	await sb.close();
-	shutdownEngine();
 });
 
 it('Attach: 201 created, then 200 updated for the same docUUID (the type changes, no second document)', async () => {

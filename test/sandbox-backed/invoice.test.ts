@@ -5,27 +5,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { runNode, shutdownEngine } from '../harness/engine';
+import { runNode } from '../harness/engine';
+import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { useFakeClock } from '../helpers/fakeClock';
-import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
+import { keyByName } from '../sandbox';
 
-let sb: RunningSandbox;
+const sb = useSandboxSuite();
 let fake: ReturnType<typeof useFakeClock>;
 
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
 beforeEach(() => {
-	sb.reset();
-	forgetRateLimits();
 	fake = useFakeClock();
 });
 afterEach(() => fake.restore());
-afterAll(async () => {
-	await sb.close();
-	shutdownEngine();
-});
 
 const row = (overrides: IDataObject = {}): IDataObject => ({
 	policy_number: 'SB-1',

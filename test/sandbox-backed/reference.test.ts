@@ -1,13 +1,13 @@
 /** The Reference node in n8n's engine against the local sandbox. */
 import { SurplusLinesDocument } from '../../nodes/SurplusLinesDocument/SurplusLinesDocument.node';
 import { SurplusLinesReference } from '../../nodes/SurplusLinesReference/SurplusLinesReference.node';
-import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { loadOptions, runNode, shutdownEngine } from '../harness/engine';
-import { KEYS, keyByName, startSandbox, type RunningSandbox } from '../sandbox';
+import { loadOptions, runNode } from '../harness/engine';
+import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { KEYS, keyByName } from '../sandbox';
 import { client, invoiceBody } from '../sandbox/testkit';
 
 const node = new SurplusLinesReference();
-let sb: RunningSandbox;
+const sb = useSandboxSuite();
 
 function run(resource: string, operation: string, parameters: Record<string, unknown> = {}, key = 't1') {
 	return runNode({
@@ -18,17 +18,6 @@ function run(resource: string, operation: string, parameters: Record<string, unk
 	});
 }
 
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-beforeEach(() => {
-	sb.reset();
-	forgetRateLimits();
-});
-afterAll(async () => {
-	await sb.close();
-	shutdownEngine();
-});
 
 it('Get Key Info: tier, account, scopes and the calls left after this one', async () => {
 	const { output } = await run('account', 'getKeyInfo', {}, 't2-no-calculator');

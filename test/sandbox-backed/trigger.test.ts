@@ -5,12 +5,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { pollNode, shutdownEngine } from '../harness/engine';
-import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
+import { pollNode } from '../harness/engine';
+import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { keyByName } from '../sandbox';
 import { client, invoiceBody } from '../sandbox/testkit';
 import { LoadedTrigger } from '../unit/trigger/helpers';
 
-let sb: RunningSandbox;
+const sb = useSandboxSuite();
 const api = (key = 't2') => client(sb.baseUrl, keyByName(key).key);
 async function control(path: string, body: object = {}) {
 	const res = await client(sb.baseUrl.replace(/\/api\/v1$/, ''), null).post(`/_sandbox${path}`, body);
@@ -49,17 +50,6 @@ function trigger(parameters: IDataObject, key = 't2') {
 
 const brief = (events: IDataObject[]) => events.map((e) => [e.event, e.invoice_id, e.previous, e.current]);
 
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-beforeEach(() => {
-	sb.reset();
-	forgetRateLimits();
-});
-afterAll(async () => {
-	await sb.close();
-	shutdownEngine();
-});
 
 describe('Surplus Lines Trigger against the sandbox', () => {
 	it('one event per change, of every kind; none repeated across polls and a restart', async () => {

@@ -2,10 +2,10 @@ import nock from 'nock';
 
 import { checkApiKey, checkBaseUrl, keyFingerprint } from '../../nodes/shared/credentials';
 import { canonicalJson, deriveIdempotencyKey, idempotencyKeyProblem } from '../../nodes/shared/idempotency';
-import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { runNode, shutdownEngine } from '../harness/engine';
+import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
-import { useFakeClock } from '../helpers/fakeClock';
+import type { useFakeClock } from '../helpers/fakeClock';
+import { useNockSuite } from '../helpers/nockSuite';
 import { scriptedServer } from '../helpers/scriptedServer';
 
 const KEY = 'sltax_t2_0123456789abcdefghijklmnopqrstuv';
@@ -30,23 +30,13 @@ function probe(parameters: Record<string, unknown>, extra: { continueOnFail?: bo
 	});
 }
 
+const suite = useNockSuite();
 let fake: ReturnType<typeof useFakeClock>;
 
-beforeAll(() => {
-	nock.disableNetConnect();
-	nock.enableNetConnect('127.0.0.1');
-});
+// The scripted server for true dropped connections listens on loopback.
+beforeAll(() => nock.enableNetConnect('127.0.0.1'));
 beforeEach(() => {
-	fake = useFakeClock();
-	forgetRateLimits();
-});
-afterEach(() => {
-	fake.restore();
-	nock.cleanAll();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	shutdownEngine();
+	fake = suite();
 });
 
 describe('envelope', () => {
