@@ -14,6 +14,8 @@ export default [
 			'@n8n/community-nodes/require-node-api-error': 'off',
 			'@n8n/community-nodes/no-hardcoded-secrets': 'off',
 			'@n8n/community-nodes/node-usable-as-tool': 'off',
+			// The e2e driver and benchmarks start n8n, npm and the sandbox: that is their job.
+			'@n8n/community-nodes/no-dangerous-functions': 'off',
 			'@typescript-eslint/no-require-imports': 'off',
 			'no-console': 'off',
 		},

@@ -1,9 +1,9 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { API_VERSION_SEGMENT } from './service';
 import type { ApiContext } from './context';
+import { localError } from './errors';
 
 export const CREDENTIAL_TYPE = 'surplusLinesApi';
 
@@ -103,7 +103,7 @@ export async function getServiceCredential(
 	const tier = checkApiKey(String(raw.apiKey ?? ''));
 	const problem = !baseUrl.ok ? baseUrl.problem : !tier.ok ? tier.problem : undefined;
 	if (problem || !baseUrl.ok || !tier.ok) {
-		throw new NodeOperationError(ctx.getNode(), problem ?? 'Invalid credential', {
+		throw localError(ctx, 'INVALID_CREDENTIAL', problem ?? 'Invalid credential', {
 			itemIndex,
 			description: 'Check the Surplus Lines API credential. No call was made.',
 		});
@@ -130,8 +130,9 @@ export function requireTier(
 	itemIndex?: number,
 ): void {
 	if (tierAllows(credential.tier, needs)) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
+	throw localError(
+		ctx,
+		'TIER_REQUIRED',
 		`${action} needs a ${needs} (${TIER_NAMES[needs]}) key or higher; this credential's key is ${credential.tier} (${TIER_NAMES[credential.tier]})`,
 		{ itemIndex, description: 'Ask the operator for a key of the higher tier. No call was made.' },
 	);

@@ -98,6 +98,20 @@ export function serviceError(
 	return attach(error, info);
 }
 
+/** A refusal decided locally, before any call: carries a code like the service's errors do. */
+export function localError(
+	ctx: ApiContext,
+	code: string,
+	message: string,
+	options: { itemIndex?: number; description: string; fields?: string[] },
+): NodeOperationError {
+	const error = new NodeOperationError(ctx.getNode(), redactKeys(message), {
+		itemIndex: options.itemIndex,
+		description: redactKeys(options.description),
+	});
+	return attach(error, { code, message, fields: options.fields });
+}
+
 /** An input problem found before any call was spent; names each field and its rule. */
 export function inputError(
 	ctx: ApiContext,
@@ -106,13 +120,13 @@ export function inputError(
 ): NodeOperationError {
 	const summary =
 		options.summary ?? `Invalid input, nothing was sent: ${fields[0] ?? 'see details'}`;
-	const error = new NodeOperationError(ctx.getNode(), redactKeys(summary), {
+	return localError(ctx, 'INVALID_INPUT', summary, {
 		itemIndex: options.itemIndex,
-		description: redactKeys(
-			[...fields, 'Fix the item and run again. No call to the service was made.'].join('\n'),
+		fields,
+		description: [...fields, 'Fix the item and run again. No call to the service was made.'].join(
+			'\n',
 		),
 	});
-	return attach(error, { code: 'INVALID_INPUT', message: summary, fields });
 }
 
 export function readErrorInfo(error: unknown): ServiceErrorInfo | undefined {

@@ -6,7 +6,6 @@
  *
  * Used by the end-to-end run (run.ts) and the demo (demo.ts).
  */
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a test driver: starting n8n and npm is its job; this never ships */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

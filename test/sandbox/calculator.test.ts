@@ -55,6 +55,14 @@ describe('POST /calculator/estimate', () => {
 		expect(lines((await estimate({ state: 'TX', premium: 10000, effective_date: '2020-12-31' })).data.data)).toEqual({ sl_tax: 485 });
 	});
 
+	it('standard rounding takes a true half cent up, whatever the float noise', async () => {
+		// TX 2025: sl_tax 4.85% × 10,250 = 497.125 (as a float 497.12499999…) → 497.13;
+		// stamping 0.04% × 10,250 = 4.10
+		const d = (await estimate({ state: 'TX', premium: 10250, effective_date: '2025-03-01' })).data.data;
+		expect(d.line_items[0]).toMatchObject({ code: 'sl_tax', amount: 497.13, unrounded_amount: 497.125 });
+		expect(lines(d)).toEqual({ sl_tax: 497.13, stamping_fee: 4.1 });
+	});
+
 	it('CA: whole-dollar rounding, inspection fees not taxed', async () => {
 		const d = (
 			await estimate({

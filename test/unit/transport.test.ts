@@ -335,6 +335,11 @@ describe('credential checks before any call', () => {
 		expect(error!.message).toContain('the part after the tier has 5 characters');
 		expect(error!.message).not.toContain('sltax_t2_short');
 	});
+
+	it('gives a malformed credential its own code on the continue-on-fail item', async () => {
+		const { output } = await probe({}, { credentials: { apiKey: 'sltax_t2_short', baseUrl: BASE }, continueOnFail: true });
+		expect(output![0].json).toMatchObject({ code: 'INVALID_CREDENTIAL', description: 'Check the Surplus Lines API credential. No call was made.' });
+	});
 });
 
 describe('the key never leaks', () => {

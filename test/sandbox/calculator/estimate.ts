@@ -148,7 +148,8 @@ export function estimate(input: EstimateInput): CalculatorResult {
 			code: item.code,
 			rate: item.rate,
 			rate_type: item.rate_type,
-			amount: round(unrounded),
+			// Float noise first (10,250 × 4.85% = 497.12499999…), so a true half cent rounds up.
+			amount: round(clean(unrounded)),
 			unrounded_amount: clean(unrounded),
 		});
 	}

@@ -76,6 +76,14 @@ describe('Create', () => {
 		expect(never.isDone()).toBe(false);
 	});
 
+	it('gives the tier refusal a code on the continue-on-fail item', async () => {
+		const never = nock(API).post('/invoices').reply(201, envelope({}));
+		const { output } = await run(jsonParams('create'), { items: [row()], key: KEYS.t1, continueOnFail: true });
+		expect(output![0].json).toMatchObject({ code: 'TIER_REQUIRED', error: expect.stringContaining('needs a t2 (Standard) key') });
+		expect(output![0].pairedItem).toEqual({ item: 0 });
+		expect(never.isDone()).toBe(false);
+	});
+
 	it('keeps the id of a rejected-and-kept invoice (422 details.invoice_id) on the error item', async () => {
 		nock(API)
 			.post('/invoices')
