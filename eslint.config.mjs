@@ -5,6 +5,8 @@ import { config } from '@n8n/node-cli/eslint';
 // time things and print: they get one override and never reach dist.
 export default [
 	...config,
+	// Compiled output of the sandbox, e2e driver and benchmarks.
+	{ ignores: ['.cache/**', 'coverage/**'] },
 	{
 		files: ['test/**/*.ts', 'scripts/**/*.ts'],
 		rules: {
