@@ -17,6 +17,7 @@ import {
 	TYPE_CODES,
 	isValidDate,
 } from '../shared/rules';
+import { fieldPath } from '../shared/zodIssues';
 
 const NUMBER = 'Must be a number';
 const INTEGER = 'Must be an integer';
@@ -317,10 +318,7 @@ export const invoiceUpdateSchema = invoiceFields
 	});
 
 function pathLabel(path: Array<string | number>): string {
-	return (
-		path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') ||
-		'body'
-	);
+	return fieldPath(path) || 'body';
 }
 
 /** "field: rule" lines; a message that already names its field is kept as it is. */
