@@ -9,10 +9,7 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
 export N8N_BIN
-if [ ! -d node_modules/@n8n/node-cli ]; then
-	echo "[demo] installing the project's dev dependencies (npm install)"
-	npm_config_yes=true npm install --ignore-scripts --no-audit --no-fund
-fi
+bash scripts/install-deps.sh
 echo "[demo] building the package"
 npx --no-install n8n-node build >/dev/null
 npx --no-install tsc -p test/e2e/tsconfig.json

@@ -20,6 +20,7 @@ stage() {
 	echo "=== ${name} done in $((end - start)) s"
 }
 
+stage "dependencies (when missing)" bash scripts/install-deps.sh
 stage "typecheck" npx --no-install tsc --noEmit -p test/tsconfig.json
 stage "lint (n8n-node lint)" npx --no-install n8n-node lint
 stage "build (n8n-node build)" npx --no-install n8n-node build
