@@ -21,6 +21,7 @@ import {
 	fileInvoice,
 	findSameTransaction,
 	idempotencyKeyFor,
+	outcomeUnknown,
 	type Filed,
 	type IdempotencyChoice,
 } from './filing';
@@ -91,11 +92,22 @@ async function reconcileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<O
 	const byPolicy = new Map<string, Promise<IDataObject[]>>();
 	const outcomes: Outcome[] = [];
 	for (const entry of chunk) {
+		const policyNumber = String(entry.body.policy_number);
+		let transactions: IDataObject[];
 		try {
-			const policyNumber = String(entry.body.policy_number);
 			if (!byPolicy.has(policyNumber))
 				byPolicy.set(policyNumber, listInvoices(ctx, { policyNumber, itemIndex: entry.index }));
-			const match = findSameTransaction(await byPolicy.get(policyNumber)!, entry.body);
+			transactions = await byPolicy.get(policyNumber)!;
+		} catch (error) {
+			const hint = `The batch call got no usable reply and the policy's transactions could not be read. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`;
+			outcomes.push({
+				index: entry.index,
+				error: outcomeUnknown(ctx, error, { itemIndex: entry.index, hint }),
+			});
+			continue;
+		}
+		try {
+			const match = findSameTransaction(transactions, entry.body);
 			if (match) {
 				outcomes.push({
 					index: entry.index,

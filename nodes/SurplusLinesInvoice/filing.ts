@@ -111,6 +111,33 @@ function filed(reply: ApiReply<unknown>, recovered = false): Filed {
 	return { invoice: reply.data as IDataObject, replayed: reply.replayed, recovered };
 }
 
+/** The service answered the request itself with a refusal (not a 408/429/5xx): nothing was stored by it. */
+function isRefusal(error: unknown): boolean {
+	const status = readErrorInfo(error)?.httpStatus ?? 0;
+	return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+/**
+ * A failure after an earlier attempt's outcome was unknown: whatever failed now (a resend, the
+ * account check, the policy listing), the first attempt may have been stored, and the message
+ * must say so; a plain "try again" would invite filing the invoice twice.
+ */
+export function outcomeUnknown(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	options: { itemIndex: number; hint: string },
+) {
+	const info = readErrorInfo(error) ?? {
+		code: 'REQUEST_FAILED',
+		message: (error as Error)?.message ?? String(error),
+	};
+	return serviceError(
+		ctx,
+		{ ...info, message: `outcome unknown, the invoice may have been filed: ${info.message}` },
+		options,
+	);
+}
+
 export async function fileInvoice(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
@@ -133,22 +160,36 @@ export async function fileInvoice(
 		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
 	}
 
-	const account = await accountInfo(ctx, itemIndex);
-	if (idempotencyKey !== undefined && account.features.includes(FEATURES.idempotency)) {
-		// The key makes the resend safe: a stored first attempt comes back as a replay.
-		return filed(await send(true));
-	}
+	// From here on the first attempt may have been stored. Only the service refusing a resend is
+	// a definite answer (a stored first attempt would have been replayed or found instead).
+	let resent = false;
+	const resend = async (retry: boolean) => {
+		resent = true;
+		return filed(await send(retry));
+	};
 	const policyNumber = String(body.policy_number);
-	const existing = findSameTransaction(await listInvoices(ctx, { policyNumber, itemIndex }), body);
-	if (existing) return { invoice: existing, replayed: false, recovered: true };
+	let keyed = false;
 	try {
-		return filed(await send(false));
+		const account = await accountInfo(ctx, itemIndex);
+		if (idempotencyKey !== undefined && account.features.includes(FEATURES.idempotency)) {
+			// The key makes the resend safe: a stored first attempt comes back as a replay.
+			keyed = true;
+			return await resend(true);
+		}
+		const existing = findSameTransaction(
+			await listInvoices(ctx, { policyNumber, itemIndex }),
+			body,
+		);
+		if (existing) return { invoice: existing, replayed: false, recovered: true };
+		return await resend(false);
 	} catch (error) {
-		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
-		const info = readErrorInfo(error)!;
-		throw serviceError(ctx, info, {
+		// The resend is the last step: a refusal of it means neither attempt was stored.
+		if (resent && isRefusal(error)) throw noteKeptInvoice(error);
+		throw outcomeUnknown(ctx, error, {
 			itemIndex,
-			hint: `The reply was lost twice. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`,
+			hint: keyed
+				? 'The invoice may have been filed. Running this item again unchanged within 24 hours is safe: it sends the same Idempotency-Key, so the service returns the filed invoice instead of filing it twice.'
+				: `The reply was lost and the invoice could not be confirmed. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`,
 		});
 	}
 }

@@ -1,0 +1,329 @@
+/**
+ * Proof under load and faults: "nothing is lost and nothing is filed twice", and the trigger emits
+ * each change exactly once. The sandbox injects seeded faults (lost replies after the commit,
+ * 500s, 429 storms) on /invoices; afterwards the account's invoices are listed through the API
+ * and every input row is accounted for. The fake clock makes backoff and Retry-After instant.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { pollNode, runNode } from '../harness/engine';
+import { useFakeClock } from '../helpers/fakeClock';
+import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { keyByName } from '../sandbox';
+import { Faults, type FaultPlan } from '../sandbox/faults';
+import { client } from '../sandbox/testkit';
+import { LoadedTrigger } from '../unit/trigger/helpers';
+
+const sb = useSandboxSuite();
+let fake: ReturnType<typeof useFakeClock>;
+beforeEach(() => {
+	fake = useFakeClock();
+});
+afterEach(() => fake.restore());
+
+const LIMIT = 1_000_000;
+const ROWS = 150;
+/** What "unknown outcome" error items must say, in their message or description. */
+const UNKNOWN_OUTCOME = /outcome unknown, the invoice may have been filed/;
+
+const api = (keyName: string) => client(sb.baseUrl, keyByName(keyName).key);
+async function control(path: string, body: object = {}) {
+	const res = await client(sb.baseUrl.replace(/\/api\/v1$/, ''), null).post(`/_sandbox${path}`, body);
+	if (res.status !== 200) throw new Error(`control ${path} -> ${res.status} ${JSON.stringify(res.data)}`);
+	return res;
+}
+const raiseLimits = () => control('/rate-limit', { limits: { t1: LIMIT, t2: LIMIT, t3: LIMIT } });
+const faults = (settings: object) => control('/faults', { path_prefix: '/invoices', ...settings });
+const noFaults = () => control('/faults', {});
+
+/** Calls left in the key's window after this check (which spends one itself). */
+async function remaining(keyName: string): Promise<number> {
+	return Number((await api(keyName).get('/auth/me')).headers['x-ratelimit-remaining']);
+}
+/** Calls spent between two `remaining()` checks, leaving out the second check. */
+const spentBetween = (before: number, after: number) => before - after - 1;
+
+/** A seed whose first draw under `settings` is `want` (the batch call is the first faulted request). */
+function seedWhereFirst(want: keyof FaultPlan, settings: object): number {
+	for (let seed = 1; seed < 10_000; seed++) {
+		const f = new Faults();
+		f.configure({ ...settings, seed });
+		if (f.plan('POST', '/invoices/batch')[want]) return seed;
+	}
+	throw new Error(`no seed gives ${want}`);
+}
+
+const rowsOf = (prefix: string, count = ROWS): IDataObject[] =>
+	Array.from({ length: count }, (_, i) => ({
+		policy_number: `${prefix}-${i}`,
+		insured_name: `Insured ${i}`,
+		state_code: 'TX',
+		net_premium: 1000 + i,
+		effective_date: '2026-01-01',
+		expiration_date: '2027-01-01',
+	}));
+
+function run(keyName: string, operation: 'create' | 'createMany', items: IDataObject[]) {
+	return runNode({
+		node: new SurplusLinesInvoice(),
+		parameters: { resource: 'invoice', operation, inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}', simplify: true },
+		items,
+		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
+		continueOnFail: true,
+	});
+}
+
+/** Every invoice of the key's account, read page by page (faults off). */
+async function storedInvoices(keyName: string): Promise<IDataObject[]> {
+	const all: IDataObject[] = [];
+	for (let page = 1; ; page++) {
+		const res = await api(keyName).get('/invoices', { params: { page, per_page: 100 } });
+		expect(res.status).toBe(200);
+		const rows = res.data.data.invoices as IDataObject[];
+		all.push(...rows);
+		if (rows.length < 100) return all;
+	}
+}
+
+interface Tally {
+	rows: number;
+	filed: number;
+	replayed: number;
+	recovered: number;
+	errors: number;
+	unknownStored: number;
+	duplicates: number;
+}
+
+/**
+ * The proof for one run: every row is either filed exactly once with its output carrying that
+ * invoice's id, or an error item saying the outcome is unknown (then 0 or 1 stored, never 2);
+ * nothing stored that no row asked for.
+ */
+async function account(keyName: string, rows: IDataObject[], output: INodeExecutionData[] | undefined): Promise<Tally> {
+	await noFaults();
+	const stored = await storedInvoices(keyName);
+	const byPolicy = new Map<string, IDataObject[]>();
+	for (const inv of stored) byPolicy.set(String(inv.policy_number), [...(byPolicy.get(String(inv.policy_number)) ?? []), inv]);
+	const duplicates = [...byPolicy.values()].filter((list) => list.length > 1).length;
+	expect(duplicates).toBe(0);
+	expect(stored.filter((inv) => !rows.some((r) => r.policy_number === inv.policy_number))).toEqual([]);
+
+	expect(output).toHaveLength(rows.length);
+	const tally: Tally = { rows: rows.length, filed: 0, replayed: 0, recovered: 0, errors: 0, unknownStored: 0, duplicates };
+	rows.forEach((row, i) => {
+		const item = output![i];
+		const same = byPolicy.get(String(row.policy_number)) ?? [];
+		expect(item.pairedItem).toEqual({ item: i });
+		if (typeof item.json.id === 'number') {
+			tally.filed++;
+			if (item.json._replayed) tally.replayed++;
+			if (item.json._recovered) tally.recovered++;
+			expect(same.map((inv) => [inv.id, inv.net_premium])).toEqual([[item.json.id, row.net_premium]]);
+			expect(item.json).toMatchObject({ policy_number: row.policy_number, net_premium: row.net_premium });
+		} else {
+			tally.errors++;
+			const said = `${String(item.json.error)}\n${String(item.json.description ?? '')}`;
+			if (!UNKNOWN_OUTCOME.test(String(item.json.error)) || !/may have been filed/.test(String(item.json.description)))
+				throw new Error(`row ${i}: an error item that does not say the outcome is unknown:\n${said}`);
+			expect(same.length).toBeLessThanOrEqual(1);
+			tally.unknownStored += same.length;
+		}
+	});
+	return tally;
+}
+
+const table: string[] = [];
+function report(label: string, t: Tally, calls: number, extra = '') {
+	table.push(
+		`${label.padEnd(38)} ${String(t.rows).padStart(4)} ${String(t.filed).padStart(5)} ${String(t.replayed).padStart(8)} ${String(t.recovered).padStart(9)} ${String(t.errors).padStart(6)} ${String(t.unknownStored).padStart(13)} ${String(t.duplicates).padStart(4)} ${String(calls).padStart(6)}${extra ? `  ${extra}` : ''}`,
+	);
+}
+afterAll(() => {
+	console.log(
+		[
+			'Faults proof (seeded; calls from the sandbox X-RateLimit-Remaining)',
+			`${'run'.padEnd(38)} rows filed replayed recovered errors stored-of-err dups  calls`,
+			...table,
+		].join('\n'),
+	);
+});
+
+/** Runs the node on fresh rows under the given faults and checks the store; returns the tally. */
+async function prove(label: string, keyName: string, operation: 'create' | 'createMany', settings: object, prefix: string) {
+	await raiseLimits();
+	const rows = rowsOf(prefix);
+	const before = await remaining(keyName);
+	await faults(settings);
+	const { output, error } = await run(keyName, operation, rows);
+	expect(error).toBeUndefined();
+	const calls = spentBetween(before, await remaining(keyName));
+	const tally = await account(keyName, rows, output);
+	report(label, tally, calls);
+	return { tally, calls };
+}
+
+const LOSSY = { lose_reply_after_commit: 0.2, error_500: 0.15 };
+
+describe('Create (per item) under lost replies and 500s', () => {
+	it('new-features account (t2): every row filed exactly once, lost replies come back as replays', async () => {
+		const { tally, calls } = await prove('Create t2 (lost 0.2, 500 0.15)', 't2', 'create', { ...LOSSY, seed: 11 }, 'NF');
+		expect(tally.filed + tally.errors).toBe(ROWS);
+		expect(tally.replayed).toBeGreaterThan(10); // lost replies were resent with the same key
+		expect(tally.filed).toBeGreaterThan(ROWS * 0.9);
+		expect(calls).toBeGreaterThan(ROWS);
+	});
+
+	it('legacy account (legacy-t2): lost replies recovered from the policy list, never filed twice', async () => {
+		const { tally } = await prove('Create legacy-t2 (lost 0.2, 500 0.15)', 'legacy-t2', 'create', { ...LOSSY, seed: 12 }, 'LG');
+		expect(tally.filed + tally.errors).toBe(ROWS);
+		expect(tally.replayed).toBe(0); // legacy accounts do not honour the key
+		expect(tally.recovered).toBeGreaterThan(10);
+		expect(tally.filed).toBeGreaterThan(ROWS * 0.85);
+	});
+});
+
+describe('Create Many under lost replies and 500s', () => {
+	it('t3: the batch reply is lost: every row found among its policy’s transactions, none filed again', async () => {
+		const seed = seedWhereFirst('loseReply', { ...LOSSY, path_prefix: '/invoices' });
+		const { tally } = await prove(`Create Many t3, batch reply lost (${seed})`, 't3', 'createMany', { ...LOSSY, seed }, 'BL');
+		expect(tally.recovered + tally.errors).toBe(ROWS);
+		expect(tally.recovered).toBeGreaterThan(ROWS * 0.9);
+	});
+
+	it('t3: the batch gets a 500: nothing stored, every row filed on its own under the same faults', async () => {
+		const seed = seedWhereFirst('error500', { ...LOSSY, path_prefix: '/invoices' });
+		const { tally } = await prove(`Create Many t3, batch 500 (${seed})`, 't3', 'createMany', { ...LOSSY, seed }, 'B5');
+		expect(tally.filed + tally.errors).toBe(ROWS);
+		expect(tally.replayed).toBeGreaterThan(10);
+		expect(tally.filed).toBeGreaterThan(ROWS * 0.9);
+	});
+
+	it('t2: one create per row under the same faults', async () => {
+		const { tally } = await prove('Create Many t2 (lost 0.2, 500 0.15)', 't2', 'createMany', { ...LOSSY, seed: 21 }, 'MT2');
+		expect(tally.filed + tally.errors).toBe(ROWS);
+		expect(tally.replayed).toBeGreaterThan(10);
+	});
+});
+
+describe('429 storm', () => {
+	it('rate_limit_429 0.3: every row filed exactly once; each 429 waited its Retry-After (virtual time)', async () => {
+		const settings = { rate_limit_429: 0.3, seed: 31, methods: ['POST'] };
+		// The draws are seeded: replaying them gives how many 429s the run must meet (one draw per request).
+		const replay = new Faults();
+		replay.configure({ ...settings, path_prefix: '/invoices' });
+		let expected429 = 0;
+		for (let row = 0; row < ROWS; row++) while (replay.plan('POST', '/invoices').rateLimited) expected429++;
+
+		const { tally, calls } = await prove('Create t2 (429 0.3)', 't2', 'create', settings, 'RL');
+		expect(tally).toMatchObject({ filed: ROWS, errors: 0, replayed: 0, recovered: 0, duplicates: 0 });
+		// One create per row; the sandbox counts each 429 too (it counts before it injects faults).
+		expect(calls).toBe(ROWS + expected429);
+		expect(expected429).toBeGreaterThan(30);
+		expect(fake.sleeps).toEqual(new Array(expected429).fill(1000));
+		const waited = fake.sleeps.reduce((a, b) => a + b, 0) / 1000;
+		table[table.length - 1] += `  429s ${expected429}, virtual wait ${waited} s`;
+	});
+
+	it('t3 Create Many in a 429 storm: the batch call waits and files every row once', async () => {
+		// A seed whose first three draws are 429s: the one batch call is refused at least three times in a row.
+		const settings = { rate_limit_429: 0.3, methods: ['POST'] };
+		const drawsOf = (seed: number) => {
+			const f = new Faults();
+			f.configure({ ...settings, seed });
+			return () => f.plan('POST', '/invoices/batch').rateLimited;
+		};
+		const seed = [...Array(10_000).keys()].find((n) => {
+			const draw = drawsOf(n);
+			return draw() && draw() && draw();
+		})!;
+		const draw = drawsOf(seed);
+		let refusals = 0;
+		while (draw()) refusals++;
+		const { tally, calls } = await prove(`Create Many t3 (429 0.3, seed ${seed})`, 't3', 'createMany', { ...settings, seed }, 'RB');
+		expect(tally).toMatchObject({ filed: ROWS, errors: 0, replayed: 0, recovered: 0, duplicates: 0 });
+		expect(fake.sleeps).toEqual(new Array(refusals).fill(1000));
+		expect(calls).toBe(refusals + 1);
+		table[table.length - 1] += `  429s ${refusals}, virtual wait ${refusals} s`;
+	});
+});
+
+describe('Trigger under faults', () => {
+	const WATCHED = 20;
+	/** Each invoice walks these steps; a step changes the status, the filing state or both. */
+	const STEPS = [
+		{ status: 'sent', state_status: 'sent' },
+		{ status: 'error', state_status: 'rejected', message: 'Missing SL-2' },
+		{ status: 're-submitted', state_status: 'sent' },
+		{ status: 'success', state_status: 'sent' },
+		{ status: 'success', state_status: 'accepted' },
+		{ status: 'success', state_status: 'confirmed', confirmation_number: 'TX-1' },
+	];
+	const EVERY_5_MINUTES = { item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] };
+
+	it('20 invoices moved between polls while GETs fail: each change emitted exactly once', async () => {
+		await raiseLimits();
+		const created = await api('t3').post('/invoices/batch', { invoices: rowsOf('TRG', WATCHED) });
+		const ids = (created.data.data.results as Array<{ invoice: { id: number } }>).map((r) => r.invoice.id);
+		expect(ids).toHaveLength(WATCHED);
+
+		let staticData: IDataObject = {};
+		const emitted: IDataObject[] = [];
+		let polls = 0;
+		const poll = async () => {
+			fake.advance(5 * 60 * 1000);
+			polls++;
+			const result = await pollNode({
+				node: new LoadedTrigger(),
+				parameters: { invoiceIds: ids.join(','), events: ['invoiceStatus', 'filingState'], pollTimes: EVERY_5_MINUTES, options: {} },
+				credentials: { apiKey: keyByName('t2').key, baseUrl: sb.baseUrl },
+				staticData,
+			});
+			staticData = result.staticData;
+			emitted.push(...(result.emitted?.[0] ?? []).map((item) => item.json));
+		};
+		/** What the trigger has recorded for an invoice (undefined: not read yet). */
+		const recorded = (id: number) =>
+			((staticData.trigger as IDataObject | undefined)?.invoices as Record<string, { s: string; f: string }> | undefined)?.[String(id)];
+
+		const step = new Map(ids.map((id) => [id, -1]));
+		const current = new Map(ids.map((id) => [id, { s: 'new', f: 'not_sent' }]));
+		const expected: string[] = [];
+		let rng = 7;
+		const coin = () => ((rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) < 0.5;
+
+		const before = await remaining('t2');
+		await faults({ ...LOSSY, seed: 41, methods: ['GET'] });
+		for (let round = 0; round < 40; round++) {
+			await poll();
+			// Move only invoices whose last change the trigger has read, so every change is observable.
+			for (const id of ids) {
+				const seen = recorded(id);
+				const now = current.get(id)!;
+				if (!seen || seen.s !== now.s || seen.f !== now.f || step.get(id)! >= STEPS.length - 1 || !coin()) continue;
+				const next = STEPS[step.get(id)! + 1];
+				await control(`/invoices/${id}/status`, next);
+				if (next.status !== now.s) expected.push(`${id} invoice_status_changed ${now.s}->${next.status}`);
+				if (next.state_status !== now.f) expected.push(`${id} filing_state_changed ${now.f}->${next.state_status}`);
+				current.set(id, { s: next.status, f: next.state_status });
+				step.set(id, step.get(id)! + 1);
+			}
+		}
+		const faultedPolls = polls;
+		await noFaults();
+		for (let clean = 0; clean < 3; clean++) await poll();
+		const calls = spentBetween(before, await remaining('t2'));
+
+		expect([...step.values()].every((s) => s === STEPS.length - 1)).toBe(true); // every invoice went the whole way
+		for (const id of ids) expect(recorded(id)).toMatchObject({ s: 'success', f: 'confirmed' });
+		const ids_ = emitted.map((e) => e.event_id);
+		expect(new Set(ids_).size).toBe(ids_.length);
+		const got = emitted.map((e) => `${String(e.invoice_id)} ${String(e.event)} ${String(e.previous)}->${String(e.current)}`);
+		expect(got.sort()).toEqual([...expected].sort());
+		expect(expected).toHaveLength(WATCHED * 9);
+		table.push(
+			`Trigger: ${WATCHED} invoices, ${faultedPolls} polls under GET faults (lost 0.2, 500 0.15) + 3 clean: ${emitted.length} events for ${expected.length} changes, duplicates ${ids_.length - new Set(ids_).size}, calls ${calls}`,
+		);
+	});
+});
