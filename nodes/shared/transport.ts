@@ -144,7 +144,7 @@ function rateLimitFailure(
 	ctx: ApiContext,
 	req: ApiRequest,
 	waitSeconds: number,
-	cap: number,
+	why: string,
 	info: RateLimitInfo | undefined,
 	requestId?: string,
 ) {
@@ -157,7 +157,7 @@ function rateLimitFailure(
 		{
 			code: 'RATE_LIMIT_EXCEEDED',
 			httpStatus: 429,
-			message: `the key has used ${limit}; the count restarts at ${reset} (in ${Math.ceil(waitSeconds)} s), longer than the ${cap} s this node may wait`,
+			message: `the key has used ${limit}; the count restarts at ${reset} (in ${Math.ceil(waitSeconds)} s), ${why}`,
 			requestId,
 		},
 		{
@@ -201,6 +201,7 @@ export async function apiRequest<T = IDataObject>(
 	let rateLimitRetries = 0;
 	let failedAttempts = 0;
 	const capMs = settings.maxRateLimitWaitSeconds * 1000;
+	const waitTooLong = `longer than the ${settings.maxRateLimitWaitSeconds} s this node may wait`;
 
 	for (;;) {
 		const paceMs = waitBeforeCallMs(credential.fingerprint, clock.now());
@@ -210,7 +211,7 @@ export async function apiRequest<T = IDataObject>(
 					this,
 					req,
 					paceMs / 1000,
-					settings.maxRateLimitWaitSeconds,
+					waitTooLong,
 					lastRateLimit(credential.fingerprint),
 				);
 			}
@@ -268,14 +269,11 @@ export async function apiRequest<T = IDataObject>(
 		if (status === 429) {
 			const waitMs = retryAfterSeconds(headersIn, clock.now(), rateLimit) * 1000;
 			if (rateLimitWaitedMs + waitMs > capMs || rateLimitRetries >= MAX_RATE_LIMIT_RETRIES) {
-				throw rateLimitFailure(
-					this,
-					req,
-					waitMs / 1000,
-					settings.maxRateLimitWaitSeconds,
-					rateLimit,
-					requestId,
-				);
+				const why =
+					rateLimitWaitedMs + waitMs > capMs
+						? waitTooLong
+						: `and the service still refused after ${rateLimitRetries} waits`;
+				throw rateLimitFailure(this, req, waitMs / 1000, why, rateLimit, requestId);
 			}
 			rateLimitWaitedMs += waitMs;
 			rateLimitRetries++;

@@ -10,18 +10,12 @@ import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLine
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { runNode, shutdownEngine } from '../../test/harness/engine';
 import { keyByName, startSandbox } from '../../test/sandbox';
+import { invoiceRows } from './rows';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1001);
 const LIMIT = 1_000_000;
 
-const rows = Array.from({ length: ROWS }, (_, i) => ({
-	policy_number: `BENCH-${i}`,
-	insured_name: `Insured ${i}`,
-	state_code: 'TX',
-	net_premium: 1000 + i,
-	effective_date: '2026-01-01',
-	expiration_date: '2027-01-01',
-}));
+const rows = invoiceRows(ROWS, 'BENCH');
 
 async function main() {
 	const sandbox = await startSandbox({ port: 0 });

@@ -15,6 +15,7 @@ import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { clock } from '../../nodes/shared/timing';
 import { runNode, shutdownEngine } from '../../test/harness/engine';
 import { keyByName, startSandbox } from '../../test/sandbox';
+import { invoiceRows } from './rows';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500);
 const LIMIT = 1_000_000;
@@ -25,14 +26,7 @@ clock.sleep = async (ms: number) => {
 	waitedMs += ms;
 };
 
-const rows = Array.from({ length: ROWS }, (_, i) => ({
-	policy_number: `FAULT-${i}`,
-	insured_name: `Insured ${i}`,
-	state_code: 'TX',
-	net_premium: 1000 + i,
-	effective_date: '2026-01-01',
-	expiration_date: '2027-01-01',
-}));
+const rows = invoiceRows(ROWS, 'FAULT');
 
 async function main() {
 	const sandbox = await startSandbox({ port: 0 });

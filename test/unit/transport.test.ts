@@ -146,6 +146,17 @@ describe('rate limits', () => {
 		scope.done();
 	});
 
+	it('stops after 10 short waits when the service keeps answering 429, saying so', async () => {
+		const scope = nock(API)
+			.get('/auth/me')
+			.times(11)
+			.reply(429, failure('RATE_LIMIT_EXCEEDED', 'Too many requests'), { 'Retry-After': '1' });
+		const { error } = await probe({});
+		expect(error!.message).toContain('and the service still refused after 10 waits');
+		expect(fake.sleeps).toEqual(Array(10).fill(1000));
+		scope.done();
+	});
+
 	it('paces from Remaining: with no calls left it waits for the reset instead of spending a 429', async () => {
 		const reset = fake.nowSeconds() + 20;
 		nock(API).get('/auth/me').reply(200, envelope({ n: 1 }), {
