@@ -37,9 +37,9 @@ async function findCause(
 		);
 		if (!me.scopes.includes('calculator')) cause = 'missing_scope';
 		else if (me.calculatorEnabled === false) cause = 'calculator_disabled';
-	} catch (followUpError) {
+	} catch {
 		// Only a diagnosis: when it fails, the original 403 is reported with both causes named.
-		cause = readErrorInfo(followUpError) ? 'unknown' : cause;
+		cause = 'unknown';
 	}
 	return { cause, fromMessage: false };
 }

@@ -23,9 +23,11 @@ const feeItem = z.object({
 					: MESSAGES.required,
 		});
 	}),
+	// Unlike preview, the calculator takes no returned premium: fees are never negative.
 	amount: z
 		.number({ invalid_type_error: 'Must be a number', required_error: MESSAGES.required })
-		.finite('Must be a number'),
+		.finite('Must be a number')
+		.min(0, 'Must be at least 0'),
 });
 
 /** The body of POST /calculator/estimate, with the description's rules. */
@@ -49,8 +51,6 @@ export const estimateInput = z.object({
 		.refine((value) => isValidDate(value), `${MESSAGES.date} (YYYY-MM-DD)`)
 		.optional(),
 });
-
-export type EstimateInput = z.infer<typeof estimateInput>;
 
 /** A date parameter as YYYY-MM-DD: n8n's date picker gives `2024-06-01T00:00:00`, expressions may give a DateTime. */
 export function dateOnly(value: unknown): string | undefined {

@@ -74,8 +74,8 @@ export function checkApiKey(apiKey: string): Checked<Tier> {
 	const secret = parts[parts.length - 1];
 	const tier = parts[parts.length - 2];
 	const prefix = parts.slice(0, -2).join('_');
-	if (!/^[A-Za-z0-9]+$/.test(prefix))
-		return problem(`API Key prefix must be letters and digits: ${expected}`);
+	// The description does not limit the prefix; only its tier and secret parts have a form.
+	if (!prefix) return problem(`API Key has no prefix before the tier: ${expected}`);
 	if (tier !== 't1' && tier !== 't2' && tier !== 't3')
 		return problem(`API Key tier must be t1, t2 or t3: ${expected}`);
 	if (!/^[a-z0-9]{32}$/.test(secret)) {

@@ -18,7 +18,7 @@ export interface ServiceErrorInfo {
 const CONTEXT_KEY = 'surplusLines';
 
 // Anything shaped like a key is masked, whatever text it hides in.
-const KEY_PATTERN = /[A-Za-z0-9]+_t[123]_[a-z0-9]{32}/g;
+const KEY_PATTERN = /[A-Za-z0-9_-]*_t[123]_[a-z0-9]{32}/g;
 
 export function redactKeys(text: string): string {
 	return text.replace(KEY_PATTERN, '[redacted API key]');
@@ -35,6 +35,11 @@ const HEADLINES: Record<string, string> = {
 	VALIDATION_ERROR: 'The service refused the data',
 	RATE_LIMIT_EXCEEDED: 'The key’s hourly call limit is spent',
 	INTERNAL_ERROR: 'The service had an internal error',
+	NETWORK_ERROR: 'Could not reach the service',
+	TIMEOUT: 'The service did not answer in time',
+	NOT_ENVELOPE: 'The reply did not come from the service',
+	REQUEST_FAILED: 'The request could not be sent',
+	REDIRECTED: 'The service redirected the request',
 };
 
 const HINTS: Record<string, string> = {

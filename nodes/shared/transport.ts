@@ -13,6 +13,7 @@ import {
 	waitBeforeCallMs,
 	type RateLimitInfo,
 } from './rateLimit';
+import { readKeptInvoiceId } from './service';
 import { clock } from './timing';
 
 export interface TransportSettings {
@@ -85,7 +86,8 @@ export function isOutcomeUnknown(error: unknown): boolean {
 	return info.code === 'NETWORK_ERROR' || info.code === 'TIMEOUT' || (info.httpStatus ?? 0) >= 500;
 }
 
-function readSettings(ctx: ApiContext, itemIndex: number | undefined): TransportSettings {
+/** The node's Request Options (or the defaults), as the transport applies them. */
+export function readSettings(ctx: ApiContext, itemIndex: number | undefined): TransportSettings {
 	const raw = (
 		isExecuteContext(ctx)
 			? ctx.getNodeParameter('requestOptions', itemIndex ?? 0, {})
@@ -129,6 +131,13 @@ function classifyThrown(
 		}
 	}
 	return undefined;
+}
+
+/** The socket or TLS code (or the message) of an error the transport does not classify. */
+function thrownDetail(error: unknown): string {
+	const wrapped = error as { cause?: { code?: unknown }; httpCode?: unknown; message?: unknown };
+	const code = [wrapped?.cause?.code, wrapped?.httpCode].find((c) => typeof c === 'string');
+	return String(code ?? wrapped?.message ?? 'unknown error');
 }
 
 function backoffMs(attempt: number): number {
@@ -232,8 +241,14 @@ export async function apiRequest<T = IDataObject>(
 			if (!failure) {
 				throw serviceError(
 					this,
-					{ code: 'REQUEST_FAILED', message: 'the request could not be sent to the service' },
-					{ itemIndex: req.itemIndex },
+					{
+						code: 'REQUEST_FAILED',
+						message: `the request could not be sent (${thrownDetail(error)})`,
+					},
+					{
+						itemIndex: req.itemIndex,
+						hint: 'Check the Base URL in the credential (host name, https certificate) and the network.',
+					},
 				);
 			}
 			failedAttempts++;
@@ -350,9 +365,8 @@ export async function apiRequest<T = IDataObject>(
 			fields: fieldMessages(error.details),
 			requestId,
 		};
-		if (error.details && typeof error.details.invoice_id === 'number') {
-			info.extra = { keptInvoiceId: error.details.invoice_id };
-		}
+		const keptInvoiceId = readKeptInvoiceId(error.details);
+		if (keptInvoiceId !== undefined) info.extra = { keptInvoiceId };
 		if (status === 409 && req.idempotencyKey !== undefined) {
 			info.message = `${error.message} (Idempotency-Key "${req.idempotencyKey}" was already used with a different body within 24 hours)`;
 		}

@@ -1,6 +1,7 @@
 import nock from 'nock';
 
 import { checkApiKey, checkBaseUrl, keyFingerprint } from '../../nodes/shared/credentials';
+import { redactKeys } from '../../nodes/shared/errors';
 import { canonicalJson, deriveIdempotencyKey, idempotencyKeyProblem } from '../../nodes/shared/idempotency';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
@@ -335,6 +336,16 @@ describe('credential checks before any call', () => {
 		const problem = checked.ok ? '' : checked.problem;
 		expect(problem).toContain(message);
 		if (key.length > 8) expect(problem).not.toContain(key.trim());
+	});
+
+	it('takes any prefix the operator chose, and masks such keys too', () => {
+		const key = 'sl_live-2_t2_0123456789abcdefghijklmnopqrstuv';
+		expect(checkApiKey(key)).toEqual({ ok: true, value: 't2' });
+		expect(redactKeys(`bad ${key} here`)).toBe('bad [redacted API key] here');
+		expect(checkApiKey('_t2_0123456789abcdefghijklmnopqrstuv')).toEqual({
+			ok: false,
+			problem: 'API Key has no prefix before the tier: expected <prefix>_<t1|t2|t3>_<32 lowercase letters and digits>',
+		});
 	});
 
 	it('reads the tier from the key', () => {

@@ -113,6 +113,14 @@ describe('Estimate: local rules (no call made)', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
+	it('refuses a negative itemized fee (the calculator takes no returned premium)', async () => {
+		const { output } = await run(
+			{ feesMode: 'itemized', fees: { fee: [{ type: 'broker_fee', amount: -25 }] } },
+			{ continueOnFail: true },
+		);
+		expect(output![0].json).toMatchObject({ code: 'INVALID_INPUT', fields: ['fees[0].amount: Must be at least 0'] });
+	});
+
 	it('refuses a premium below 0.01, an unknown state, negative policy fees and an impossible date', async () => {
 		const { output } = await run(
 			{ state: 'XX', premium: 0, policyFees: -5, effectiveDate: '2025-02-30' },

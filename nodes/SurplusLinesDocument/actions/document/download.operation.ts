@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { serviceError } from '../../../shared/errors';
 import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
-import { DEFAULT_SETTINGS, apiRequest } from '../../../shared/transport';
+import { apiRequest, readSettings } from '../../../shared/transport';
 import { fetchFile } from '../../fetchFile';
 import { withoutLink } from '../../output';
 import { documentPathRef } from '../../reference';
@@ -68,8 +68,7 @@ export async function execute(
 			},
 		);
 	}
-	const requestOptions = this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
-	const timeoutSeconds = Number(requestOptions.timeoutSeconds) || DEFAULT_SETTINGS.timeoutSeconds;
+	const { timeoutSeconds } = readSettings(this, itemIndex);
 	const bytes = await fetchFile(this, doc.url, { itemIndex, timeoutSeconds });
 	const mimeType = typeof doc.mime_type === 'string' ? doc.mime_type : undefined;
 	const binary = await this.helpers.prepareBinaryData(
