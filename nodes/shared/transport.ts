@@ -243,7 +243,7 @@ export async function apiRequest<T = IDataObject>(
 					this,
 					{
 						code: 'REQUEST_FAILED',
-						message: `the request could not be sent (${thrownDetail(error)})`,
+						message: `it failed before any reply (${thrownDetail(error)})`,
 					},
 					{
 						itemIndex: req.itemIndex,

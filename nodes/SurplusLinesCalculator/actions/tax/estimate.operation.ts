@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		required: true,
-		default: 0,
+		default: 0.01,
 		description:
 			'Policy premium, at least 0.01. For returned premium use an invoice preview instead.',
 	},

@@ -20,7 +20,7 @@ import { invoiceField } from './fields';
 const properties: INodeProperties[] = [
 	invoiceField,
 	{
-		displayName: 'docUUID',
+		displayName: 'Document UUID',
 		name: 'docUUID',
 		type: 'string',
 		required: true,

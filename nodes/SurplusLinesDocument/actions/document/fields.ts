@@ -15,7 +15,7 @@ export const referenceFields: INodeProperties[] = [
 		default: 'docUUID',
 		options: [
 			{
-				name: 'Your docUUID',
+				name: 'Your Document UUID',
 				value: 'docUUID',
 				description:
 					'The reference from your document store, as sent when attaching (external_doc_uuid). An all-digit docUUID costs one extra call: it is found in the invoice’s document list, because the service reads all-digit values as its own ID.',
