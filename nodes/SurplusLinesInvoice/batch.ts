@@ -25,7 +25,7 @@ import {
 	type Filed,
 	type IdempotencyChoice,
 } from './filing';
-import { listInvoices } from './list';
+import { listInvoices } from '../shared/invoiceList';
 
 export interface Entry {
 	/** Input item index. */

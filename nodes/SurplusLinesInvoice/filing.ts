@@ -17,7 +17,7 @@ import { readErrorInfo, serviceError } from '../shared/errors';
 import { deriveIdempotencyKey } from '../shared/idempotency';
 import { FEATURES, PATHS, readAccountInfo, type AccountInfo } from '../shared/service';
 import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
-import { listInvoices } from './list';
+import { listInvoices } from '../shared/invoiceList';
 
 export interface Filed {
 	invoice: IDataObject;

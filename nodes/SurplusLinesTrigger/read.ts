@@ -1,13 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { readErrorInfo } from '../shared/errors';
-import {
-	INVOICE_LIST_MAX_PER_PAGE,
-	LIST_KEYS,
-	PATHS,
-	readList,
-	readPagination,
-} from '../shared/service';
+import { pageInvoices } from '../shared/invoiceList';
+import { PATHS } from '../shared/service';
 import { apiRequest } from '../shared/transport';
 
 /**
@@ -28,9 +23,9 @@ export async function readInvoice(this: IPollFunctions, id: string): Promise<IDa
 }
 
 /**
- * GET /invoices?policy_number=, page by page (100 a page, the most the service gives).
- * `onPage` receives each page as soon as it is read, so a failure on a later page keeps what was
- * read; `nextSeq` numbers each request just before it is sent. Returns the calls spent.
+ * GET /invoices?policy_number=, page by page (100 a page, the most the service gives), through the
+ * shared pager. `onPage` receives each page as soon as it is read, so a failure on a later page
+ * keeps what was read; `nextSeq` numbers each request just before it is sent. Returns the calls spent.
  */
 export async function readPolicy(
 	this: IPollFunctions,
@@ -38,26 +33,16 @@ export async function readPolicy(
 	nextSeq: () => number,
 	onPage: (rows: IDataObject[], seq: number, last: boolean) => void,
 ): Promise<number> {
-	const perPage = INVOICE_LIST_MAX_PER_PAGE;
-	for (let page = 1; ; page++) {
-		const seq = nextSeq();
-		const reply = await apiRequest.call(this, {
-			method: 'GET',
-			path: PATHS.invoices,
-			qs: { policy_number: policyNumber, page, per_page: perPage },
-			settings: POLL_SETTINGS,
-		});
-		const rows = readList(reply.data, LIST_KEYS.invoices).filter(
-			(row) => row && row.id !== undefined,
-		);
-		const pagination = readPagination(reply.data, { page, perPage });
-		const more =
-			pagination.total !== undefined
-				? page * pagination.perPage < pagination.total
-				: rows.length >= perPage;
-		onPage(rows, seq, !more);
-		if (!more) return page;
-	}
+	let seq = 0;
+	const { calls } = await pageInvoices(this, {
+		policyNumber,
+		settings: POLL_SETTINGS,
+		beforeRequest: () => {
+			seq = nextSeq();
+		},
+		onPage: (rows, _page, last) => onPage(rows, seq, last),
+	});
+	return calls;
 }
 
 export type Outcome = 'missing' | 'transient' | 'fatal';

@@ -288,7 +288,7 @@ describe('dropdowns', () => {
 			.get('/reference/document-types')
 			.reply(200, envelope({ document_types: [{ code: 'sl2_form', name: 'SL-2 Form', sent_to_state: true }, { code: 'quote', name: 'Quote', sent_to_state: false }] }))
 			.get('/invoices')
-			.query({ policy_number: 'POL-1', per_page: 100 })
+			.query({ policy_number: 'POL-1', page: 1, per_page: 100 })
 			.reply(200, envelope({ invoices: [{ id: 1001, policy_number: 'POL-1', type: { id: 1, name: 'New' }, effective_date: '2026-01-01', status: 'new' }] }));
 		const base = { node, parameters: { resource: 'document', operation: 'attach' }, credentials };
 		expect(await loadOptions({ ...base, kind: 'loadOptions', method: 'getDocumentTypes' })).toEqual([

@@ -1,6 +1,8 @@
 import nock from 'nock';
 
-import { API, KEYS, envelope, failure, invoiceFor, jsonParams, row, run, setupSuite } from './helpers';
+import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { loadOptions } from '../../harness/engine';
+import { API, BASE, KEYS, envelope, failure, invoiceFor, jsonParams, row, run, setupSuite } from './helpers';
 
 setupSuite();
 
@@ -42,6 +44,63 @@ describe('Get Many', () => {
 		const { output } = await run({ operation: 'getAll', policyNumber: 'P', returnAll: false, limit: 5 });
 		expect(output!.map((o) => o.json.id)).toEqual([1000, 1001, 1002, 1003, 1004]);
 		p1.done();
+	});
+
+	/** A policy of `total` invoices with ids 1..total, paged by offset like the service. */
+	function offsetPaged(total: number) {
+		const asked: Array<{ page: number; perPage: number }> = [];
+		const scope = nock(API)
+			.get('/invoices')
+			.query(true)
+			.times(20)
+			.reply((uri) => {
+				const qs = new URL(uri, API).searchParams;
+				const pageNo = Number(qs.get('page'));
+				const perPage = Number(qs.get('per_page'));
+				asked.push({ page: pageNo, perPage });
+				const start = (pageNo - 1) * perPage;
+				const ids = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) => start + i + 1);
+				return [200, envelope({ invoices: ids.map((id) => invoiceFor(row(), id)), pagination: { page: pageNo, per_page: perPage, total } })];
+			});
+		return { asked, scope };
+	}
+
+	it('Limit 150 over 250 invoices gives ids 1..150, each once (per_page stays 100 on every page)', async () => {
+		const { asked } = offsetPaged(250);
+		const { output, error } = await run({ operation: 'getAll', policyNumber: 'POL-100', returnAll: false, limit: 150 });
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => o.json.id)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+		expect(asked).toEqual([{ page: 1, perPage: 100 }, { page: 2, perPage: 100 }]);
+	});
+
+	it('the invoice picker shows the newest transactions first, reading the last pages (at most 3 calls)', async () => {
+		const { asked } = offsetPaged(450);
+		const found = (await loadOptions({
+			node: new SurplusLinesInvoice(),
+			parameters: { resource: 'invoice', operation: 'get' },
+			credentials: { apiKey: KEYS.t2, baseUrl: BASE },
+			kind: 'listSearch',
+			method: 'searchInvoices',
+			filter: 'POL-100',
+		})) as { results: Array<{ value: string }> };
+		// Pages 4 and 5 hold ids 301..450; the short last page is topped up by the one before it.
+		expect(asked.map((a) => a.page)).toEqual([1, 4, 5]);
+		expect(asked.every((a) => a.perPage === 100)).toBe(true);
+		expect(found.results.map((r) => Number(r.value))).toEqual(Array.from({ length: 150 }, (_, i) => 450 - i));
+	});
+
+	it('the invoice picker with one page makes one call, newest first', async () => {
+		const { asked } = offsetPaged(3);
+		const found = (await loadOptions({
+			node: new SurplusLinesInvoice(),
+			parameters: { resource: 'invoice', operation: 'get' },
+			credentials: { apiKey: KEYS.t2, baseUrl: BASE },
+			kind: 'listSearch',
+			method: 'searchInvoices',
+			filter: 'POL-100',
+		})) as { results: Array<{ value: string }> };
+		expect(asked).toHaveLength(1);
+		expect(found.results.map((r) => r.value)).toEqual(['3', '2', '1']);
 	});
 
 	it('without a policy lists the account; a 422 there gets a clear message', async () => {

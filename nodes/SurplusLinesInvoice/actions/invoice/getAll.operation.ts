@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listInvoices } from '../../list';
+import { listInvoices } from '../../../shared/invoiceList';
 import { invoiceJson } from '../../output';
 import { returnAllProperties } from '../../../shared/descriptions';
 import { simplifyProperty } from './body.description';
