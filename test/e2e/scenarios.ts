@@ -221,6 +221,12 @@ const createMany: Scenario = {
 		assert.equal(out[3].httpStatus, 422);
 		assert.deepEqual(out[3].fields, ["insurers: insurers[0].naic: no company found with NAIC '12345'"]);
 		assert.match(String(out[3].requestId), /^req_[0-9a-f]{16}$/);
+		// Once calls are made the node never fails (a re-run would file the filed rows again): the
+		// error items say how the run went, and a warning over the output lists every row not filed.
+		assert.equal(out[2].summary, '2 of 5 rows not filed; 3 filed');
+		assert.equal(out[3].summary, '2 of 5 rows not filed; 3 filed');
+		const hints = (run.data.resultData.runData['Create Many']?.[0] as { hints?: Array<{ message: string }> }).hints ?? [];
+		assert.match(String(hints[0]?.message), /^2 of 5 rows were not filed or not confirmed \(items 2, 3\); 3 filed\./);
 
 		for (const [id, policy] of [[1001, 'E2E-CM-1'], [1002, 'E2E-CM-2'], [1003, 'E2E-CM-5']] as const) {
 			const stored = await api(ctx, 'GET', `/invoices/${id}`);

@@ -5,6 +5,12 @@ import { API, KEYS, derivedKey, envelope, failure, invoiceFor, jsonParams, GATEW
 
 setupSuite();
 
+/** The execution hints (warnings over the output) of the node under test. */
+function hintsOf(result: { data: { resultData: { runData: Record<string, Array<{ hints?: unknown[] }>> } } } | undefined) {
+	const runData = result!.data.resultData.runData;
+	return Object.values(runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>);
+}
+
 const rows = (n: number) => Array.from({ length: n }, (_, i) => row({ policy_number: `POL-${i}`, net_premium: 100 + i }));
 
 /** A batch endpoint that files every invoice except those whose policy number is in `refuse`. */
@@ -68,14 +74,81 @@ describe('Create Many', () => {
 		expect(trap.isDone()).toBe(false);
 	});
 
-	it('without continueOnFail every chunk is still sent, then the node fails naming the refused item and the filed IDs', async () => {
+	// Changed: this used to fail the node after 501 invoices were filed, which invited a re-run
+	// (or Retry On Fail) that filed them again. Once calls are made, every row comes out.
+	it('without continueOnFail every chunk is still sent and the node does not fail: the refused row is an error item, a warning lists it', async () => {
 		const calls: number[] = [];
 		batchEndpoint(calls, new Set(['POL-3']));
-		const { error } = await run(jsonParams('createMany'), { items: rows(502), key: KEYS.t3 });
+		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(502), key: KEYS.t3 });
 		expect(calls).toEqual([500, 2]);
-		expect(error!.message).toBe('Item 3: The service refused the data (HTTP 422 VALIDATION_ERROR): Validation failed');
-		expect(error!.description).toContain('1 of 502 items failed.');
-		expect(error!.description).toContain('501 invoices were filed (IDs 1, 2, 3');
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(502);
+		expect(output![3].json).toMatchObject({
+			error: 'The service refused the data (HTTP 422 VALIDATION_ERROR): Validation failed',
+			code: 'VALIDATION_ERROR',
+			fields: ['insurers: insurers[0].company_id 999 does not match any company'],
+			requestId: 'req_batch1',
+			summary: '1 of 502 rows not filed; 501 filed',
+		});
+		expect(output!.filter((o) => o.json.id !== undefined)).toHaveLength(501);
+		expect(output!.map((o) => o.pairedItem)).toEqual(output!.map((_, item) => ({ item })));
+		expect(hintsOf(result)).toEqual([
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message: '1 of 502 rows were not filed or not confirmed (items 3); 501 filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).',
+			},
+		]);
+	});
+
+	it('the not-filed list is complete (no truncation), in the warning', async () => {
+		const calls: number[] = [];
+		const refused = Array.from({ length: 30 }, (_, i) => i * 2);
+		batchEndpoint(calls, new Set(refused.map((i) => `POL-${i}`)));
+		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(60), key: KEYS.t3 });
+		expect(error).toBeUndefined();
+		expect(output!.filter((o) => o.json.code === 'VALIDATION_ERROR').map((o) => (o.pairedItem as { item: number }).item)).toEqual(refused);
+		expect(hintsOf(result)[0].message).toContain(`(items ${refused.join(', ')}); 30 filed.`);
+	});
+
+	it('a locally bad row names every other bad row, without truncation', async () => {
+		const items = rows(40).map((r, i) => (i % 2 ? r : { ...r, effective_date: 'x' }));
+		const trap = nock(API).post('/invoices/batch').reply(200, envelope({ results: [] }));
+		const { error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
+		const others = Array.from({ length: 19 }, (_, i) => (i + 1) * 2);
+		expect(error!.description).toContain(`20 of 40 items failed (also items ${others.join(', ')}).`);
+		expect(trap.isDone()).toBe(false);
+	});
+
+	it('t3 with an own Idempotency Key files row by row, each with its own key (a batch call would drop them)', async () => {
+		const items = rows(2).map((r, i) => ({ body: r, key: `row-${i}` }));
+		const bodies = rows(2);
+		const trap = nock(API).post('/invoices/batch').reply(200, envelope({ results: [] }));
+		const scopes = bodies.map((body, i) =>
+			nock(API, { reqheaders: { 'idempotency-key': `row-${i}` } })
+				.post('/invoices', body)
+				.reply(201, envelope(invoiceFor(body, 70 + i))),
+		);
+		const { output, error } = await run(
+			{ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json.body) }}', idempotency: 'own', idempotencyKey: '={{ $json.key }}' },
+			{ items, key: KEYS.t3 },
+		);
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => o.json.id)).toEqual([70, 71]);
+		scopes.forEach((s) => s.done());
+		expect(trap.isDone()).toBe(false);
+	});
+
+	it('Simplify is read for each row, not from the first row only', async () => {
+		batchEndpoint([]);
+		const items = rows(2).map((r, i) => ({ body: r, simple: i === 1 }));
+		const { output } = await run(
+			{ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json.body) }}', simplify: '={{ $json.simple }}' },
+			{ items, key: KEYS.t3 },
+		);
+		expect(output![0].json.insured_name).toBe('Acme Roofing LLC');
+		expect(output![1].json).not.toHaveProperty('insured_name');
+		expect(output![1].json).toHaveProperty('fees_total', 0);
 	});
 
 	it('t2: one create per item, each with its own Idempotency-Key', async () => {

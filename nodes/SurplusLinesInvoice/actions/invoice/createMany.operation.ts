@@ -12,7 +12,7 @@ import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `Each input item is one invoice. With a t3 key the items go in calls of up to ${BATCH_MAX_INVOICES} (1,001 items: 3 calls); with a t2 key the node makes one call per item. Every item is checked locally first: without "On Error: Continue" a bad item stops the node before anything is sent. Items the service refuses do not stop the others: every chunk is still sent, then the node fails naming the first refused item and listing the filed IDs; with "On Error: Continue" each refused item comes out as its own error item instead.`,
+		displayName: `Each input item is one invoice. With a t3 key the items go in calls of up to ${BATCH_MAX_INVOICES} (1,001 items: 3 calls); with a t2 key, or with an own Idempotency Key, the node makes one call per item. Every item is checked locally first: without "On Error: Continue" a bad item stops the node before anything is sent. Once calls are made the node never fails: every item comes out, in order, as its filed invoice or as an error item (error, code, fields, requestId) for an item the service refused or whose outcome is unknown, and a warning says how many were not filed. Failing the node would invite a re-run or Retry On Fail, which would file the filed items again (a batch call carries no per-invoice key): route the error items instead.`,
 		name: 'createManyNotice',
 		type: 'notice',
 		default: '',
@@ -29,21 +29,36 @@ export const description = updateDisplayOptions(
 
 type Failure = { index: number; error: Error };
 
-function annotate(error: Error, failures: Failure[], filedIds: unknown[], total: number): Error {
+/** The first local failure, with every failed item listed (before any call: nothing was filed). */
+function annotateLocal(error: Error, failures: Failure[], total: number): Error {
 	const others = failures.slice(1).map((f) => f.index);
 	const lines = [
-		`${failures.length} of ${total} items failed${others.length ? ` (also items ${others.slice(0, 20).join(', ')}${others.length > 20 ? ', …' : ''})` : ''}.`,
-		filedIds.length
-			? `${filedIds.length} invoices were filed (IDs ${filedIds.slice(0, 50).join(', ')}${filedIds.length > 50 ? ', …' : ''}): run only the failed items again.`
-			: 'No invoice was filed.',
-		'Turn on Settings → On Error → Continue to get one output item per input item, with each failure as its own error item.',
+		`${failures.length} of ${total} items failed${others.length ? ` (also items ${others.join(', ')})` : ''}.`,
+		'No invoice was filed.',
+		'Turn on Settings → On Error → Continue to file the good items and get each bad item as its own error item.',
 	];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.description = [error.description, ...lines].filter(Boolean).join('\n');
 		error.message = `Item ${failures[0].index}: ${error.message}`;
-		return error;
 	}
 	return error;
+}
+
+/** The warning shown over the output after calls were made and some items were not filed. */
+function notFiledSummary(notFiled: number[], filed: number, total: number): string {
+	return `${notFiled.length} of ${total} rows were not filed or not confirmed (items ${notFiled.join(', ')}); ${filed} filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).`;
+}
+
+/** Items with their own Idempotency Key are filed one by one: a batch call cannot carry per-invoice keys. */
+async function fileAll(
+	ctx: IExecuteFunctions,
+	tier: string | undefined,
+	entries: Entry[],
+): Promise<Outcome[]> {
+	if (tier !== 't3') return await fileOneByOne(ctx, entries);
+	const ownKeys = entries.filter((e) => e.choice.mode === 'own');
+	const batched = entries.filter((e) => e.choice.mode !== 'own');
+	return [...(await fileInBatches(ctx, batched)), ...(await fileOneByOne(ctx, ownKeys))];
 }
 
 /**
@@ -69,31 +84,36 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		}
 	}
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
-	if (failures.length && !continueOnFail) throw annotate(failures[0].error, failures, [], count);
+	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
 
-	const outcomes: Outcome[] =
-		credential.tier === 't3'
-			? await fileInBatches(this, entries)
-			: await fileOneByOne(this, entries);
-	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
+	const outcomes = entries.length ? await fileAll(this, credential.tier, entries) : [];
 	const output = new Array<INodeExecutionData>(count);
-	const filedIds: unknown[] = [];
 	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index);
+	const notFiled = failures.map((f) => f.index);
+	let filed = 0;
 	for (const outcome of outcomes) {
 		if ('error' in outcome) {
-			failures.push(outcome);
+			notFiled.push(outcome.index);
 			output[outcome.index] = errorItem(outcome.error, outcome.index);
-		} else {
-			filedIds.push(outcome.filed.invoice.id);
-			output[outcome.index] = {
-				json: invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
-				pairedItem: { item: outcome.index },
-			};
+			continue;
 		}
+		filed++;
+		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
+		output[outcome.index] = {
+			json: invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+			pairedItem: { item: outcome.index },
+		};
 	}
-	if (failures.length && !continueOnFail) {
-		failures.sort((a, b) => a.index - b.index);
-		throw annotate(failures[0].error, failures, filedIds, count);
+	if (notFiled.length) {
+		notFiled.sort((a, b) => a - b);
+		// Each error item says how the run went (counts); the warning lists every item not filed.
+		const counts = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
+		for (const index of notFiled) output[index].json.summary = counts;
+		this.addExecutionHints?.({
+			message: notFiledSummary(notFiled, filed, count),
+			type: 'warning',
+			location: 'outputPane',
+		});
 	}
 	return output;
 }
