@@ -30,11 +30,19 @@ const numeric = (value: unknown) =>
 		? Number(value)
 		: value;
 
+// Spreadsheets turn policy numbers, ZIP and NAIC codes into numbers (12345); text fields take a
+// finite number and send it as text.
+const textual = (value: unknown) =>
+	typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+
 const requiredText = z.preprocess(
-	(v) => (isBlank(v) ? undefined : v),
+	(v) => (isBlank(v) ? undefined : textual(v)),
 	z.string({ required_error: MESSAGES.required, invalid_type_error: 'Must be a string' }),
 );
-const optionalText = z.string({ invalid_type_error: 'Must be a string' }).nullish();
+const optionalText = z.preprocess(
+	textual,
+	z.string({ invalid_type_error: 'Must be a string' }).nullish(),
+);
 
 const requiredNumber = z.preprocess(
 	(v) => (isBlank(v) ? undefined : numeric(v)),
@@ -257,8 +265,11 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 		}
 	});
 
+	// company_id 0 is the Company ID field left at its default: no company, not a company numbered 0.
 	const needsCompany = (item: IDataObject, path: Array<string | number>) => {
-		if (!isBlank(item.company_id) || !isBlank(item.naic) || !isBlank(item.company_name)) return;
+		const companyId =
+			isBlank(item.company_id) || numeric(item.company_id) === 0 ? undefined : item.company_id;
+		if (companyId !== undefined || !isBlank(item.naic) || !isBlank(item.company_name)) return;
 		ctx.addIssue({
 			code: 'custom',
 			path: [...path, 'company_id'],

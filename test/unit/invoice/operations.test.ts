@@ -111,6 +111,13 @@ describe('Get Many', () => {
 });
 
 describe('Update', () => {
+	it('JSON mode starts from {} (no sample change): left as is, it is refused locally with no call', async () => {
+		const trap = nock(API).put(/.*/).reply(200, envelope({}));
+		const { error } = await run({ operation: 'update', invoiceId: byId('1042'), inputMode: 'json' });
+		expect(error!.message).toBe('Invalid input, nothing was sent: body: Set at least one field to change');
+		expect(trap.isDone()).toBe(false);
+	});
+
 	it('sends only the fields given (checked) with PUT', async () => {
 		const body = { net_premium: -300, type_code: 'ENDORSEMENT' };
 		const scope = nock(API).put('/invoices/1042', body).reply(200, envelope(invoiceFor(row(body), 1042)));
@@ -171,5 +178,20 @@ describe('Preview', () => {
 		const { output } = await run(jsonParams('preview'), { items: [row()], key: KEYS.t1 });
 		expect(output![0].json).toEqual(data);
 		scope.done();
+	});
+});
+
+describe('descriptions', () => {
+	const CHANGE_NOTE = 'For an endorsement or cancellation this is the amount of the change; negative when premium is returned.';
+	type Prop = { name: string; displayName?: string; description?: string; options?: Prop[]; values?: Prop[] };
+	const all = (props: Prop[]): Prop[] => props.flatMap((p) => [p, ...all((p.options ?? []) as Prop[]), ...all((p.values ?? []) as Prop[])]);
+	const props = all(new SurplusLinesInvoice().description.properties as unknown as Prop[]);
+
+	it('amounts that may be a change say so (no garbled ". ,." text)', () => {
+		expect(props.filter((p) => /,\.|\. ,/.test(p.description ?? ''))).toEqual([]);
+		const described = (text: string) => props.filter((p) => p.description === `${text} ${CHANGE_NOTE}`);
+		expect(described('Premium of the transaction.').length).toBeGreaterThan(0);
+		expect(described('Coverage premium.').length).toBeGreaterThan(0);
+		expect(described('The group’s premium.').length).toBeGreaterThan(0);
 	});
 });

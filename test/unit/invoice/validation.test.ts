@@ -57,6 +57,10 @@ describe('local rules (no call is made for a failing input)', () => {
 		['insurer without company_id', row({ insurers: [{ company_id: 301, percent: 60 }, { percent: 40 }] }), [
 			'insurers[1].company_id is required and must be an integer',
 		]],
+		// The Company ID field's default 0 is "not set": refused locally instead of a 422 from the service.
+		['insurer company_id 0 (the field left at its default)', row({ insurers: [{ company_id: 0, percent: 100 }] }), [
+			'insurers[0].company_id is required and must be an integer',
+		]],
 		['insurer company_id an integer', row({ insurers: [{ company_id: 'abc' }] }), ['insurers[0].company_id: Must be an integer']],
 		['insurer groups sum to net_premium within 1 cent', row({ insurers: [
 			{ lob_id: 1, amount: 700, companies: [{ company_id: 301 }] },
@@ -89,6 +93,16 @@ describe('local rules (no call is made for a failing input)', () => {
 
 	it('Preview uses the same schema', async () => {
 		await refused(row({ type_code: 'AUDIT' }), ['type_code: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION'], 'preview');
+	});
+
+	it('numbers in text fields (spreadsheet cells) are accepted and sent as text', async () => {
+		const body = row({ policy_number: 12345, insured_address: { line1: '1 Main', zip: 75201 }, insurers: [{ naic: 12345, percent: 100 }] });
+		const sent = row({ policy_number: '12345', insured_address: { line1: '1 Main', zip: '75201' }, insurers: [{ naic: '12345', percent: 100 }] });
+		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 9)));
+		const { output, error } = await run(jsonParams('create', { idempotency: 'off' }), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output![0].json.policy_number).toBe('12345');
+		scope.done();
 	});
 
 	it('accepts negative amounts of an endorsement or cancellation, zero premium, and groups summing within 1 cent', () => {

@@ -8,6 +8,9 @@ import type { INodeProperties } from 'n8n-workflow';
 const CHANGE_NOTE =
 	'For an endorsement or cancellation this is the amount of the change; negative when premium is returned.';
 
+/** An amount's description followed by what it means on an endorsement or cancellation. */
+const withChangeNote = (text: string) => `${text} ${CHANGE_NOTE}`;
+
 export const inputModeProperty: INodeProperties = {
 	displayName: 'Input',
 	name: 'inputMode',
@@ -37,9 +40,10 @@ const jsonBodyFull: INodeProperties = {
 
 const jsonBodyPartial: INodeProperties = {
 	...jsonBodyFull,
-	default: '{\n  "net_premium": 1250.00\n}',
+	// Empty on purpose: a sample value here would be sent as a real change if left in place.
+	default: '{}',
 	description:
-		'Only the fields to change, with the service’s field names; fields sent replace the stored ones',
+		'Only the fields to change, with the service’s field names (e.g. {"net_premium": 1250.00}); fields sent replace the stored ones',
 };
 
 export const jsonBodyProperty = (partial: boolean): INodeProperties =>
@@ -83,7 +87,7 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 			typeOptions: { numberPrecision: 2 },
 			default: 0,
 			required: req,
-			description: 'Premium of the transaction. ,.',
+			description: withChangeNote('Premium of the transaction.'),
 		},
 		{
 			displayName: 'Effective Date',
@@ -105,6 +109,19 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 			description: 'The policy’s expiration date',
 		},
 	];
+}
+
+/** The line of business picker, on the invoice and on each insurer group. */
+function lobIdProperty(): INodeProperties {
+	return {
+		displayName: 'Line of Business Name or ID',
+		name: 'lobId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getLinesOfBusiness' },
+		default: '',
+		description:
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	};
 }
 
 export const optionalFieldOptions: INodeProperties[] = [
@@ -138,15 +155,7 @@ export const optionalFieldOptions: INodeProperties[] = [
 		default: '',
 		description: 'Your own reference',
 	},
-	{
-		displayName: 'Line of Business Name or ID',
-		name: 'lobId',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getLinesOfBusiness' },
-		default: '',
-		description:
-			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-	},
+	lobIdProperty(),
 	{
 		displayName: 'Line of Business (By Name)',
 		name: 'lobName',
@@ -326,7 +335,7 @@ export const collectionProperties: INodeProperties[] = [
 						type: 'number',
 						typeOptions: { numberPrecision: 2 },
 						default: 0,
-						description: 'Coverage premium. ,.',
+						description: withChangeNote('Coverage premium.'),
 					},
 					{
 						displayName: 'Limits',
@@ -385,15 +394,7 @@ export const collectionProperties: INodeProperties[] = [
 				displayName: 'Group',
 				name: 'group',
 				values: [
-					{
-						displayName: 'Line of Business Name or ID',
-						name: 'lobId',
-						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getLinesOfBusiness' },
-						default: '',
-						description:
-							'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-					},
+					lobIdProperty(),
 					{
 						displayName: 'Line of Business (By Name)',
 						name: 'lobName',
@@ -408,7 +409,7 @@ export const collectionProperties: INodeProperties[] = [
 						typeOptions: { numberPrecision: 2 },
 						default: 0,
 						required: true,
-						description: 'The group’s premium. ,.',
+						description: withChangeNote('The group’s premium.'),
 					},
 					{
 						displayName: 'Companies',
