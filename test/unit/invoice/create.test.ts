@@ -1,4 +1,5 @@
 import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
 
 import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 
@@ -202,7 +203,8 @@ describe('Bill Taxes From Preview', () => {
 			],
 		};
 		const p = nock(API).post('/invoices/preview', body).reply(200, preview(['State TX is not supported for filing']));
-		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, billed) } })
+		// Changed: the key is derived from the invoice as given, before the tax lines are added.
+		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, body) } })
 			.post('/invoices', billed)
 			.reply(201, envelope(invoiceFor(billed, 1040)));
 		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
@@ -211,6 +213,26 @@ describe('Bill Taxes From Preview', () => {
 		expect(output![0].json._previewNotes).toEqual(['State TX is not supported for filing']);
 		p.done();
 		c.done();
+	});
+
+	it('the derived key does not change with the day’s rates: a re-run after a rate change sends the same key', async () => {
+		const body = row();
+		const withRate = (amount: number) =>
+			envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount }] }, invoice: null });
+		nock(API).post('/invoices/preview', body).reply(200, withRate(58.2)).post('/invoices/preview', body).reply(200, withRate(60));
+		const keys: string[] = [];
+		nock(API)
+			.post('/invoices')
+			.times(2)
+			.reply(function (_uri, sent) {
+				keys.push(String(this.req.headers['idempotency-key']));
+				return [201, envelope(invoiceFor(sent as IDataObject, 1041))];
+			});
+		for (let n = 0; n < 2; n++) {
+			const { error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+			expect(error).toBeUndefined();
+		}
+		expect(keys).toEqual([derivedKey(KEYS.t2, body), derivedKey(KEYS.t2, body)]);
 	});
 
 	it('creates nothing when the preview reports validation errors; the item shows them', async () => {

@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to preview first and add the computed tax lines (tax_calculation.line_items) to the fees, then create. One extra call. Codes already in the fees (or their alias) are kept as sent. Nothing is created when the preview reports validation errors.',
+					'Whether to preview first and add the computed tax lines (tax_calculation.line_items) to the fees, then create. One extra call. Codes already in the fees (or their alias) are kept as sent. Nothing is created when the preview reports validation errors. The derived Idempotency-Key comes from the invoice before the tax lines are added, so a re-run with changed rates still returns the first filing.',
 			},
 		],
 	},
@@ -48,13 +48,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	let body = readInvoiceBody(this, i);
 	const choice = readIdempotencyChoice(this, i);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
+	// the day's rates must not turn a re-run of the same invoice into a new filing.
+	const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, i);
 	let previewNotes: string[] | undefined;
 	if (options.billTaxesFromPreview === true) {
 		const billed = await billTaxesFromPreview(this, body, i);
 		body = billed.body;
 		previewNotes = billed.notes;
 	}
-	const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, i);
 	const result = await fileInvoice(this, body, { idempotencyKey: key, itemIndex: i });
 	const json = invoiceJson(
 		result.invoice,
