@@ -5,13 +5,10 @@ import { readErrorInfo, serviceError } from '../shared/errors';
 const accepted = (action: string) =>
 	`The state accepted this invoice (status success), so it can no longer be ${action}. File an endorsement or cancellation for the policy instead.`;
 
-/** Advice for a 409 on update/delete of an invoice the state accepted (used as the transport's errorHints). */
-export const ACCEPTED_HINTS = {
-	update: { CONFLICT: accepted('changed') },
-	delete: { CONFLICT: accepted('deleted') },
-};
-
-/** A 409 on update/delete says in its message that the state accepted the invoice; other errors pass. */
+/**
+ * The one place a 409 on update/delete is explained: the message says the state accepted the
+ * invoice and the advice says what to do instead; other errors pass unchanged.
+ */
 export function explainConflict(
 	ctx: IExecuteFunctions,
 	error: unknown,

@@ -85,6 +85,10 @@ describe('Invoice node against the sandbox', () => {
 		const deleted = await run('t2', { operation: 'delete', invoiceId: id });
 		expect(deleted.output![0].json).toEqual({ id: 1001, deleted: true });
 		expect((await stored('t2', 'SB-1')).map((i) => i.id)).toEqual([1002]);
+		// The same delete again (as a resend after a lost reply would) finds it gone: still a success.
+		const again = await run('t2', { operation: 'delete', invoiceId: id });
+		expect(again.error).toBeUndefined();
+		expect(again.output![0].json).toMatchObject({ id: 1001, deleted: true, already_gone: true });
 	});
 
 	it('the same create twice is a replay on a new-features account (one invoice stored)', async () => {

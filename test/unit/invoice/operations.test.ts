@@ -158,6 +158,21 @@ describe('Delete', () => {
 		scope.done();
 	});
 
+	it('404 counts as deleted (already gone, e.g. a resent DELETE after a lost reply), with a note', async () => {
+		const scope = nock(API).delete('/invoices/55').reply(404, failure('NOT_FOUND', 'Invoice not found'));
+		const { output, error } = await run({ operation: 'delete', invoiceId: byId('55') });
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 55, deleted: true, already_gone: true });
+		expect(output![0].json.note).toContain('already gone');
+		scope.done();
+	});
+
+	it('409: one explanation (message and advice once)', async () => {
+		nock(API).delete('/invoices/55').reply(409, failure('CONFLICT', 'accepted'));
+		const { error } = await run({ operation: 'delete', invoiceId: byId('55') });
+		expect(error!.description!.split('File an endorsement or cancellation').length).toBe(2);
+	});
+
 	it('409 on an accepted invoice: can no longer be deleted', async () => {
 		nock(API).delete('/invoices/55').reply(409, failure('CONFLICT', 'accepted'));
 		const { error } = await run({ operation: 'delete', invoiceId: byId('55') });

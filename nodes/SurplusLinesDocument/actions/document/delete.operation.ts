@@ -2,15 +2,24 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
+import { ALREADY_GONE_DESCRIPTION, deleteAllowingGone } from '../../../shared/deleteGone';
 import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
-import { apiRequest } from '../../../shared/transport';
 import { documentPathRef } from '../../reference';
 import { invoiceField, referenceFields } from './fields';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['delete'] } },
-	[invoiceField, ...referenceFields],
+	[
+		{
+			displayName: ALREADY_GONE_DESCRIPTION,
+			name: 'deleteNotice',
+			type: 'notice',
+			default: '',
+		},
+		invoiceField,
+		...referenceFields,
+	],
 );
 
 /** Removes the document reference (204); the file in your own store is untouched. */
@@ -27,12 +36,10 @@ export async function execute(
 		itemIndex,
 	);
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
-	await apiRequest.call(this, {
-		method: 'DELETE',
-		path: PATHS.document(invoiceId, ref),
-		itemIndex,
-	});
+	const gone = await deleteAllowingGone(this, { path: PATHS.document(invoiceId, ref), itemIndex });
 	const referenceType = this.getNodeParameter('referenceType', itemIndex) as string;
 	const document = String(this.getNodeParameter('document', itemIndex)).trim();
-	return [{ json: { deleted: true, invoiceId: Number(invoiceId), referenceType, document } }];
+	return [
+		{ json: { deleted: true, invoiceId: Number(invoiceId), referenceType, document, ...gone } },
+	];
 }

@@ -7,7 +7,7 @@ import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { readInvoiceBody } from '../../body';
-import { ACCEPTED_HINTS, explainConflict } from '../../hints';
+import { explainConflict } from '../../hints';
 import { noteKeptInvoice } from '../../filing';
 import { invoiceJson } from '../../output';
 import { bodyProperties, simplifyProperty } from './body.description';
@@ -28,7 +28,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			path: PATHS.invoice(id),
 			body,
 			itemIndex: i,
-			errorHints: ACCEPTED_HINTS.update,
 		});
 		return [
 			{

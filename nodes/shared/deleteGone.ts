@@ -1,0 +1,32 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiContext } from './context';
+import { readErrorInfo } from './errors';
+import { apiRequest, type ApiRequest } from './transport';
+
+export const ALREADY_GONE_NOTE =
+	'The service answered 404 Not Found: it was already gone (deleted earlier, e.g. by this same delete resent after a lost reply, or not on this key’s account). Nothing was deleted by this call.';
+
+/** Operation description text for a delete that treats 404 as done. */
+export const ALREADY_GONE_DESCRIPTION =
+	'A 404 Not Found counts as deleted (already_gone: true, with a note): the transport resends a DELETE whose reply was lost, and the resend finds nothing although the delete happened. The goal of a delete, the thing being gone, is met either way; a mistyped ID also comes out as already gone.';
+
+/**
+ * DELETE, where a 404 means "already gone" and is success: the transport may resend a DELETE
+ * after a lost reply, and the resend gets 404 although the first attempt deleted the thing.
+ * The transport does not say whether it resent, so every 404 is read this way.
+ */
+export async function deleteAllowingGone(
+	ctx: ApiContext,
+	request: Omit<ApiRequest, 'method'>,
+): Promise<IDataObject> {
+	const gone = await apiRequest.call(ctx, { ...request, method: 'DELETE' }).then(
+		() => false,
+		(error: unknown) => {
+			// Every failure of apiRequest is already a NodeApiError/NodeOperationError: passed on as is.
+			if (readErrorInfo(error)?.httpStatus !== 404) return Promise.reject(error);
+			return true;
+		},
+	);
+	return gone ? { already_gone: true, note: ALREADY_GONE_NOTE } : {};
+}
