@@ -6,9 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { documentReference } from '../shared/documentRules';
 import {
-	DOCUMENT_MIME_TYPES,
-	DOCUMENT_TYPE_PATTERN,
 	FEE_ALIAS_PAIRS,
 	INVOICE_FEE_CODES,
 	LIMITS,
@@ -165,35 +164,7 @@ const fee = z
 	})
 	.passthrough();
 
-const document = z
-	.object({
-		type: z.preprocess(
-			(v) => (isBlank(v) ? undefined : v),
-			z
-				.string({ required_error: MESSAGES.required })
-				.max(LIMITS.documentType, `Must not exceed ${LIMITS.documentType} characters`)
-				.regex(DOCUMENT_TYPE_PATTERN, 'May contain only letters, digits, underscore or hyphen'),
-		),
-		docUUID: z.preprocess(
-			(v) => (isBlank(v) ? undefined : v),
-			z
-				.string({ required_error: MESSAGES.required })
-				.max(LIMITS.docUuid, `Must not exceed ${LIMITS.docUuid} characters`),
-		),
-		filename: z
-			.string()
-			.max(LIMITS.fileName, `Must not exceed ${LIMITS.fileName} characters`)
-			.nullish(),
-		mime_type: z
-			.custom<string>(
-				(v) => isBlank(v) || (DOCUMENT_MIME_TYPES as readonly unknown[]).includes(v),
-				{
-					message: `Must be one of: ${DOCUMENT_MIME_TYPES.join(', ')}`,
-				},
-			)
-			.optional(),
-	})
-	.passthrough();
+const document = documentReference.passthrough();
 
 /** Every field of the request; unknown fields pass through untouched (the service may know them). */
 const invoiceFields = z

@@ -33,7 +33,7 @@ const documents: Scenario = {
 		const [bad] = json(run, 'Attach With Bad Type');
 		const badText = JSON.stringify(bad);
 		assert.equal(bad.code, 'INVALID_INPUT', `continue-on-fail gives an error item, got ${badText}`);
-		assert.deepEqual(bad.fields, ['Document Type: letters, digits, underscore or hyphen only']);
+		assert.deepEqual(bad.fields, ['Document Type: May contain only letters, digits, underscore or hyphen']);
 
 		const [waited] = json(run, 'Wait Until Fetched');
 		assert.equal(waited.fetch_status, 'fetched');

@@ -68,12 +68,12 @@ describe('Attach', () => {
 			documentType: 'declaration page!',
 			additionalFields: { filename: 'f'.repeat(256), mimeType: 'text/plain' },
 		});
-		expect(error!.message).toBe('Invalid input, nothing was sent: Document Type: letters, digits, underscore or hyphen only');
+		expect(error!.message).toBe('Invalid input, nothing was sent: Document Type: May contain only letters, digits, underscore or hyphen');
 		expect(error!.description!.split('\n')).toEqual([
-			'Document Type: letters, digits, underscore or hyphen only',
-			'docUUID: at most 256 characters (got 257)',
-			'File Name: at most 255 characters (got 256)',
-			'MIME Type: must be one of application/pdf, image/png, image/jpeg, image/jpg',
+			'Document Type: May contain only letters, digits, underscore or hyphen',
+			'docUUID: Must not exceed 256 characters (got 257)',
+			'File Name: Must not exceed 255 characters (got 256)',
+			'MIME Type: Must be one of: application/pdf, image/png, image/jpeg, image/jpg',
 			'Fix the item and run again. No call to the service was made.',
 		]);
 		expect(nock.pendingMocks()).toEqual([]);
@@ -83,7 +83,7 @@ describe('Attach', () => {
 		const { output } = await run('attach', { docUUID: ' ', documentType: 'a'.repeat(51) }, { continueOnFail: true });
 		expect(output![0].json).toMatchObject({
 			code: 'INVALID_INPUT',
-			fields: ['Document Type: at most 50 characters (got 51)', 'docUUID: This field is required'],
+			fields: ['Document Type: Must not exceed 50 characters (got 51)', 'docUUID: This field is required'],
 		});
 	});
 

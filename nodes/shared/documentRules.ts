@@ -1,0 +1,51 @@
+/**
+ * The description's rules for a document reference (service-api.md, Document: type, docUUID,
+ * filename, mime_type), in its own words. One schema for the Document node's Attach and for the
+ * documents[] of an invoice body.
+ */
+import { z } from 'zod';
+
+import { DOCUMENT_MIME_TYPES, DOCUMENT_TYPE_PATTERN, LIMITS, MESSAGES } from './rules';
+
+const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+const blankAsMissing = (value: unknown) => (isBlank(value) ? undefined : value);
+const tooLong = (max: number) => `Must not exceed ${max} characters`;
+
+export const DOCUMENT_MESSAGES = {
+	typePattern: 'May contain only letters, digits, underscore or hyphen',
+	mimeType: `Must be one of: ${DOCUMENT_MIME_TYPES.join(', ')}`,
+	tooLong,
+} as const;
+
+/** A docUUID: required, at most 256 characters. */
+export const docUuidRule = z.preprocess(
+	blankAsMissing,
+	z
+		.string({ required_error: MESSAGES.required, invalid_type_error: 'Must be a string' })
+		.max(LIMITS.docUuid, tooLong(LIMITS.docUuid)),
+);
+
+/** One document reference; `.passthrough()` it where unknown fields should travel on. */
+export const documentReference = z.object({
+	type: z.preprocess(
+		blankAsMissing,
+		z
+			.string({ required_error: MESSAGES.required, invalid_type_error: 'Must be a string' })
+			.max(LIMITS.documentType, tooLong(LIMITS.documentType))
+			.regex(DOCUMENT_TYPE_PATTERN, DOCUMENT_MESSAGES.typePattern),
+	),
+	docUUID: docUuidRule,
+	filename: z.preprocess(
+		blankAsMissing,
+		z
+			.string({ invalid_type_error: 'Must be a string' })
+			.max(LIMITS.fileName, tooLong(LIMITS.fileName))
+			.optional(),
+	),
+	mime_type: z.preprocess(
+		blankAsMissing,
+		z
+			.enum(DOCUMENT_MIME_TYPES, { errorMap: () => ({ message: DOCUMENT_MESSAGES.mimeType }) })
+			.optional(),
+	),
+});
