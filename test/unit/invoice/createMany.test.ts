@@ -193,6 +193,13 @@ describe('Create Many', () => {
 		single.done();
 	});
 
+	it('fails the node like any other when the whole batch is refused and nothing was filed', async () => {
+		nock(API).post('/invoices/batch').reply(403, failure('TIER_REQUIRED', 'Requires t3', undefined, 'req_403'));
+		const { error, output } = await run(jsonParams('createMany'), { items: rows(2), key: KEYS.t3 });
+		expect(output).toBeUndefined();
+		expect(error!.message).toBe('This operation needs a higher key tier (HTTP 403 TIER_REQUIRED): Requires t3');
+	});
+
 	it('a refused batch call (e.g. 403) fails every item of that chunk', async () => {
 		nock(API).post('/invoices/batch').reply(403, failure('TIER_REQUIRED', 'Requires t3', undefined, 'req_403'));
 		const { output } = await run(jsonParams('createMany'), { items: rows(2), key: KEYS.t3, continueOnFail: true });

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { errorItem } from '../../../shared/errors';
 import { BATCH_MAX_INVOICES } from '../../../shared/service';
+import { isOutcomeUnknown } from '../../../shared/transport';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
 import { readInvoiceBody } from '../../body';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
@@ -87,6 +88,12 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
 
 	const outcomes = entries.length ? await fileAll(this, credential.tier, entries) : [];
+	// Nothing filed and nothing in doubt (e.g. a 403 for the whole batch): a re-run cannot file
+	// twice, so this fails like any node would.
+	const refusals = outcomes.flatMap((o) => ('error' in o ? [o.error] : []));
+	if (!continueOnFail && refusals.length === outcomes.length && refusals.length > 0) {
+		if (!refusals.some(isOutcomeUnknown)) throw refusals[0];
+	}
 	const output = new Array<INodeExecutionData>(count);
 	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index);
 	const notFiled = failures.map((f) => f.index);
