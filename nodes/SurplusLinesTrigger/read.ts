@@ -47,12 +47,12 @@ export async function readPolicy(
 
 export type Outcome = 'missing' | 'transient' | 'fatal';
 
+// A request that could not be sent (TLS, host name) or a non-service page with a 2xx-4xx status
+// points at the Base URL: a setting to fix, reported like a refused key (5xx pages stay transient).
 const TRANSIENT_CODES = new Set([
 	'RATE_LIMIT_EXCEEDED',
 	'NETWORK_ERROR',
 	'TIMEOUT',
-	'REQUEST_FAILED',
-	'NOT_ENVELOPE',
 	'INTERNAL_ERROR',
 ]);
 

@@ -102,6 +102,16 @@ describe('other failures', () => {
 		await expect(trigger.poll()).rejects.toThrow(/API key was refused.*Invalid API key/);
 	});
 
+	it('a login page instead of the service (wrong Base URL) fails the activation; a 502 page does not', async () => {
+		const trigger = activeTrigger({ invoiceIds: '1001' });
+		nock(API).get('/invoices/1001').reply(200, '<html><body>Sign in</body></html>', { 'Content-Type': 'text/html' });
+		await expect(trigger.poll()).rejects.toThrow(/The reply did not come from the service \(HTTP 200 NOT_ENVELOPE\)/);
+
+		const proxied = activeTrigger({ invoiceIds: '1001' });
+		nock(API).get('/invoices/1001').times(3).reply(502, '<html><body>Bad gateway</body></html>', { 'Content-Type': 'text/html' });
+		await expect(proxied.poll()).resolves.toEqual([]);
+	});
+
 	it('settings problems are reported before any call', async () => {
 		await expect(activeTrigger({ invoiceIds: '1001, abc' }).poll()).rejects.toThrow(/invoiceIds: an invoice ID is a whole number \(got "abc"\)/);
 		await expect(activeTrigger({}).poll()).rejects.toThrow(/enter at least one invoice ID or policy number/);
