@@ -43,11 +43,30 @@ function rows(value: unknown, key: string): IDataObject[] {
 	return Array.isArray(list) ? (list as IDataObject[]) : [];
 }
 
+/**
+ * The Company locator's value. Inside a fixedCollection n8n hands over the raw locator
+ * (`{__rl, mode, value}`); workflows saved before it was a locator hold a plain number, where 0
+ * was the untouched default. Blank gives undefined: no company_id is sent, and the local rules
+ * then ask for one (or a NAIC code or company name).
+ */
+function companyIdValue(raw: unknown): unknown {
+	const value =
+		raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+			? (raw as IDataObject).value
+			: raw;
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	return blank(value) || value === 0 ? undefined : value;
+}
+
 function company(row: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	if (row.identifyBy === 'naic') out.naic = row.naic;
 	else if (row.identifyBy === 'companyName') out.company_name = row.companyName;
-	else out.company_id = row.companyId;
+	else {
+		// The list and "By ID" give the ID as text; the rules send it as an integer (or name the field).
+		const companyId = companyIdValue(row.companyId);
+		if (companyId !== undefined) out.company_id = companyId;
+	}
 	if (row.shareBy === 'percent') out.percent = row.percent;
 	if (row.shareBy === 'amount') out.amount = row.amount;
 	return out;

@@ -8,7 +8,8 @@
  * - it has, and a key was sent: resend with the same key (the service replays or files once);
  * - otherwise: list the policy's transactions and look for the same type, effective date
  *   (and transaction effective date) and net premium; a match is returned as recovered, else the
- *   invoice is sent once more.
+ *   invoice is sent once more. After a timeout the service may still be storing the first
+ *   attempt, so the listing waits, and looks once more before the invoice is sent again.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -16,8 +17,9 @@ import { getServiceCredential } from '../shared/credentials';
 import { readErrorInfo, serviceError } from '../shared/errors';
 import { deriveIdempotencyKey } from '../shared/idempotency';
 import { FEATURES, PATHS, readAccountInfo, type AccountInfo } from '../shared/service';
-import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
+import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../shared/transport';
 import { listInvoices } from '../shared/invoiceList';
+import { clock } from '../shared/timing';
 
 export interface Filed {
 	invoice: IDataObject;
@@ -138,6 +140,39 @@ export function outcomeUnknown(
 	);
 }
 
+/** Longest wait before each look for a timed-out first attempt. */
+const TIMEOUT_SETTLE_CAP_MS = 10_000;
+
+/** The wait before each look after a timeout: the request's own timeout, at most 10 s. */
+export function settleDelayMs(timeoutSeconds: number): number {
+	return Math.min(timeoutSeconds * 1000, TIMEOUT_SETTLE_CAP_MS);
+}
+
+/**
+ * The first attempt among the policy's transactions, when the account cannot replay it. A
+ * timed-out request reached the service and may still be being stored: listing at once would
+ * miss it and the resend would file the invoice twice. So after a timeout the node waits, looks,
+ * and if nothing is there waits and looks once more. Other unknown outcomes (a dropped
+ * connection, a 5xx) keep the one look at once.
+ */
+async function findFirstAttempt(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	options: { itemIndex: number; timedOut: boolean },
+): Promise<IDataObject | undefined> {
+	const { itemIndex, timedOut } = options;
+	const policyNumber = String(body.policy_number);
+	const look = async () =>
+		findSameTransaction(await listInvoices(ctx, { policyNumber, itemIndex }), body);
+	if (!timedOut) return await look();
+	const waitMs = settleDelayMs(readSettings(ctx, itemIndex).timeoutSeconds);
+	await clock.sleep(waitMs);
+	const found = await look();
+	if (found) return found;
+	await clock.sleep(waitMs);
+	return await look();
+}
+
 export async function fileInvoice(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
@@ -154,10 +189,12 @@ export async function fileInvoice(
 			itemIndex,
 			errorHints: CREATE_HINTS,
 		});
+	let timedOut = false;
 	try {
 		return filed(await send(false));
 	} catch (error) {
 		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
+		timedOut = readErrorInfo(error)?.code === 'TIMEOUT';
 	}
 
 	// From here on the first attempt may have been stored. Only the service refusing a resend is
@@ -176,10 +213,7 @@ export async function fileInvoice(
 			keyed = true;
 			return await resend(true);
 		}
-		const existing = findSameTransaction(
-			await listInvoices(ctx, { policyNumber, itemIndex }),
-			body,
-		);
+		const existing = await findFirstAttempt(ctx, body, { itemIndex, timedOut });
 		if (existing) return { invoice: existing, replayed: false, recovered: true };
 		return await resend(false);
 	} catch (error) {

@@ -1,12 +1,13 @@
 /**
  * A real loopback HTTP server that answers from a script: each request takes the next step, either
- * a reply or a dropped connection. Used where a test needs a true network failure (nock's
- * replyWithError emits the error on its mock socket in a way that is lost under parallel load).
+ * a reply, a dropped connection, or no reply at all ('hang': for a real client timeout). Used where
+ * a test needs a true network failure (nock's replyWithError emits the error on its mock socket in
+ * a way that is lost under parallel load; nock's delay does not trip the request timeout).
  */
 import http from 'http';
 import type { AddressInfo } from 'net';
 
-export type Step = 'drop' | { status: number; body?: unknown; headers?: Record<string, string> };
+export type Step = 'drop' | 'hang' | { status: number; body?: unknown; headers?: Record<string, string> };
 
 export interface SeenRequest {
 	method: string;
@@ -28,6 +29,7 @@ export async function scriptedServer(steps: Step[]) {
 				req.socket.destroy();
 				return;
 			}
+			if (step === 'hang') return;
 			res.writeHead(step.status, { 'Content-Type': 'application/json', ...step.headers });
 			res.end(typeof step.body === 'string' ? step.body : JSON.stringify(step.body ?? {}));
 		});
@@ -37,6 +39,11 @@ export async function scriptedServer(steps: Step[]) {
 	return {
 		baseUrl: `http://127.0.0.1:${port}/api/v1`,
 		seen,
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				// A 'hang' step leaves its socket open after the client gave up; close() would wait for it.
+				server.closeAllConnections();
+			}),
 	};
 }

@@ -8,6 +8,7 @@ import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLine
 import { runNode } from '../harness/engine';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { useFakeClock } from '../helpers/fakeClock';
+import { clock } from '../../nodes/shared/timing';
 import { keyByName } from '../sandbox';
 
 const sb = useSandboxSuite();
@@ -113,6 +114,30 @@ describe('Invoice node against the sandbox', () => {
 		expect(error).toBeUndefined();
 		expect(output![0].json).toMatchObject({ id: 1001, net_premium: 1234.56, _recovered: true });
 		expect(await stored('legacy-t2', 'SB-1')).toHaveLength(1);
+	});
+
+	it('timed-out create on a legacy account: the service stores it late; the node waits, finds it, exactly one stored', async () => {
+		// Real time here: the sandbox holds the first POST 1.25 s and then stores it, the node gives
+		// up after 0.5 s and waits 0.5 s before each of its two looks (the second one finds it).
+		fake.restore();
+		const waits: number[] = [];
+		const realSleep = clock.sleep;
+		clock.sleep = async (ms) => {
+			waits.push(ms);
+			await realSleep(ms);
+		};
+		try {
+			await control('/faults', { delay_ms: 1250, methods: ['POST'], path_prefix: '/invoices', count: 1 });
+			const { output, error } = await run('legacy-t2', json('create', { requestOptions: { timeoutSeconds: 0.5 } }), [row({ net_premium: 777 })]);
+			expect(error).toBeUndefined();
+			expect(output![0].json).toMatchObject({ id: 1001, net_premium: 777, _recovered: true });
+			// Usually both looks; on a loaded machine the first look may come late enough to find it.
+			expect(waits[0]).toBe(500);
+			expect(waits.length).toBeLessThanOrEqual(2);
+			expect(await stored('legacy-t2', 'SB-1')).toHaveLength(1);
+		} finally {
+			clock.sleep = realSleep;
+		}
 	});
 
 	it('a t1 key cannot create; the service is never asked', async () => {

@@ -204,6 +204,44 @@ export const optionalFieldOptions: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The insurer's company ID: searched by name or NAIC code, or typed. Read in `../../body.ts`,
+ * which also takes the plain number older workflows stored here.
+ */
+const companyIdProperty: INodeProperties = {
+	displayName: 'Company',
+	name: 'companyId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	displayOptions: { show: { identifyBy: ['companyId'] } },
+	description: 'The service’s company ID',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Type a company name or NAIC code…',
+			typeOptions: {
+				searchListMethod: 'searchCompanies',
+				searchable: true,
+				searchFilterRequired: true,
+			},
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 301',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\d+$', errorMessage: 'A company ID is a whole number' },
+				},
+			],
+		},
+	],
+};
+
 const companyFields = (shareNote: string): INodeProperties[] => [
 	{
 		displayName: 'Find Company By',
@@ -220,14 +258,7 @@ const companyFields = (shareNote: string): INodeProperties[] => [
 			},
 		],
 	},
-	{
-		displayName: 'Company ID',
-		name: 'companyId',
-		type: 'number',
-		default: 0,
-		displayOptions: { show: { identifyBy: ['companyId'] } },
-		description: 'Find it with the Reference node’s company search',
-	},
+	companyIdProperty,
 	{
 		displayName: 'NAIC Code',
 		name: 'naic',

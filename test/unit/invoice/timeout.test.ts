@@ -1,0 +1,90 @@
+/**
+ * Create after a timeout on an account without idempotency: the service may still be storing the
+ * first attempt, so the node waits before it looks among the policy's transactions and looks once
+ * more before it files again. The timeout is real (a loopback server that never answers the first
+ * POST, a 0.2 s Timeout); the node's waits run on the fake clock and are recorded.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { settleDelayMs } from '../../../nodes/SurplusLinesInvoice/filing';
+import { runNode } from '../../harness/engine';
+import { scriptedServer, type Step } from '../../helpers/scriptedServer';
+import { GATEWAY_TIMEOUT, KEYS, envelope, invoiceFor, jsonParams, row, setupSuite } from './helpers';
+
+const suite = setupSuite();
+beforeAll(() => nock.enableNetConnect('127.0.0.1'));
+
+const legacyMe: Step = {
+	status: 200,
+	body: envelope({ key_name: 'ops', tier: 't2', account: { mode: 'test', features: [] }, scopes: ['invoices'] }, 'req_me'),
+};
+const listing = (invoices: IDataObject[]): Step => ({
+	status: 200,
+	body: envelope({ invoices, pagination: { page: 1, per_page: 100, total: invoices.length } }),
+});
+const created = (invoice: IDataObject): Step => ({ status: 201, body: envelope(invoice) });
+
+/** Runs Create (Timeout 0.2 s) against a server answering with `steps`; returns the run and the requests seen. */
+async function createAgainst(steps: Step[], body: IDataObject) {
+	const server = await scriptedServer(steps);
+	try {
+		const result = await runNode({
+			node: new SurplusLinesInvoice(),
+			parameters: { resource: 'invoice', ...jsonParams('create', { requestOptions: { timeoutSeconds: 0.2 } }) },
+			items: [body],
+			credentials: { apiKey: KEYS.t2, baseUrl: server.baseUrl },
+		});
+		const requests = server.seen.map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}`);
+		return { ...result, requests };
+	} finally {
+		await server.close();
+	}
+}
+
+describe('Create after a timeout on a legacy account', () => {
+	it('waits, looks, waits, looks again, finds the invoice stored late and files nothing more', async () => {
+		const body = row();
+		const { output, error, requests } = await createAgainst(['hang', legacyMe, listing([]), listing([invoiceFor(body, 1050)])], body);
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1050, _recovered: true });
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'GET /api/v1/invoices']);
+		// min(Timeout, 10 s) before each look; the POST itself was not resent by the transport.
+		expect(suite.clock.sleeps).toEqual([200, 200]);
+	});
+
+	it('one wait when the first look finds it', async () => {
+		const body = row();
+		const { output, requests } = await createAgainst(['hang', legacyMe, listing([invoiceFor(body, 1052)])], body);
+		expect(output![0].json).toMatchObject({ id: 1052, _recovered: true });
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices']);
+		expect(suite.clock.sleeps).toEqual([200]);
+	});
+
+	it('not there after both looks: files once more', async () => {
+		const body = row();
+		const { output, requests } = await createAgainst(['hang', legacyMe, listing([]), listing([]), created(invoiceFor(body, 1054))], body);
+		expect(output![0].json).toMatchObject({ id: 1054 });
+		expect(output![0].json._recovered).toBeUndefined();
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
+		expect(suite.clock.sleeps).toEqual([200, 200]);
+	});
+
+	it('a gateway 504 or a dropped reply is looked up at once, one look, as before', async () => {
+		for (const first of [{ status: 504, body: GATEWAY_TIMEOUT } as Step, 'drop' as Step]) {
+			suite.clock.sleeps.length = 0;
+			const body = row();
+			const { output, requests } = await createAgainst([first, legacyMe, listing([]), created(invoiceFor(body, 1055))], body);
+			expect(output![0].json).toMatchObject({ id: 1055 });
+			expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
+			expect(suite.clock.sleeps).toEqual([]);
+		}
+	});
+
+	it('the wait is the Timeout setting, at most 10 s', () => {
+		expect(settleDelayMs(0.2)).toBe(200);
+		expect(settleDelayMs(5)).toBe(5000);
+		expect(settleDelayMs(30)).toBe(10_000);
+	});
+});
