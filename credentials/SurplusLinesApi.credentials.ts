@@ -27,6 +27,7 @@ export class SurplusLinesApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			hint: 'Form: prefix_t2_ then 32 lowercase letters and digits (t1, t2 or t3 is the tier)',
 			description:
 				'Key issued by the operator for your account, of the form prefix_t2_ followed by 32 lowercase letters and digits. The tier (t1, t2, t3) decides what the key may do.',
 		},

@@ -19,7 +19,8 @@ export class SurplusLinesTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{($parameter["events"] || []).length + " event(s)"}}',
+		subtitle:
+			'={{ (($parameter["events"] || []).length) + ((($parameter["events"] || []).length) === 1 ? " event" : " events") }}',
 		description:
 			'Starts the workflow when a watched invoice’s status, its filing or a document changes, or a watched policy gets a new transaction (the service sends no webhooks, so this polls within a share of the key’s hourly limit)',
 		defaults: { name: 'Surplus Lines Trigger' },

@@ -11,7 +11,8 @@ const options = (values: readonly string[]) => values.map((value) => ({ name: va
 
 /** Shown at the top of the node: how polling spends the key's hourly calls. */
 const budgetNotice: INodeProperties = {
-	displayName: `Each poll spends at most (hourly limit × Budget Share ÷ polls per hour) calls, at least 1. The hourly limit is read from the service's X-RateLimit-Limit header (before the first reply: t1 ${HOURLY_CALL_LIMITS.t1}, t2 ${HOURLY_CALL_LIMITS.t2}, t3 ${HOURLY_CALL_LIMITS.t3}). One invoice ID costs 1 call; one policy number costs 1 call per 100 transactions and covers them all. Example: a t2 key, 25% share, a poll every 5 minutes gives 20 calls per poll; 500 watched invoices are then read in turns, each about every 2 hours. Settled invoices (success with the filing confirmed) are read once a day. A test run shows the figures in each item's "budget" field, with a warning when the list cannot be covered in one poll.`,
+	displayName:
+		'Each poll uses at most Budget Share (default 25%) of the key’s hourly call limit. One invoice ID costs 1 call a poll; one policy number costs 1 call per 100 transactions and covers them all. Fetch Test Event shows the figures in each item’s "budget" field.',
 	name: 'budgetNotice',
 	type: 'notice',
 	default: '',
@@ -111,8 +112,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 100 },
 				default: 25,
-				description:
-					'Share of the key’s hourly call limit that polling may use; the rest stays for your other workflows',
+				description: `Share of the key’s hourly call limit that polling may use; the rest stays for your other workflows. Calls per poll = hourly limit × share ÷ polls per hour, at least 1. The limit comes from the service’s replies (before the first: t1 ${HOURLY_CALL_LIMITS.t1}, t2 ${HOURLY_CALL_LIMITS.t2}, t3 ${HOURLY_CALL_LIMITS.t3}); watched items are read in turns when one poll cannot cover them, and settled invoices once a day.`,
 			},
 			{
 				displayName: 'Check Settled Items',

@@ -9,7 +9,7 @@ export const ALREADY_GONE_NOTE =
 
 /** Operation description text for a delete that treats 404 as done. */
 export const ALREADY_GONE_DESCRIPTION =
-	'A 404 Not Found counts as deleted (already_gone: true, with a note): the transport resends a DELETE whose reply was lost, and the resend finds nothing although the delete happened. The goal of a delete, the thing being gone, is met either way; a mistyped ID also comes out as already gone.';
+	'If it is already gone (404), the item comes out with already_gone: true instead of failing, so deleting twice is safe. A mistyped ID also comes out as already gone.';
 
 /**
  * DELETE, where a 404 means "already gone" and is success: the transport may resend a DELETE

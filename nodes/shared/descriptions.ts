@@ -67,7 +67,8 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: 'The service’s invoice ID',
+		description:
+			'Search a policy’s transactions by policy number, or give the service’s invoice ID',
 		modes: [
 			{
 				displayName: 'From Policy',

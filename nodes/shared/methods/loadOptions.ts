@@ -14,6 +14,9 @@ async function fetchList(
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
+/** `policy_fee_company` → `Policy Fee Company`: the service lists codes without names. */
+const readable = (code: string) => code.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+
 /** Dropdown feeders shared by every node. Each fetches its list once per use; nothing is hard-coded. */
 export const loadOptions = {
 	async getStates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -70,8 +73,9 @@ async function feeTypeOptions(ctx: ILoadOptionsFunctions, acceptedBy: 'invoices'
 			(t) => !Array.isArray(t.accepted_by) || (t.accepted_by as string[]).includes(acceptedBy),
 		)
 		.map((t) => ({
-			name: String(t.code),
+			name: `${readable(String(t.code))} (${String(t.code)})`,
 			value: String(t.code),
 			description: `${String(t.category ?? '')}${t.alias_of ? `; same as ${String(t.alias_of)} (send only one of the two)` : ''}`,
-		}));
+		}))
+		.sort(byName);
 }

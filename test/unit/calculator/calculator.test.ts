@@ -206,8 +206,8 @@ describe('dropdowns', () => {
 			{ name: 'Texas (TX)', value: 'TX', description: 'Direct electronic filing' },
 		]);
 		expect(await loadOptions({ ...base, kind: 'loadOptions', method: 'getCalculatorFeeTypes' })).toEqual([
-			{ name: 'broker_fee', value: 'broker_fee', description: 'Broker Fee' },
-			{ name: 'filing_fee', value: 'filing_fee', description: 'Pass-through; same as flat_fee (send only one of the two)' },
+			{ name: 'Broker Fee (broker_fee)', value: 'broker_fee', description: 'Broker Fee' },
+			{ name: 'Filing Fee (filing_fee)', value: 'filing_fee', description: 'Pass-through; same as flat_fee (send only one of the two)' },
 		]);
 	});
 });

@@ -157,7 +157,7 @@ export const optionalFieldOptions: INodeProperties[] = [
 	},
 	lobIdProperty(),
 	{
-		displayName: 'Line of Business (By Name)',
+		displayName: 'Line of Business Name (If Not Listed)',
 		name: 'lobName',
 		type: 'string',
 		default: '',
@@ -427,7 +427,7 @@ export const collectionProperties: INodeProperties[] = [
 				values: [
 					lobIdProperty(),
 					{
-						displayName: 'Line of Business (By Name)',
+						displayName: 'Line of Business Name (If Not Listed)',
 						name: 'lobName',
 						type: 'string',
 						default: '',

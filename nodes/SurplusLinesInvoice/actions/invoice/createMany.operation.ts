@@ -13,7 +13,7 @@ import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `Each input item is one invoice. With a t3 key the items go in calls of up to ${BATCH_MAX_INVOICES} (1,001 items: 3 calls); with a t2 key, or with an own Idempotency Key, the node makes one call per item. Every item is checked locally first: without "On Error: Continue" a bad item stops the node before anything is sent. Once calls are made the node never fails: every item comes out, in order, as its filed invoice or as an error item (error, code, fields, requestId) for an item the service refused or whose outcome is unknown, and a warning says how many were not filed. Failing the node would invite a re-run or Retry On Fail, which would file the filed items again (a batch call carries no per-invoice key): route the error items instead.`,
+		displayName: `One invoice per input item. t3 keys send up to ${BATCH_MAX_INVOICES} per call; t2 keys, and items with their own Idempotency Key, one call per item. A bad item stops the node before anything is sent unless On Error is set to Continue. After that, each item comes out as its invoice or as an error item: route the error items rather than re-running, since a re-run would file the filed items again.`,
 		name: 'createManyNotice',
 		type: 'notice',
 		default: '',
