@@ -21,6 +21,8 @@ import {
 	fileInvoice,
 	findSameTransaction,
 	idempotencyKeyFor,
+	isTimeout,
+	lookAfterUnknownOutcome,
 	outcomeUnknown,
 	type Filed,
 	type IdempotencyChoice,
@@ -86,41 +88,62 @@ function resultError(
 /**
  * After a lost batch reply nothing says which invoices were stored, and the batch call carries no
  * per-invoice key. Each item is looked up among its policy's transactions first; only an item not
- * found there is filed again, on its own.
+ * found there is filed again, on its own. After a timeout the service may still be storing the
+ * batch: the looks wait as a timed-out single create does (lookAfterUnknownOutcome), and only
+ * rows missing from the last look are filed again.
  */
-async function reconcileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcome[]> {
-	const byPolicy = new Map<string, Promise<IDataObject[]>>();
-	const outcomes: Outcome[] = [];
-	for (const entry of chunk) {
-		const policyNumber = String(entry.body.policy_number);
-		let transactions: IDataObject[];
-		try {
-			if (!byPolicy.has(policyNumber))
-				byPolicy.set(policyNumber, listInvoices(ctx, { policyNumber, itemIndex: entry.index }));
-			transactions = await byPolicy.get(policyNumber)!;
-		} catch (error) {
-			const hint = `The batch call got no usable reply and the policy's transactions could not be read. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`;
-			outcomes.push({
-				index: entry.index,
-				error: outcomeUnknown(ctx, error, { itemIndex: entry.index, hint }),
-			});
-			continue;
-		}
-		try {
-			const match = findSameTransaction(transactions, entry.body);
-			if (match) {
-				outcomes.push({
+async function reconcileChunk(
+	ctx: IExecuteFunctions,
+	chunk: Entry[],
+	timedOut: boolean,
+): Promise<Outcome[]> {
+	const settled = new Map<number, Outcome>();
+	let open = chunk;
+	// One pass over the rows not yet accounted for; each pass lists every policy afresh.
+	const look = async (last: boolean): Promise<Entry[]> => {
+		const byPolicy = new Map<string, Promise<IDataObject[]>>();
+		const missing: Entry[] = [];
+		for (const entry of open) {
+			const policyNumber = String(entry.body.policy_number);
+			let transactions: IDataObject[];
+			try {
+				if (!byPolicy.has(policyNumber))
+					byPolicy.set(policyNumber, listInvoices(ctx, { policyNumber, itemIndex: entry.index }));
+				transactions = await byPolicy.get(policyNumber)!;
+			} catch (error) {
+				const hint = `The batch call got no usable reply and the policy's transactions could not be read. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`;
+				settled.set(entry.index, {
 					index: entry.index,
-					filed: { invoice: match, replayed: false, recovered: true },
+					error: outcomeUnknown(ctx, error, { itemIndex: entry.index, hint }),
 				});
 				continue;
 			}
-			outcomes.push(...(await fileOneByOne(ctx, [entry])));
-		} catch (error) {
-			outcomes.push({ index: entry.index, error: error as Error });
+			try {
+				const match = findSameTransaction(transactions, entry.body);
+				if (match) {
+					settled.set(entry.index, {
+						index: entry.index,
+						filed: { invoice: match, replayed: false, recovered: true },
+					});
+				} else if (last) {
+					settled.set(entry.index, (await fileOneByOne(ctx, [entry]))[0]);
+				} else {
+					missing.push(entry);
+				}
+			} catch (error) {
+				settled.set(entry.index, { index: entry.index, error: error as Error });
+			}
 		}
-	}
-	return outcomes;
+		open = missing;
+		return missing;
+	};
+	await lookAfterUnknownOutcome(
+		ctx,
+		{ itemIndex: chunk[0].index, timedOut },
+		look,
+		(missing) => missing.length === 0,
+	);
+	return chunk.map((entry) => settled.get(entry.index)!);
 }
 
 async function fileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcome[]> {
@@ -141,7 +164,7 @@ async function fileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcom
 			itemIndex: chunk[0].index,
 		});
 	} catch (error) {
-		if (isOutcomeUnknown(error)) return await reconcileChunk(ctx, chunk);
+		if (isOutcomeUnknown(error)) return await reconcileChunk(ctx, chunk, isTimeout(error));
 		return chunk.map((e) => ({ index: e.index, error: error as Error }));
 	}
 	const results = readList(reply.data, LIST_KEYS.batchResults);

@@ -149,28 +149,47 @@ export function settleDelayMs(timeoutSeconds: number): number {
 }
 
 /**
- * The first attempt among the policy's transactions, when the account cannot replay it. A
- * timed-out request reached the service and may still be being stored: listing at once would
- * miss it and the resend would file the invoice twice. So after a timeout the node waits, looks,
- * and if nothing is there waits and looks once more. Other unknown outcomes (a dropped
- * connection, a 5xx) keep the one look at once.
+ * Looks for what a request with an unknown outcome stored, when the account cannot replay it. A
+ * timed-out request reached the service and may still be being stored: looking at once would
+ * miss it and a resend would file it twice. So after a timeout this waits, looks, and if `look`
+ * did not find everything, waits and looks once more. Other unknown outcomes (a dropped
+ * connection, a 5xx) keep the one look at once. `look` is told whether it is the last look, so
+ * it can file again what that look does not find.
  */
+export async function lookAfterUnknownOutcome<T>(
+	ctx: IExecuteFunctions,
+	options: { itemIndex: number; timedOut: boolean },
+	look: (last: boolean) => Promise<T>,
+	foundAll: (result: T) => boolean,
+): Promise<T> {
+	if (!options.timedOut) return await look(true);
+	const waitMs = settleDelayMs(readSettings(ctx, options.itemIndex).timeoutSeconds);
+	await clock.sleep(waitMs);
+	const first = await look(false);
+	if (foundAll(first)) return first;
+	await clock.sleep(waitMs);
+	return await look(true);
+}
+
+/** The request failed with the transport's TIMEOUT code (not a gateway 504 or a dropped reply). */
+export function isTimeout(error: unknown): boolean {
+	return readErrorInfo(error)?.code === 'TIMEOUT';
+}
+
+/** The first attempt among the policy's transactions (see lookAfterUnknownOutcome). */
 async function findFirstAttempt(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
 	options: { itemIndex: number; timedOut: boolean },
 ): Promise<IDataObject | undefined> {
-	const { itemIndex, timedOut } = options;
 	const policyNumber = String(body.policy_number);
-	const look = async () =>
-		findSameTransaction(await listInvoices(ctx, { policyNumber, itemIndex }), body);
-	if (!timedOut) return await look();
-	const waitMs = settleDelayMs(readSettings(ctx, itemIndex).timeoutSeconds);
-	await clock.sleep(waitMs);
-	const found = await look();
-	if (found) return found;
-	await clock.sleep(waitMs);
-	return await look();
+	const { itemIndex } = options;
+	return await lookAfterUnknownOutcome(
+		ctx,
+		options,
+		async () => findSameTransaction(await listInvoices(ctx, { policyNumber, itemIndex }), body),
+		(found) => found !== undefined,
+	);
 }
 
 export async function fileInvoice(
@@ -194,7 +213,7 @@ export async function fileInvoice(
 		return filed(await send(false));
 	} catch (error) {
 		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
-		timedOut = readErrorInfo(error)?.code === 'TIMEOUT';
+		timedOut = isTimeout(error);
 	}
 
 	// From here on the first attempt may have been stored. Only the service refusing a resend is

@@ -1,0 +1,110 @@
+/**
+ * Create Many (t3) after the batch call timed out: the service may still be storing the batch, so
+ * the node waits before it looks for the rows among their policies' transactions, and looks once
+ * more for rows not yet there, as a timed-out single create does. The timeout is real (a loopback
+ * server that never answers the batch POST, a 0.2 s Timeout); the waits run on the fake clock.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { runNode } from '../../harness/engine';
+import { scriptedServer, type Step } from '../../helpers/scriptedServer';
+import { KEYS, envelope, invoiceFor, jsonParams, row, setupSuite } from './helpers';
+
+const suite = setupSuite();
+beforeAll(() => nock.enableNetConnect('127.0.0.1'));
+
+const listing = (invoices: IDataObject[]): Step => ({
+	status: 200,
+	body: envelope({ invoices, pagination: { page: 1, per_page: 100, total: invoices.length } }),
+});
+const created = (invoice: IDataObject): Step => ({ status: 201, body: envelope(invoice) });
+
+const rowA = row({ policy_number: 'POL-A', net_premium: 100 });
+const rowB = row({ policy_number: 'POL-B', net_premium: 200 });
+
+/** Runs Create Many (t3, Timeout 0.2 s) on rows A and B against `steps`; returns the run and the requests seen. */
+async function createManyAgainst(steps: Step[]) {
+	const server = await scriptedServer(steps);
+	try {
+		const result = await runNode({
+			node: new SurplusLinesInvoice(),
+			parameters: { resource: 'invoice', ...jsonParams('createMany', { requestOptions: { timeoutSeconds: 0.2 } }) },
+			items: [rowA, rowB],
+			credentials: { apiKey: KEYS.t3, baseUrl: server.baseUrl },
+		});
+		const requests = server.seen.map((r) => `${r.method} ${r.url}`);
+		return { ...result, requests };
+	} finally {
+		await server.close();
+	}
+}
+
+const POST_BATCH = 'POST /api/v1/invoices/batch';
+const listOf = (policy: string) => expect.stringMatching(new RegExp(`^GET /api/v1/invoices\\?.*${policy}`));
+
+describe('Create Many after the batch call timed out', () => {
+	it('waits, looks, waits, looks again: rows stored late are recovered and nothing is filed again', async () => {
+		const { output, error, requests } = await createManyAgainst([
+			'hang',
+			listing([]),
+			listing([]),
+			listing([invoiceFor(rowA, 2001)]),
+			listing([invoiceFor(rowB, 2002)]),
+		]);
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => [o.json.id, o.json._recovered])).toEqual([[2001, true], [2002, true]]);
+		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), listOf('POL-A'), listOf('POL-B')]);
+		// min(Timeout, 10 s) before each look; no POST after the batch.
+		expect(suite.clock.sleeps).toEqual([200, 200]);
+	});
+
+	it('the second look lists only the rows the first did not find', async () => {
+		const { output, requests } = await createManyAgainst([
+			'hang',
+			listing([invoiceFor(rowA, 2011)]),
+			listing([]),
+			listing([invoiceFor(rowB, 2012)]),
+		]);
+		expect(output!.map((o) => o.json.id)).toEqual([2011, 2012]);
+		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), listOf('POL-B')]);
+		expect(suite.clock.sleeps).toEqual([200, 200]);
+	});
+
+	it('one wait when the first look finds every row', async () => {
+		const { output, requests } = await createManyAgainst([
+			'hang',
+			listing([invoiceFor(rowA, 2021)]),
+			listing([invoiceFor(rowB, 2022)]),
+		]);
+		expect(output!.map((o) => o.json.id)).toEqual([2021, 2022]);
+		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B')]);
+		expect(suite.clock.sleeps).toEqual([200]);
+	});
+
+	it('a row missing after both looks is filed once on its own', async () => {
+		const { output, requests } = await createManyAgainst([
+			'hang',
+			listing([invoiceFor(rowA, 2031)]),
+			listing([]),
+			listing([]),
+			created(invoiceFor(rowB, 2032)),
+		]);
+		expect(output!.map((o) => [o.json.id, o.json._recovered])).toEqual([[2031, true], [2032, undefined]]);
+		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), listOf('POL-B'), 'POST /api/v1/invoices']);
+		expect(suite.clock.sleeps).toEqual([200, 200]);
+	});
+
+	it('a dropped batch reply is still looked up at once, one look, as before', async () => {
+		const { output, requests } = await createManyAgainst([
+			'drop',
+			listing([invoiceFor(rowA, 2041)]),
+			listing([]),
+			created(invoiceFor(rowB, 2042)),
+		]);
+		expect(output!.map((o) => o.json.id)).toEqual([2041, 2042]);
+		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), 'POST /api/v1/invoices']);
+		expect(suite.clock.sleeps).toEqual([]);
+	});
+});
