@@ -148,6 +148,19 @@ function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
 	}
 }
 
+/**
+ * Additional Fields with the top-level Type added. Workflows saved before Type was a top-level
+ * field hold it in Additional Fields, where it wins: in them the top-level field shows only its
+ * default. The top-level NEW, the service's default, is not sent, so a body (and the
+ * Idempotency-Key derived from it) stays what it was before the field moved.
+ */
+function withTypeCode(ctx: IExecuteFunctions, i: number): IDataObject {
+	const additional = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	if (!blank(additional.typeCode)) return additional;
+	const typeCode = ctx.getNodeParameter('typeCode', i, 'NEW') as string;
+	return typeCode === 'NEW' ? additional : { ...additional, typeCode };
+}
+
 /** The raw request body of item `i`, before the local checks. */
 export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): unknown {
 	if (ctx.getNodeParameter('inputMode', i, 'fields') === 'json') return jsonBody(ctx, i);
@@ -160,7 +173,7 @@ export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'p
 							ctx.getNodeParameter(name, i, ''),
 						]),
 					),
-					...named(ctx.getNodeParameter('additionalFields', i, {}) as IDataObject),
+					...named(withTypeCode(ctx, i)),
 				}
 			: named(ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
 	return { ...top, ...collections(ctx, i) };

@@ -181,28 +181,46 @@ export const optionalFieldOptions: INodeProperties[] = [
 		description:
 			'Endorsement or cancellation on accounts with the new features: the date of the change, while Effective and Expiration Date hold the policy term',
 	},
-	{
-		displayName: 'Type',
-		name: 'typeCode',
-		type: 'options',
-		default: 'NEW',
-		options: [
-			{ name: 'New', value: 'NEW' },
-			{ name: 'Renewal', value: 'RENEWAL' },
-			{
-				name: 'Endorsement',
-				value: 'ENDORSEMENT',
-				description: 'Amounts are the change and may be negative',
-			},
-			{
-				name: 'Cancellation',
-				value: 'CANCELLATION',
-				description: 'Amounts are the change; returned premium is negative',
-			},
-		],
-		description: 'Audits, reinstatements and rewrites cannot be sent',
-	},
 ];
+
+/**
+ * The transaction type. Top-level in Create, Create Many and Preview, next to Policy Number, since
+ * it decides whether amounts are the change (and may be negative); in Update it is one of the
+ * optional fields. `../../body.ts` still reads it from Additional Fields for older workflows.
+ */
+export const typeCodeProperty: INodeProperties = {
+	displayName: 'Type',
+	name: 'typeCode',
+	type: 'options',
+	default: 'NEW',
+	options: [
+		{ name: 'New', value: 'NEW' },
+		{ name: 'Renewal', value: 'RENEWAL' },
+		{
+			name: 'Endorsement',
+			value: 'ENDORSEMENT',
+			description: 'Amounts are the change and may be negative',
+		},
+		{
+			name: 'Cancellation',
+			value: 'CANCELLATION',
+			description: 'Amounts are the change; returned premium is negative',
+		},
+	],
+	description: 'Audits, reinstatements and rewrites cannot be sent',
+};
+
+/**
+ * Type where older workflows kept it, in Additional Fields. n8n drops collection values that
+ * match no option, so the option stays; it shows only in a workflow that already has it set, and
+ * cannot be added anew. `../../body.ts` sends it instead of the top-level Type.
+ */
+const legacyTypeCodeOption: INodeProperties = {
+	...typeCodeProperty,
+	displayName: 'Type (Set in an Older Version)',
+	description: 'Used instead of Type above; remove this field to use Type above',
+	displayOptions: { show: { typeCode: [{ _cnd: { exists: true } }] } },
+};
 
 /**
  * The insurer's company ID: searched by name or NAIC code, or typed. Read in `../../body.ts`,
@@ -593,6 +611,12 @@ const byName = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
 const fieldsOnly = { show: { inputMode: ['fields'] } };
 
+/** The required fields with Type right after Policy Number. */
+function withTypeAfterPolicyNumber(required: INodeProperties[]): INodeProperties[] {
+	const [policyNumber, ...rest] = required;
+	return [policyNumber, typeCodeProperty, ...rest];
+}
+
 /** The whole body input of an operation: mode, JSON, or the fields and groups. */
 export function bodyProperties(partial: boolean): INodeProperties[] {
 	const fields: INodeProperties[] = partial
@@ -604,18 +628,22 @@ export function bodyProperties(partial: boolean): INodeProperties[] {
 					placeholder: 'Add Field',
 					default: {},
 					description: 'Fields sent replace the stored ones; fields left out keep theirs',
-					options: [...requiredFieldProperties(true), ...optionalFieldOptions].sort(byName),
+					options: [
+						...requiredFieldProperties(true),
+						...optionalFieldOptions,
+						typeCodeProperty,
+					].sort(byName),
 				},
 			]
 		: [
-				...requiredFieldProperties(false),
+				...withTypeAfterPolicyNumber(requiredFieldProperties(false)),
 				{
 					displayName: 'Additional Fields',
 					name: 'additionalFields',
 					type: 'collection',
 					placeholder: 'Add Field',
 					default: {},
-					options: [...optionalFieldOptions].sort(byName),
+					options: [...optionalFieldOptions, legacyTypeCodeOption].sort(byName),
 				},
 			];
 	return [
