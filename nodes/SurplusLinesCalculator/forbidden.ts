@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { accountInfo } from '../shared/account';
 import { readErrorInfo, serviceError } from '../shared/errors';
-import { PATHS, readAccountInfo } from '../shared/service';
-import { apiRequest } from '../shared/transport';
 
 type Cause = 'missing_scope' | 'calculator_disabled' | 'unknown';
 
@@ -32,9 +31,7 @@ async function findCause(
 		return { cause: 'calculator_disabled', fromMessage: true };
 	let cause: Cause = 'unknown';
 	try {
-		const me = readAccountInfo(
-			(await apiRequest.call(ctx, { method: 'GET', path: PATHS.authMe, itemIndex })).data,
-		);
+		const me = await accountInfo(ctx, itemIndex);
 		if (!me.scopes.includes('calculator')) cause = 'missing_scope';
 		else if (me.calculatorEnabled === false) cause = 'calculator_disabled';
 	} catch {

@@ -16,7 +16,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { getServiceCredential } from '../shared/credentials';
 import { readErrorInfo, serviceError } from '../shared/errors';
 import { deriveIdempotencyKey } from '../shared/idempotency';
-import { FEATURES, PATHS, readAccountInfo, type AccountInfo } from '../shared/service';
+import { accountInfo } from '../shared/account';
+import { FEATURES, PATHS } from '../shared/service';
 import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../shared/transport';
 import { listInvoices } from '../shared/invoiceList';
 import { clock } from '../shared/timing';
@@ -38,24 +39,6 @@ const TYPE_NAMES: Record<string, string> = {
 export const CREATE_HINTS: Record<string, string> = {
 	FORBIDDEN: 'Creating invoices needs a t2 (Standard) key or higher.',
 };
-
-// One `GET /auth/me` per execution and key, asked only after an unknown outcome.
-const accountCache = new WeakMap<object, Map<string, Promise<AccountInfo>>>();
-
-export async function accountInfo(ctx: IExecuteFunctions, itemIndex: number): Promise<AccountInfo> {
-	const { fingerprint } = await getServiceCredential(ctx, itemIndex);
-	let perKey = accountCache.get(ctx);
-	if (!perKey) accountCache.set(ctx, (perKey = new Map()));
-	let info = perKey.get(fingerprint);
-	if (!info) {
-		info = apiRequest
-			.call(ctx, { method: 'GET', path: PATHS.authMe, itemIndex })
-			.then((reply) => readAccountInfo(reply.data));
-		perKey.set(fingerprint, info);
-		info.catch(() => perKey.delete(fingerprint));
-	}
-	return await info;
-}
 
 export type IdempotencyChoice =
 	| { mode: 'derived' }
