@@ -22,7 +22,7 @@ import { readConfig, type TriggerConfig, type WatchUnit } from './config';
 import { newTransactionEvent, observeInvoice, type EventFactory } from './events';
 import { classifyFailure, readInvoice, readPolicy } from './read';
 import { sampleRun } from './sample';
-import { loadState, prune, unitMemory, type TriggerState } from './state';
+import { loadState, prune, saveState, unitMemory, type TriggerState } from './state';
 
 interface PollRun {
 	ctx: IPollFunctions;
@@ -108,10 +108,10 @@ function logContext(ctx: IPollFunctions): IDataObject {
  */
 async function trackChanges(
 	ctx: IPollFunctions,
+	state: TriggerState,
 	config: TriggerConfig,
 	budgetOf: (state: TriggerState) => Budget,
 ) {
-	const state = loadState(ctx.getWorkflowStaticData('node'));
 	const now = clock.now();
 	prune(state, new Set(config.units.map((u) => u.key)));
 	const budget = budgetOf(state);
@@ -184,9 +184,15 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 		return sample.length ? [this.helpers.returnJsonArray(sample)] : null;
 	}
 
-	const events = await trackChanges(this, config, budgetOf);
-	const state = loadState(this.getWorkflowStaticData('node'));
-	const limit = lastRateLimit(credential.fingerprint)?.limit;
-	if (limit) state.limit = limit;
-	return events.length ? [this.helpers.returnJsonArray(events)] : null;
+	const staticData = this.getWorkflowStaticData('node');
+	const state = loadState(staticData);
+	try {
+		const events = await trackChanges(this, state, config, budgetOf);
+		return events.length ? [this.helpers.returnJsonArray(events)] : null;
+	} finally {
+		const limit = lastRateLimit(credential.fingerprint)?.limit;
+		if (limit) state.limit = limit;
+		// Every path ends here: first poll, polls that only record, polls that emit, failed polls.
+		saveState(staticData, state);
+	}
 }
