@@ -50,6 +50,10 @@ export interface TriggerState {
 	readSeq: number;
 	/** When the "list cannot be covered" warning was last logged, ms. */
 	warnedAt?: number;
+	/** Paced polls (a schedule in seconds): the earliest time the next poll may read, ms. */
+	nextReadAt?: number;
+	/** `<polls per hour>/<calls per hour>` of the pacing notice last logged, so it is said once. */
+	pacingSaid?: string;
 	/** Last X-RateLimit-Limit seen for the key. */
 	limit?: number;
 	invoices: Record<string, InvoiceMemory>;

@@ -49,7 +49,16 @@ describe('schedule → polls per hour', () => {
 	});
 
 	it('calls per poll = floor(limit × share ÷ polls per hour), at least 1', () => {
-		expect(computeBudget('t2', undefined, 0.25, 12)).toEqual({ limit: 1000, limitSource: 'tier', pollsPerHour: 12, callsPerPoll: 20 });
+		expect(computeBudget('t2', undefined, 0.25, 12)).toEqual({
+			limit: 1000,
+			limitSource: 'tier',
+			share: 0.25,
+			pollsPerHour: 12,
+			callsPerHour: 250,
+			callsPerPoll: 20,
+			paced: false,
+			readsPerHour: 12,
+		});
 		expect(computeBudget('t2', 600, 0.25, 12).callsPerPoll).toBe(12);
 		expect(computeBudget('t1', undefined, 0.25, 60).callsPerPoll).toBe(1);
 		expect(computeBudget('t3', undefined, 0.5, 12).callsPerPoll).toBe(208);
@@ -86,11 +95,12 @@ describe('spreading watched items over polls', () => {
 		expect((trigger.staticData.trigger as { limit: number }).limit).toBe(600);
 	});
 
-	it('a share of 5% at every minute gives 1 call a poll (never 0)', async () => {
+	it('a share of 10% at every minute gives 1 call a poll (1000 × 10% ÷ 60 = 1.7)', async () => {
 		const server = serveAny();
-		const trigger = activeTrigger({ invoiceIds: ids(1001, 3), options: { budgetShare: 5 }, pollTimes: { item: [{ mode: 'everyMinute' }] } });
+		const trigger = activeTrigger({ invoiceIds: ids(1001, 3), options: { budgetShare: 10 }, pollTimes: { item: [{ mode: 'everyMinute' }] } });
 		await trigger.poll();
 		expect(server.take()).toEqual([1001]);
+		fake().advance(60_000);
 		await trigger.poll();
 		expect(server.take()).toEqual([1002]);
 	});

@@ -114,8 +114,8 @@ describe('each change once across restarts of n8n', () => {
 	});
 
 	it('polls that emit nothing are written with the next poll that emits (n8n writes nothing after a quiet poll)', async () => {
-		// 3 invoices, 1 call a poll: the first reading of 1002 and 1003 comes in quiet polls.
-		const trigger = activeTrigger({ invoiceIds: '1001,1002,1003', events: ['invoiceStatus'], options: { budgetShare: 1 } });
+		// 3 invoices, 1 call a poll (1000 × 2% ÷ 12): the first reading of 1002 and 1003 comes in quiet polls.
+		const trigger = activeTrigger({ invoiceIds: '1001,1002,1003', events: ['invoiceStatus'], options: { budgetShare: 2 } });
 		for (const id of [1001, 1002, 1003]) {
 			serveInvoice(invoice(id));
 			expect(await trigger.poll()).toEqual([]);
@@ -133,7 +133,7 @@ describe('each change once across restarts of n8n', () => {
 	});
 
 	it('a restart before any poll emits: items first read since are read as new again, nothing comes out twice', async () => {
-		const trigger = activeTrigger({ invoiceIds: '1001,1002', events: ['invoiceStatus'], options: { budgetShare: 1 } });
+		const trigger = activeTrigger({ invoiceIds: '1001,1002', events: ['invoiceStatus'], options: { budgetShare: 2 } });
 		serveInvoice(invoice(1001));
 		await trigger.poll();
 		serveInvoice(invoice(1002, { status: 'sent' }));
