@@ -3,28 +3,9 @@ import nock from 'nock';
 import { computeBudget, pollsPerHour } from '../../../nodes/SurplusLinesTrigger/budget';
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
 import { useNockSuite } from '../../helpers/nockSuite';
-import { API, activeTrigger, envelope, filing, invoice, rateHeaders, servePolicy, type TriggerParams } from './helpers';
+import { API, activeTrigger, envelope, filing, invoice, rateHeaders, serveAny, servePolicy, type TriggerParams } from './helpers';
 
 const fake = useNockSuite();
-
-/** Serves GET /invoices/{id} for any id and records which ids each poll read. */
-function serveAny(statusOf: (id: number) => string = () => 'sent', limit = 1000, inv = invoice) {
-	const reads: number[] = [];
-	nock(API)
-		.persist()
-		.get(/^\/api\/v1\/invoices\/\d+$/)
-		.reply(200, (uri) => {
-			const id = Number(uri.split('/').pop());
-			reads.push(id);
-			return envelope(inv(id, { status: statusOf(id) }));
-		}, rateHeaders(limit));
-	return {
-		reads,
-		take() {
-			return reads.splice(0, reads.length);
-		},
-	};
-}
 
 function ids(from: number, count: number): string {
 	return Array.from({ length: count }, (_, i) => from + i).join(',');

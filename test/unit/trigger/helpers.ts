@@ -62,6 +62,25 @@ export function serveInvoice(inv: IDataObject, headers = rateHeaders()) {
 	return nock(API).get(`/invoices/${String(inv.id)}`).reply(200, envelope(inv), headers);
 }
 
+/** Serves GET /invoices/{id} for any id and records which ids each poll read. */
+export function serveAny(statusOf: (id: number) => string = () => 'sent', limit = 1000, inv = invoice) {
+	const reads: number[] = [];
+	nock(API)
+		.persist()
+		.get(/^\/api\/v1\/invoices\/\d+$/)
+		.reply(200, (uri) => {
+			const id = Number(uri.split('/').pop());
+			reads.push(id);
+			return envelope(inv(id, { status: statusOf(id) }));
+		}, rateHeaders(limit));
+	return {
+		reads,
+		take() {
+			return reads.splice(0, reads.length);
+		},
+	};
+}
+
 export function servePolicy(policy: string, rows: IDataObject[], page = 1, total = rows.length) {
 	return nock(API)
 		.get('/invoices')

@@ -9,7 +9,7 @@ import { computeBudget, coverage, coverageWarning, describeSpan, pacingNotice, p
 import type { WatchUnit } from '../../../nodes/SurplusLinesTrigger/config';
 import type { TriggerState } from '../../../nodes/SurplusLinesTrigger/state';
 import { useNockSuite } from '../../helpers/nockSuite';
-import { API, activeTrigger, envelope, invoice, rateHeaders, servePolicy } from './helpers';
+import { API, activeTrigger, envelope, invoice, rateHeaders, serveAny, servePolicy } from './helpers';
 
 const fake = useNockSuite();
 
@@ -22,19 +22,6 @@ function warnings(): jest.SpyInstance {
 		Logger: { prototype: { warn(message: string): void } };
 	};
 	return jest.spyOn(common.Logger.prototype, 'warn').mockImplementation(() => undefined);
-}
-
-function serveAny() {
-	const reads: number[] = [];
-	nock(API)
-		.persist()
-		.get(/^\/api\/v1\/invoices\/\d+$/)
-		.reply(200, (uri) => {
-			const id = Number(uri.split('/').pop());
-			reads.push(id);
-			return envelope(invoice(id));
-		}, rateHeaders());
-	return reads;
 }
 
 const empty: TriggerState = { v: 1, seq: 0, readSeq: 0, invoices: {}, units: {} };
@@ -105,7 +92,7 @@ describe('wording at every schedule', () => {
 
 describe('paced polls keep the share', () => {
 	it('every 5 s for an hour (n8n a few ms late each time): 240 reads, within the 250 of the share', async () => {
-		const reads = serveAny();
+		const { reads } = serveAny();
 		const warned = warnings();
 		const trigger = activeTrigger({ invoiceIds: '1001', events: ['invoiceStatus'], pollTimes: EVERY_5_SECONDS });
 		const readingPolls: number[] = [];
@@ -165,7 +152,7 @@ describe('paced polls keep the share', () => {
 	});
 
 	it('a larger share reads on every poll again', async () => {
-		const reads = serveAny();
+		const { reads } = serveAny();
 		const trigger = activeTrigger({ invoiceIds: '1001', events: ['invoiceStatus'], pollTimes: EVERY_5_SECONDS, options: { budgetShare: 100 } });
 		for (let poll = 0; poll < 12; poll++) {
 			await trigger.poll();
