@@ -268,6 +268,66 @@ export async function pollNode(options: PollOptions): Promise<{ emitted: INodeEx
 	return { emitted, staticData: JSON.parse(JSON.stringify(staticData ?? {})) };
 }
 
+/**
+ * A polling trigger in an active workflow as n8n 2.8.4 runs it. ActiveWorkflows keeps one Workflow
+ * between polls; WorkflowStaticDataService writes its static data to the database only when
+ * `workflow.staticData.__dataChanged` is set (n8n's Proxy sets it on assignments it sees), and only
+ * after the poll at activation and after a poll that emits. `saved` is what the database holds;
+ * `restart()` builds a new Workflow from it and polls once, as `n8n start` does. A manual poll runs
+ * on a Workflow of its own and writes nothing (n8n does not save manual runs' static data).
+ */
+export function activePoller(options: Omit<PollOptions, 'staticData' | 'mode'> & { saved?: IDataObject }) {
+	const nodeTypes = new NodeTypes([options.node]);
+	const node = nodeOf(options, 'Trigger');
+	const key = `node:${node.name}`;
+	let database = JSON.stringify(options.saved ? { [key]: options.saved } : {});
+	let workflow: Workflow | undefined;
+	let writes = 0;
+	const build = () =>
+		new Workflow({ id: 'wf-active', name: 'active', nodes: [node], connections: {}, active: true, nodeTypes, staticData: JSON.parse(database) as IDataObject });
+	const changed = (wf: Workflow) => (wf.staticData as IDataObject).__dataChanged === true;
+	const pollOn = async (wf: Workflow, mode: WorkflowExecuteMode, credentials = options.credentials) =>
+		await options.node.poll!.call(new PollContext(wf, node, additionalData(credentials, wf, mode), mode, 'activate'));
+	const poller = {
+		/** One scheduled poll (the first one is the activation's); the node's output. */
+		async poll(credentials?: CredentialData): Promise<INodeExecutionData[][] | null> {
+			const activation = workflow === undefined;
+			const wf = (workflow ??= build());
+			const emitted = await pollOn(wf, 'trigger', credentials);
+			if ((activation || emitted !== null) && changed(wf)) {
+				database = JSON.stringify(wf.staticData);
+				(wf.staticData as IDataObject).__dataChanged = false;
+				writes += 1;
+			}
+			return emitted;
+		},
+		/** "Fetch Test Event": whether it marked its Workflow's static data as changed, and its output. */
+		async manual(): Promise<{ emitted: INodeExecutionData[][] | null; changed: boolean }> {
+			const wf = build();
+			const emitted = await pollOn(wf, 'manual');
+			return { emitted, changed: changed(wf) };
+		},
+		/** n8n stops (what it did not write is gone) and starts again: the activation poll runs. */
+		async restart(): Promise<INodeExecutionData[][] | null> {
+			workflow = undefined;
+			return await poller.poll();
+		},
+		/** The node's static data as the database holds it. */
+		get saved(): IDataObject {
+			return ((JSON.parse(database) as IDataObject)[key] ?? {}) as IDataObject;
+		},
+		/** The node's static data in the running n8n. */
+		get live(): IDataObject {
+			return JSON.parse(JSON.stringify((workflow?.staticData as IDataObject | undefined)?.[key] ?? {})) as IDataObject;
+		},
+		/** Database writes of the static data so far. */
+		get writes(): number {
+			return writes;
+		},
+	};
+	return poller;
+}
+
 /** Calls a `methods.loadOptions` or `methods.listSearch` function in n8n's LoadOptionsContext. */
 export async function loadOptions(options: {
 	node: INodeType;
