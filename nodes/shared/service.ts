@@ -123,3 +123,50 @@ export function readKeptInvoiceId(details: unknown): number | undefined {
 	const id = (details as IDataObject | undefined)?.invoice_id;
 	return typeof id === 'number' ? id : undefined;
 }
+
+/**
+ * Display names of fee and tax codes. `GET /reference/fee-types` gives codes without names; the
+ * description names the calculator's line items (the tax codes), and the other names are this
+ * package's reading of the codes. A name the service sends wins over this table.
+ */
+export const FEE_TYPE_NAMES: Readonly<Record<string, string>> = {
+	// From the description's calculator line items.
+	sl_tax: 'Surplus Lines Tax',
+	stamping_fee: 'Stamping Fee',
+	fire_marshal: 'Fire Marshal Tax',
+	figa: 'FIGA Assessment',
+	service_fee: 'Service Fee',
+	surcharge: 'State Surcharge',
+	regulatory_fee: 'Regulatory Fee',
+	slas_fee: 'SLAS/Clearinghouse Fee',
+	municipal_tax: 'Municipal Tax',
+	flat_fee: 'Filing Fee (Flat)',
+	// Fee codes, named by this package.
+	policy_fee_company: 'Policy Fee (Company)',
+	policy_fee_broker: 'Policy Fee (Broker)',
+	technology_fee: 'Technology Fee',
+	acca_dues: 'ACCA Dues',
+	reinstatement_fee: 'Reinstatement Fee',
+	equipment_charge: 'Equipment Charge',
+	assessment_fee: 'Assessment Fee',
+	vehicle_crime_fee: 'Vehicle Crime Fee',
+	other: 'Other Fee',
+	inspection_fee: 'Inspection Fee',
+	broker_fee: 'Broker Fee',
+	filing_fee: 'Filing Fee (Pass-Through)',
+	clearinghouse_fee: 'Clearinghouse Fee (Pass-Through)',
+	fire_marshall_tax: 'Fire Marshal Tax (Pass-Through)',
+	fslso_service: 'FSLSO Service Fee',
+};
+
+/** `served` (a name in the service's reply) first, then the table, then the code made readable. */
+export function feeTypeName(code: string, served?: unknown): string {
+	if (typeof served === 'string' && served.trim()) return served.trim();
+	return FEE_TYPE_NAMES[code] ?? code.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/**
+ * The surplus lines tax code. Every state and DC levies surplus lines tax (the calculator computes
+ * an `sl_tax` line for all 51), so an invoice sent without it is almost always a mistake.
+ */
+export const SURPLUS_LINES_TAX_CODE = 'sl_tax';

@@ -32,6 +32,7 @@ import {
 	type N8nEnv,
 	type RunningN8n,
 } from './n8n';
+import { checkCredentialTests } from './credentialTest';
 import { parseRawOutput, type Run } from './runData';
 import type { Context, Scenario } from './context';
 import { SCENARIOS } from './scenarios';
@@ -155,6 +156,7 @@ async function main(): Promise<number> {
 			await session.ownerSetupOrLogin(OWNER);
 			console.log(`[e2e] n8n start answered in ${seconds(startMs)} at ${server.url}`);
 			outcomes.push(await checkServerListsNodes(session, built));
+			outcomes.push(await checkCredentialTests(session, sandbox.baseUrl, keyByName('t2').key));
 			for (const { scenario, workflow } of serverRuns) {
 				const active = scenario.active;
 				outcomes.push(

@@ -9,6 +9,7 @@ import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../bat
 import { readInvoiceBody } from '../../body';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import { invoiceJson } from '../../output';
+import { filedTaxWarning, markTaxWarning } from '../../taxes';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
 
 const properties: INodeProperties[] = [
@@ -107,7 +108,12 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		filed++;
 		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
 		output[outcome.index] = {
-			json: invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+			json: markTaxWarning(
+				this,
+				invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+				filedTaxWarning(outcome.filed.invoice),
+				{ hint: false },
+			),
 			pairedItem: { item: outcome.index },
 		};
 	}
