@@ -93,11 +93,19 @@ export class SurplusLinesApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'success', value: undefined, message: CREDENTIAL_TEST_MESSAGES.notTheService },
+				properties: {
+					key: 'success',
+					value: undefined,
+					message: CREDENTIAL_TEST_MESSAGES.notTheService,
+				},
 			},
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'error.code', value: 'UNAUTHORIZED', message: CREDENTIAL_TEST_MESSAGES.keyRefused },
+				properties: {
+					key: 'error.code',
+					value: 'UNAUTHORIZED',
+					message: CREDENTIAL_TEST_MESSAGES.keyRefused,
+				},
 			},
 			{
 				type: 'responseSuccessBody',
@@ -109,7 +117,11 @@ export class SurplusLinesApi implements ICredentialType {
 			},
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'success', value: false, message: CREDENTIAL_TEST_MESSAGES.serviceError },
+				properties: {
+					key: 'success',
+					value: false,
+					message: CREDENTIAL_TEST_MESSAGES.serviceError,
+				},
 			},
 		],
 	};

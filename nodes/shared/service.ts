@@ -140,7 +140,7 @@ export const FEE_TYPE_NAMES: Readonly<Record<string, string>> = {
 	regulatory_fee: 'Regulatory Fee',
 	slas_fee: 'SLAS/Clearinghouse Fee',
 	municipal_tax: 'Municipal Tax',
-	flat_fee: 'Filing Fee (Flat)',
+	flat_fee: 'Filing Fee',
 	// Fee codes, named by this package.
 	policy_fee_company: 'Policy Fee (Company)',
 	policy_fee_broker: 'Policy Fee (Broker)',
@@ -153,9 +153,10 @@ export const FEE_TYPE_NAMES: Readonly<Record<string, string>> = {
 	other: 'Other Fee',
 	inspection_fee: 'Inspection Fee',
 	broker_fee: 'Broker Fee',
-	filing_fee: 'Filing Fee (Pass-Through)',
-	clearinghouse_fee: 'Clearinghouse Fee (Pass-Through)',
-	fire_marshall_tax: 'Fire Marshal Tax (Pass-Through)',
+	// Pass-through twins of three tax codes (the dropdown's description says which).
+	filing_fee: 'Filing Fee',
+	clearinghouse_fee: 'Clearinghouse Fee',
+	fire_marshall_tax: 'Fire Marshal Tax',
 	fslso_service: 'FSLSO Service Fee',
 };
 
@@ -170,3 +171,13 @@ export function feeTypeName(code: string, served?: unknown): string {
  * an `sl_tax` line for all 51), so an invoice sent without it is almost always a mistake.
  */
 export const SURPLUS_LINES_TAX_CODE = 'sl_tax';
+
+/**
+ * The zone of the service's own timestamps without a zone (`created` of an invoice, `added` of a
+ * document): the description says US Central. The nodes add each as UTC ISO 8601 (`created_utc`,
+ * `added_utc`), the convention of the package's own times (`detected_at`, `url_expires_at`).
+ */
+export const SERVICE_TIME_ZONE = 'America/Chicago';
+
+/** Timestamp fields the service gives in SERVICE_TIME_ZONE, as `YYYY-MM-DD HH:MM:SS`. */
+export const SERVICE_LOCAL_TIME_FIELDS = ['created', 'added'] as const;

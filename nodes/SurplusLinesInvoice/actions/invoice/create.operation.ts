@@ -1,8 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
@@ -12,7 +8,12 @@ import { fileInvoice, idempotencyKeyFor } from '../../filing';
 import { invoiceJson } from '../../output';
 import { billTaxesFromPreview } from '../../preview';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
-import { billTaxesSwitch, filedTaxWarning, markTaxWarning, wantsTaxesFromPreview } from '../../taxes';
+import {
+	billTaxesSwitch,
+	filedTaxWarning,
+	markTaxWarning,
+	wantsTaxesFromPreview,
+} from '../../taxes';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
 
 const properties: INodeProperties[] = [
