@@ -16,7 +16,11 @@ export const actionNodeBase = {
 
 export const operationSubtitle = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
 
-/** The Resource dropdown every action node starts with. */
+/**
+ * The Resource parameter every action node starts with. With one resource (Invoice, Document,
+ * Calculator) a dropdown of one choice is noise, so it is hidden; it stays a parameter with its
+ * options for saved workflows, the router and n8n's node creator (which lists actions by resource).
+ */
 export function resourceProperty(
 	options: Array<{ name: string; value: string }>,
 	defaultValue = options[0].value,
@@ -24,7 +28,7 @@ export function resourceProperty(
 	return {
 		displayName: 'Resource',
 		name: 'resource',
-		type: 'options',
+		type: options.length === 1 ? 'hidden' : 'options',
 		noDataExpression: true,
 		options,
 		default: defaultValue,
