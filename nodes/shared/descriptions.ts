@@ -73,6 +73,9 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 		required: true,
 		description:
 			'Search a policy’s transactions by policy number, or give the service’s invoice ID',
+		// n8n 2.8.4 shows loading placeholders, not its "enter a search term" hint, while a list that
+		// requires a search term has none; so the list opens empty (no call) and this hint says what to type.
+		hint: 'From Policy: type a policy number in the search box to list its transactions, newest first',
 		modes: [
 			{
 				displayName: 'From Policy',
@@ -82,7 +85,6 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 				typeOptions: {
 					searchListMethod: 'searchInvoices',
 					searchable: true,
-					searchFilterRequired: true,
 				},
 			},
 			{

@@ -261,10 +261,20 @@ const companyFields = (shareNote: string): INodeProperties[] => [
 		type: 'options',
 		default: 'companyId',
 		options: [
-			{ name: 'Company ID', value: 'companyId', description: 'The service’s company ID' },
-			{ name: 'NAIC Code', value: 'naic', description: 'Accounts with the new features only' },
+			// The first choice's value stays companyId (saved workflows); its name says what the field does.
 			{
-				name: 'Company Name',
+				name: 'Search (Name or NAIC) or Company ID',
+				value: 'companyId',
+				description:
+					'Pick the company from the service’s list by name or NAIC code, or give its ID; every account',
+			},
+			{
+				name: 'NAIC Code, Looked Up When Filed',
+				value: 'naic',
+				description: 'Accounts with the new features only',
+			},
+			{
+				name: 'Company Name, Looked Up When Filed',
 				value: 'companyName',
 				description: 'Accounts with the new features only',
 			},
