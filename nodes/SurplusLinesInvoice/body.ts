@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
 import { validateInvoice } from './validation';
 
@@ -35,6 +36,16 @@ const REQUIRED_UI_FIELDS = [
 	'effectiveDate',
 	'expirationDate',
 ];
+
+/** Date fields use n8n's date picker (`2026-01-01T00:00:00`, or a DateTime from an expression). */
+const DATE_FIELDS = new Set([
+	'effectiveDate',
+	'expirationDate',
+	'invoiceDate',
+	'transactionEffectiveDate',
+]);
+const fieldValue = <T>(name: string, value: T): T | string =>
+	DATE_FIELDS.has(name) ? (dateOnly(value) ?? value) : value;
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -131,7 +142,7 @@ function named(values: IDataObject): IDataObject {
 	const body: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (blank(value)) continue;
-		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : value;
+		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : fieldValue(name, value);
 	}
 	return body;
 }
@@ -170,7 +181,7 @@ export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'p
 					...Object.fromEntries(
 						REQUIRED_UI_FIELDS.map((name) => [
 							FIELD_NAMES[name],
-							ctx.getNodeParameter(name, i, ''),
+							fieldValue(name, ctx.getNodeParameter(name, i, '')),
 						]),
 					),
 					...named(withTypeCode(ctx, i)),

@@ -32,6 +32,7 @@ import {
 	type N8nEnv,
 	type RunningN8n,
 } from './n8n';
+import { checkCredentialTests } from './credentialTest';
 import { parseRawOutput, type Run } from './runData';
 import type { Context, Scenario, ServerControl } from './context';
 import { SCENARIOS } from './scenarios';
@@ -171,6 +172,7 @@ async function main(): Promise<number> {
 				},
 			};
 			outcomes.push(await checkServerListsNodes(session, built));
+			outcomes.push(await checkCredentialTests(session, sandbox.baseUrl, keyByName('t2').key));
 			for (const { scenario, workflow } of serverRuns) {
 				const active = scenario.active;
 				const restart = scenario.restart;

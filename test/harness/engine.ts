@@ -89,7 +89,7 @@ class NodeTypes implements INodeTypes {
 	}
 }
 
-/** Applies a credential type's generic `authenticate` block, as n8n's CLI credentials helper does. */
+/** Applies the credential type's `authenticate`, as n8n's CLI credentials helper does. */
 class CredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: ICredentialDataDecryptedObject | undefined) {
 		super();
@@ -102,12 +102,9 @@ class CredentialsHelper extends ICredentialsHelper {
 	}
 
 	async authenticate(credentials: ICredentialDataDecryptedObject, _typeName: string, options: IHttpRequestOptions) {
-		const auth = this.type.authenticate as { properties: { headers?: Record<string, string> } };
-		const resolve = (template: string) =>
-			template.replace(/^=/, '').replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) => String(credentials[key] ?? ''));
-		const headers = { ...(options.headers ?? {}) } as IDataObject;
-		for (const [name, value] of Object.entries(auth.properties.headers ?? {})) headers[name] = resolve(value);
-		return { ...options, headers };
+		const authenticate = this.type.authenticate;
+		if (typeof authenticate !== 'function') throw new Error('the harness expects an authenticate function');
+		return await authenticate(credentials, options);
 	}
 
 	async preAuthentication() {
@@ -137,7 +134,7 @@ export interface CredentialData {
 	baseUrl: string;
 }
 
-function additionalData(credentials: CredentialData | undefined, workflow: Workflow, mode: WorkflowExecuteMode) {
+export function additionalData(credentials: CredentialData | undefined, workflow: Workflow, mode: WorkflowExecuteMode) {
 	const data = {
 		credentialsHelper: new CredentialsHelper(credentials as unknown as ICredentialDataDecryptedObject),
 		hooks: new ExecutionLifecycleHooks(mode, 'test-execution', {

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readInvoiceBody } from '../../body';
 import { previewInvoice } from '../../preview';
+import { markTaxWarning, previewTaxWarning } from '../../taxes';
 import { bodyProperties } from './body.description';
 
 export const description = updateDisplayOptions(
@@ -12,6 +13,7 @@ export const description = updateDisplayOptions(
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const reply = await previewInvoice(this, readInvoiceBody(this, i), i);
-	return [{ json: reply.data }];
+	const body = readInvoiceBody(this, i);
+	const reply = await previewInvoice(this, body, i);
+	return [{ json: markTaxWarning(this, { ...reply.data }, previewTaxWarning(body, reply.data)) }];
 }
