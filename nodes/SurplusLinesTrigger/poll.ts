@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { getServiceCredential } from '../shared/credentials';
+import { eventWithoutLinks } from '../shared/links';
 import { lastRateLimit } from '../shared/rateLimit';
 import { clock } from '../shared/timing';
 import {
@@ -181,12 +182,12 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 
 	if (this.getMode() === 'manual') {
 		const sample = await sampleRun(this, config, budgetOf());
-		return sample.length ? [this.helpers.returnJsonArray(sample)] : null;
+		return sample.length ? [this.helpers.returnJsonArray(sample.map(eventWithoutLinks))] : null;
 	}
 
 	const events = await trackChanges(this, config, budgetOf);
 	const state = loadState(this.getWorkflowStaticData('node'));
 	const limit = lastRateLimit(credential.fingerprint)?.limit;
 	if (limit) state.limit = limit;
-	return events.length ? [this.helpers.returnJsonArray(events)] : null;
+	return events.length ? [this.helpers.returnJsonArray(events.map(eventWithoutLinks))] : null;
 }
