@@ -95,13 +95,13 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		if (!refusals.some(isOutcomeUnknown)) throw refusals[0];
 	}
 	const output = new Array<INodeExecutionData>(count);
-	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index);
+	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index, this.getNode());
 	const notFiled = failures.map((f) => f.index);
 	let filed = 0;
 	for (const outcome of outcomes) {
 		if ('error' in outcome) {
 			notFiled.push(outcome.index);
-			output[outcome.index] = errorItem(outcome.error, outcome.index);
+			output[outcome.index] = errorItem(outcome.error, outcome.index, this.getNode());
 			continue;
 		}
 		filed++;
