@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
+import { noteInvoiceWarnings } from '../shared/warnings';
 import { validateInvoice } from './validation';
 
 /** UI name → request field, for the six required fields and the optional ones. */
@@ -198,5 +199,5 @@ export function readInvoiceBody(
 ): IDataObject {
 	const checked = validateInvoice(readRawBody(ctx, i, mode), mode);
 	if (!checked.ok) throw inputError(ctx, checked.problems, { itemIndex: i });
-	return checked.body;
+	return noteInvoiceWarnings(ctx, i, checked.body, mode);
 }

@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { getServiceCredential } from '../shared/credentials';
+import { eventWithoutLinks } from '../shared/links';
 import { lastRateLimit } from '../shared/rateLimit';
 import { clock } from '../shared/timing';
 import {
@@ -213,14 +214,14 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 
 	if (this.getMode() === 'manual') {
 		const sample = await sampleRun(this, config, budgetOf());
-		return sample.length ? [this.helpers.returnJsonArray(sample)] : null;
+		return sample.length ? [this.helpers.returnJsonArray(sample.map(eventWithoutLinks))] : null;
 	}
 
 	const staticData = this.getWorkflowStaticData('node');
 	const state = loadState(staticData);
 	try {
 		const events = await trackChanges(this, state, config, budgetOf);
-		return events.length ? [this.helpers.returnJsonArray(events)] : null;
+		return events.length ? [this.helpers.returnJsonArray(events.map(eventWithoutLinks))] : null;
 	} finally {
 		const limit = lastRateLimit(credential.fingerprint)?.limit;
 		if (limit) state.limit = limit;

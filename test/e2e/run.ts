@@ -36,6 +36,7 @@ import { checkCredentialTests } from './credentialTest';
 import { parseRawOutput, type Run } from './runData';
 import type { Context, Scenario, ServerControl } from './context';
 import { SCENARIOS } from './scenarios';
+import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
@@ -236,6 +237,7 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 			writeFileSync(join(process.env.E2E_DUMP, `${scenario.name}.json`), JSON.stringify(runs.length === 1 ? runs[0] : runs, null, 2));
 		}
 		await scenario.check(runs[0], context, runs);
+		for (const run of runs) assertNoSecretsInOutputs(run, context, scenario);
 		const ms = Date.now() - start;
 		console.log(`[e2e] passed  ${scenario.name} (${seconds(ms)})`);
 		return { name: scenario.name, status: 'passed', ms };

@@ -173,6 +173,8 @@ export function additionalData(credentials: CredentialData | undefined, workflow
 export interface NodeRun {
 	/** Output items of the node under test (first output), undefined when the run failed. */
 	output?: INodeExecutionData[];
+	/** Items n8n moved to the error output (On Error: Continue (using error output)); else undefined. */
+	errorOutput?: INodeExecutionData[];
 	/** The error that stopped the run, as n8n recorded it. */
 	error?: Error & { description?: string; context?: IDataObject; httpCode?: string };
 	run: IRun;
@@ -183,7 +185,8 @@ export interface RunOptions {
 	parameters: Record<string, NodeParameterValueType | object>;
 	items?: IDataObject[];
 	credentials?: CredentialData;
-	continueOnFail?: boolean;
+	/** true: On Error "Continue"; 'errorOutput': "Continue (using error output)". */
+	continueOnFail?: boolean | 'errorOutput';
 	settings?: Partial<INode>;
 }
 
@@ -205,7 +208,14 @@ export async function runNode(options: RunOptions): Promise<NodeRun> {
 	const nodeTypes = new NodeTypes([options.node]);
 	const underTest = nodeOf({
 		...options,
-		settings: { ...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}), ...options.settings },
+		settings: { ...(options.continueOnFail
+			? {
+					onError:
+						options.continueOnFail === 'errorOutput'
+							? ('continueErrorOutput' as const)
+							: ('continueRegularOutput' as const),
+				}
+			: {}), ...options.settings },
 	});
 	const itemsNode: INode = {
 		id: 'items',
@@ -232,6 +242,7 @@ export async function runNode(options: RunOptions): Promise<NodeRun> {
 	return {
 		run,
 		output: taskData?.data?.main?.[0] ?? undefined,
+		errorOutput: taskData?.data?.main?.[1] ?? undefined,
 		error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'],
 	};
 }
