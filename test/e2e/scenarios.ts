@@ -8,6 +8,7 @@ import { api, control, invoiceBody, storedBinary, type Scenario } from './contex
 import { items, json } from './runData';
 import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
 import { RESULT_SCENARIOS } from './scenarios-results';
+import { EDITOR_SCENARIOS } from './scenarios-editor';
 
 export type { Context, Scenario } from './context';
 
@@ -430,4 +431,5 @@ export const SCENARIOS: Scenario[] = [
 	exampleNotify,
 	...TRIGGER_RESTART_SCENARIOS,
 	...RESULT_SCENARIOS,
+	...EDITOR_SCENARIOS,
 ];
