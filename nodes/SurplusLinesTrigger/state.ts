@@ -74,11 +74,12 @@ export function loadState(staticData: IDataObject): TriggerState {
 
 /**
  * Hands the state back to n8n after a poll, whatever the poll changed. n8n writes a workflow's
- * static data only when it has seen a change, and it sees only assignments to the objects it
- * built from the database (a Proxy per object). A state created during this activation, and every
- * object added to it later, is a plain object: changes inside it go unseen, and n8n would keep
- * writing the state as it was when first assigned. Assigning the state to the node's static data
- * is a change n8n always sees, on the first activation and after a restart alike.
+ * static data only when its change flag is set, and only Proxies set it: n8n wraps the static
+ * data it loaded from its database and the node's own static data object, not the objects a node
+ * assigns into them. On the first activation the state is such an object, so changes inside it
+ * set no flag, n8n writes nothing, and its database keeps the first poll's state (after a restart
+ * the loaded state is wrapped, but objects added to it since are not). Assigning the state to the
+ * node's static data always sets the flag.
  */
 export function saveState(staticData: IDataObject, state: TriggerState): void {
 	staticData.trigger = state;
