@@ -52,5 +52,5 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The stage should take 2-4 minutes; past 8 the driver is stopped and the trap cleans up.
-timeout --kill-after=15 480 node .cache/queue/test/queue/run.js
+# The stage takes 2-4 minutes on 2 free cores; past 12 the driver is stopped and the trap cleans up.
+timeout --kill-after=15 720 node .cache/queue/test/queue/run.js

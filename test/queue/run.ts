@@ -27,7 +27,7 @@ import { SCENARIOS } from '../e2e/scenarios';
 import { runActivated } from '../e2e/serverRun';
 import { filingLoad, fire, invoicesPerPolicy, perWorker, settledExecutions, tally, type Fired, type Tally } from './load';
 import { startMeter, type Meter } from './meter';
-import { importIntoDatabase, startMain, startPostgres, startRedis, startWorker, type Main, type Proc, type Shared } from './stack';
+import { cpuSeconds, importIntoDatabase, startMain, startPostgres, startRedis, startWorker, type Main, type Proc, type Shared } from './stack';
 import { filingWorkflow } from './workflows';
 
 const CALLS = 20;
@@ -85,12 +85,15 @@ function fail(problems: string[]): void {
 /** The filing load through one workflow; what came back, what the sandbox holds, what n8n recorded. */
 async function fileLoad(stage: Stage, workflow: { id: string; path: string }, bodies: IDataObject[][], key: string) {
 	const before = new Set((await settledExecutions(stage.session, workflow.id)).map((e) => e.id));
+	const procs = [stage.main.proc, ...stage.workers];
+	const cpuBefore = cpuSeconds(procs);
 	const firstReply = stage.meter.replies.length;
 	const fired = await fire(`${stage.main.url}/webhook/${workflow.path}`, bodies);
 	const replies = stage.meter.replies.slice(firstReply);
 	const executions = (await settledExecutions(stage.session, workflow.id)).filter((e) => !before.has(e.id));
+	const cpu = cpuSeconds(procs) - cpuBefore;
 	const counts = tally(bodies, await invoicesPerPolicy(stage.sandbox.baseUrl, key));
-	return { fired, replies, executions, counts };
+	return { fired, replies, executions, counts, cpu };
 }
 
 function outcomeProblems(fired: Fired, counts: Tally, executions: Array<{ id: string; status?: string }>, calls: number): string[] {
@@ -115,25 +118,31 @@ function describeLoad(calls: number, shared: number, own: number): string {
 	return `${calls} executions x (${shared} shared + ${own} own rows)`;
 }
 
-async function exactlyOnce(stage: Stage): Promise<number> {
+/** Wall time and n8n's CPU time (main, workers and their task runners) of one load. */
+interface Cost {
+	ms: number;
+	cpu: number;
+}
+
+async function exactlyOnce(stage: Stage): Promise<Cost> {
 	stage.sandbox.reset();
 	const bodies = filingLoad('once', CALLS, SHARED_ROWS, OWN_ROWS);
-	const { fired, replies, executions, counts } = await fileLoad(stage, FILING, bodies, keyByName('t2').key);
+	const { fired, replies, executions, counts, cpu } = await fileLoad(stage, FILING, bodies, keyByName('t2').key);
 	const split = perWorker(stage.workers, executions.map((e) => e.id));
 	log(
 		`${describeLoad(CALLS, SHARED_ROWS, OWN_ROWS)} at once: ${s(fired.ms)}, ${fired.items.length} items, ` +
 			`${counts.stored} invoices for ${counts.distinct} distinct rows, ${replayed(fired)} items replayed by the service, ` +
 			`${fired.failedItems.length} failed items, ` +
-			`${replies.length} API calls, executions per worker ${split.join('/')}`,
+			`${replies.length} API calls, executions per worker ${split.join('/')}, n8n CPU ${cpu.toFixed(1)} s`,
 	);
 	const problems = outcomeProblems(fired, counts, executions, CALLS);
 	expect(problems, split.every((n) => n > 0), `executions per worker ${split.join('/')}: not both workers ran executions`);
 	expect(problems, split.reduce((a, b) => a + b, 0) === CALLS, `worker logs name ${split.join('+')} of ${CALLS} executions`);
 	fail(problems);
-	return fired.ms;
+	return { ms: fired.ms, cpu };
 }
 
-/** The concurrent load, smaller (so the stage stays short), under a limit well below what it reaches unlimited. */
+/** A smaller concurrent load (so the stage stays short): under a limit well below its unlimited pace, and on the legacy account. */
 const LIMITED = { shared: 10, own: 2, windowSeconds: 5, limit: 60 };
 
 async function sharedRateLimit(stage: Stage): Promise<void> {
@@ -193,19 +202,20 @@ async function triggerActive(stage: Stage, userFolder: string): Promise<void> {
 async function legacy(stage: Stage): Promise<void> {
 	const key = keyByName('legacy-t2').key;
 	stage.sandbox.reset();
-	const bodies = filingLoad('legacy', CALLS, SHARED_ROWS, OWN_ROWS);
+	const { shared, own } = LIMITED;
+	const bodies = filingLoad('legacy', CALLS, shared, own);
 	const together = await fileLoad(stage, FILING_LEGACY, bodies, key);
 	log(
-		`legacy account, ${describeLoad(CALLS, SHARED_ROWS, OWN_ROWS)} at once: ${together.counts.stored} invoices for ` +
+		`legacy account, ${describeLoad(CALLS, shared, own)} at once: ${together.counts.stored} invoices for ` +
 			`${together.counts.distinct} distinct rows (${together.counts.duplicates} duplicates, ${together.counts.twice.length} rows filed more than once), ` +
 			`${together.fired.failedItems.length} failed items`,
 	);
 	stage.sandbox.reset();
-	const once = filingLoad('legacy-seq', 1, SHARED_ROWS, 0)[0];
+	const once = filingLoad('legacy-seq', 1, shared, 0)[0];
 	const first = await fileLoad(stage, FILING_LEGACY, [once], key);
 	const again = await fileLoad(stage, FILING_LEGACY, [once], key);
 	log(
-		`legacy account, the same ${SHARED_ROWS} rows in one execution and then again in a second: ` +
+		`legacy account, the same ${shared} rows in one execution and then again in a second: ` +
 			`${again.counts.stored} invoices for ${again.counts.distinct} rows (${again.counts.duplicates} duplicates)`,
 	);
 	// Measured, not asserted: nothing shared across executions protects a legacy account. What must
@@ -219,15 +229,16 @@ async function legacy(stage: Stage): Promise<void> {
 	fail(problems);
 }
 
-async function regularModeThroughput(stage: Stage, queueMs: number): Promise<void> {
+async function regularModeThroughput(stage: Stage, queue: Cost): Promise<void> {
 	stage.sandbox.reset();
 	const bodies = filingLoad('regular', CALLS, SHARED_ROWS, OWN_ROWS);
-	const { fired, executions, counts } = await fileLoad(stage, FILING, bodies, keyByName('t2').key);
+	const { fired, executions, counts, cpu } = await fileLoad(stage, FILING, bodies, keyByName('t2').key);
 	const rows = CALLS * (SHARED_ROWS + OWN_ROWS);
-	log(`one regular-mode n8n, ${describeLoad(CALLS, SHARED_ROWS, OWN_ROWS)} at once: ${s(fired.ms)} (${counts.stored} invoices)`);
+	log(`one regular-mode n8n, ${describeLoad(CALLS, SHARED_ROWS, OWN_ROWS)} at once: ${s(fired.ms)} (${counts.stored} invoices), n8n CPU ${cpu.toFixed(1)} s`);
+	const perRow = (c: Cost) => `${(rows / (c.ms / 1000)).toFixed(0)} rows/s, ${((c.cpu * 1000) / rows).toFixed(1)} ms CPU a row`;
 	log(
-		`throughput: queue mode, main + 2 workers: ${(rows / (queueMs / 1000)).toFixed(0)} rows/s; ` +
-			`one regular-mode process: ${(rows / (fired.ms / 1000)).toFixed(0)} rows/s; ratio ${(fired.ms / queueMs).toFixed(2)}x`,
+		`throughput: queue mode (main + 2 workers) ${perRow(queue)}; one regular-mode process ${perRow({ ms: fired.ms, cpu })}; ` +
+			`queue mode took ${(queue.ms / fired.ms).toFixed(2)}x the regular-mode time`,
 	);
 	fail(outcomeProblems(fired, counts, executions, CALLS));
 }
@@ -320,9 +331,9 @@ async function main(): Promise<number> {
 		);
 		const stage: Stage = { sandbox, meter, shared, session, main: queueMain, workers };
 
-		let queueMs = 0;
+		let queueCost: Cost = { ms: 0, cpu: 0 };
 		await step(outcomes, 'exactly once: 20 concurrent executions on 2 workers (idempotency account)', async () => {
-			queueMs = await exactlyOnce(stage);
+			queueCost = await exactlyOnce(stage);
 		});
 		await step(outcomes, 'shared rate limit: no item fails', () => sharedRateLimit(stage));
 		await step(outcomes, 'trigger active in queue mode: each event once', () => triggerActive(stage, userFolder));
@@ -338,7 +349,7 @@ async function main(): Promise<number> {
 		await regularSession.ownerSetupOrLogin(OWNER);
 		log(`queue stack stopped and one regular-mode n8n started on the same database in ${s(Date.now() - t)}`);
 		await step(outcomes, 'regular mode: the same load, for the throughput figure', () =>
-			regularModeThroughput({ ...stage, main: regular, session: regularSession, workers: [] }, queueMs),
+			regularModeThroughput({ ...stage, main: regular, session: regularSession, workers: [] }, queueCost),
 		);
 	} catch (error) {
 		outcomes.push({ name: 'bring-up', status: 'failed', ms: 0, detail: (error as Error).message.split('\n').slice(0, 20).join('\n') });

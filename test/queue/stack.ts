@@ -13,7 +13,7 @@
  * data folder.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
@@ -212,4 +212,27 @@ export async function startWorker(shared: Shared, name: string, concurrency: num
 /** Execution ids a worker's log says it started ("Worker started execution N (job M)"). */
 export function executionsStartedBy(worker: Proc): Set<string> {
 	return new Set([...worker.log().matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]));
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * CPU seconds (user + system) used so far by every live process in these processes' groups (an
+ * n8n process and its task runner). On a shared machine wall time varies with the neighbours'
+ * load; the CPU a load costs does much less.
+ */
+export function cpuSeconds(procs: Proc[]): number {
+	const groups = new Set(procs.map((p) => p.child.pid));
+	let ticks = 0;
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			// Fields after the command (which may hold spaces) start at the last ')'.
+			const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? [];
+			if (groups.has(Number(fields[2]))) ticks += Number(fields[11]) + Number(fields[12]);
+		} catch {
+			// the process ended meanwhile
+		}
+	}
+	return ticks / CLOCK_TICKS;
 }
