@@ -62,6 +62,12 @@ export async function invoicesPerPolicy(baseUrl: string, key: string): Promise<M
 	const counts = new Map<string, number>();
 	for (let page = 1; ; page++) {
 		const res = await fetch(`${baseUrl}/invoices?per_page=100&page=${page}`, { headers: { authorization: `Bearer ${key}` } });
+		// After a load under a tight limit the window may be spent: wait for it like any client.
+		if (res.status === 429) {
+			await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+			page--;
+			continue;
+		}
 		const body = (await res.json()) as { data: { invoices: IDataObject[] } };
 		if (!res.ok) throw new Error(`GET /invoices: ${res.status} ${JSON.stringify(body)}`);
 		const invoices = body.data.invoices;
