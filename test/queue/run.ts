@@ -285,15 +285,22 @@ async function prepare(shared: Shared, meter: Meter): Promise<void> {
 async function login(url: string): Promise<RestSession> {
 	const deadline = Date.now() + 30_000;
 	for (;;) {
-		const res = await fetch(`${url}/rest/login`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': 'surplus-lines-e2e' },
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
-		});
-		const text = await res.text();
-		const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-		if (res.ok && cookie) return new RestSession(url, cookie);
-		if (Date.now() > deadline) throw new Error(`login at ${url}: ${res.status} ${text.slice(0, 300)}`);
+		let problem: string;
+		try {
+			const res = await fetch(`${url}/rest/login`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'browser-id': 'surplus-lines-e2e' },
+				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+			});
+			const text = await res.text();
+			const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+			if (res.ok && cookie) return new RestSession(url, cookie);
+			problem = `${res.status} ${text.slice(0, 300)}`;
+		} catch (error) {
+			// e.g. a kept-alive socket to the stopped main, whose port the system handed out again
+			problem = `${(error as Error).message} (${String((error as { cause?: unknown }).cause)})`;
+		}
+		if (Date.now() > deadline) throw new Error(`login at ${url}: ${problem}`);
 		await sleep(1000);
 	}
 }
@@ -357,16 +364,16 @@ async function main(): Promise<number> {
 		await step(outcomes, 'legacy account: nothing lost, duplicates measured', () => legacy(stage));
 
 		// The same load on one regular-mode process: the queue stack stops, Redis and Postgres stay.
-		t = Date.now();
-		for (const proc of [queueMain.proc, ...workers]) await proc.stop();
-		stops.splice(2);
-		const regular = await startMain(shared, 'regular');
-		stops.push(() => regular.proc.stop());
-		const regularSession = await login(regular.url);
-		log(`queue stack stopped and one regular-mode n8n started on the same database in ${s(Date.now() - t)}`);
-		await step(outcomes, 'regular mode: the same load, for the throughput figure', () =>
-			regularModeThroughput({ ...stage, main: regular, session: regularSession, workers: [] }, queueCost),
-		);
+		await step(outcomes, 'regular mode: the same load, for the throughput figure', async () => {
+			t = Date.now();
+			for (const proc of [queueMain.proc, ...workers]) await proc.stop();
+			stops.splice(2);
+			const regular = await startMain(shared, 'regular');
+			stops.push(() => regular.proc.stop());
+			const regularSession = await login(regular.url);
+			log(`queue stack stopped and one regular-mode n8n started on the same database in ${s(Date.now() - t)}`);
+			await regularModeThroughput({ ...stage, main: regular, session: regularSession, workers: [] }, queueCost);
+		});
 	} catch (error) {
 		outcomes.push({ name: 'bring-up', status: 'failed', ms: 0, detail: (error as Error).message.split('\n').slice(0, 20).join('\n') });
 		log(`FAILED  bring-up\n${(error as Error).message}`);
