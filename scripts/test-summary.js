@@ -1,19 +1,20 @@
-// Prints one closing line, "tests: N passed, N failed", over jest's JSON results, the e2e run and,
-// when given, the queue-mode stage's output (its `queue: N passed, M failed` line).
+// Prints one closing line, "tests: N passed, N failed", over jest's JSON results and the summary
+// lines (`<stage>: N passed, M failed`) that the other stages print into their output files.
 const fs = require('fs');
 
-const [jestFile, e2eFile, queueFile] = process.argv.slice(2);
+const [jestFile, ...stageFiles] = process.argv.slice(2);
 const jest = JSON.parse(fs.readFileSync(jestFile, 'utf8'));
-const summary = (label, file) => {
-	const found = new RegExp(`${label}: (\\d+) passed, (\\d+) failed`).exec(fs.readFileSync(file, 'utf8'));
-	if (!found) {
-		console.error(`no ${label} summary line found in ${file}`);
+let passed = jest.numPassedTests;
+let failed = jest.numFailedTests;
+for (const file of stageFiles) {
+	const lines = [...fs.readFileSync(file, 'utf8').matchAll(/^(\w+): (\d+) passed, (\d+) failed/gm)];
+	if (!lines.length) {
+		console.error(`no summary line found in ${file}`);
 		process.exit(1);
 	}
-	return [Number(found[1]), Number(found[2])];
-};
-const runs = [summary('e2e', e2eFile), ...(queueFile ? [summary('queue', queueFile)] : [])];
-const passed = jest.numPassedTests + runs.reduce((sum, [p]) => sum + p, 0);
-const failed = jest.numFailedTests + runs.reduce((sum, [, f]) => sum + f, 0);
+	const [, , stagePassed, stageFailed] = lines[lines.length - 1];
+	passed += Number(stagePassed);
+	failed += Number(stageFailed);
+}
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
