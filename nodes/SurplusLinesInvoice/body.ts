@@ -271,7 +271,10 @@ export function readInvoiceBody(
 }
 
 /** Says on an output item which values were read into another form (nothing when none were). */
-export function noteConversions(json: IDataObject, converted: InvoiceInput['converted']): IDataObject {
+export function noteConversions(
+	json: IDataObject,
+	converted: InvoiceInput['converted'],
+): IDataObject {
 	if (converted.length) json._converted = converted as unknown as IDataObject[];
 	return json;
 }

@@ -137,9 +137,10 @@ const pad = (n: string) => n.padStart(2, '0');
 function dateFromText(raw: string): Read<string> {
 	const text = raw.trim();
 	const why = (rule: string) => refuse<string>(`${MESSAGES.date}: ${rule} (got "${text}")`);
-	const iso = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
-		text,
-	);
+	const iso =
+		/^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+			text,
+		);
 	if (iso) {
 		const date = `${iso[1]}-${pad(iso[2])}-${pad(iso[3])}`;
 		// YYYY-M-D is not the description's form: kept refused as before, only slashes are read loosely.
