@@ -431,6 +431,9 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 	const coverages = new Map<number, IDataObject>();
 	const fees: Array<{ code: string; id: string; amount: unknown }> = [];
 	const single = new Map(SINGLE_COLUMNS.map((c) => [c.id, c]));
+	const source = (path: string, id: string) => {
+		if (names[id]) sources[path] = names[id];
+	};
 
 	for (const [id, value] of Object.entries(values)) {
 		if (isBlankValue(value)) continue;
@@ -438,13 +441,9 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 		const part = /^(insurer|coverage)_(\d+)_(\w+)$/.exec(id);
 		if (column) {
 			const [head, leaf] = column.path ?? [id];
-			if (leaf) {
-				body[head] = { ...(body[head] as IDataObject | undefined), [leaf]: value };
-				sources[`${head}.${leaf}`] = names[id] ?? id;
-			} else {
-				body[head] = value;
-				sources[head] = names[id] ?? id;
-			}
+			if (leaf) body[head] = { ...(body[head] as IDataObject | undefined), [leaf]: value };
+			else body[head] = value;
+			source(leaf ? `${head}.${leaf}` : head, id);
 		} else if (part) {
 			const group = part[1] === 'insurer' ? insurers : coverages;
 			const n = Number(part[2]);
@@ -455,7 +454,7 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 			fees.push({ code: id.slice('fee_'.length), id, amount: value });
 		} else {
 			body[id] = value;
-			sources[id] = names[id] ?? id;
+			source(id, id);
 		}
 	}
 
@@ -470,7 +469,7 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 			sources[`${key}[${index}]`] = `${label} ${n}`;
 			for (const field of Object.keys(entry)) {
 				const id = `${key === 'insurers' ? 'insurer' : 'coverage'}_${n}_${field}`;
-				sources[`${key}[${index}].${field}`] = names[id] ?? id;
+				source(`${key}[${index}].${field}`, id);
 			}
 			return entry;
 		});
@@ -479,7 +478,7 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 	numberedList('coverages', coverages, 'Coverage');
 	if (fees.length) {
 		body.fees = fees.map((fee, index) => {
-			sources[`fees[${index}]`] = names[fee.id] ?? fee.id;
+			source(`fees[${index}]`, fee.id);
 			return { type: fee.code, amount: fee.amount as number };
 		});
 	}
