@@ -16,13 +16,13 @@ import { TEST_API, TEST_BASE, TEST_KEYS, byId, envelope } from '../helpers/servi
 useNockSuite();
 const credentials = { apiKey: TEST_KEYS.t2, baseUrl: TEST_BASE };
 
-const run = (node: INodeType, parameters: Record<string, unknown>, items?: object[]) =>
+const run = (node: INodeType, parameters: Record<string, object | string | number>, items?: object[]) =>
 	runNode({ node, parameters, credentials, continueOnFail: true, items: items as never });
 
 const ESTIMATE = { state: { code: 'TX', name: 'Texas' }, tax_base: 1200.5, line_items: [], total_taxes_and_fees: 0, total_due: 1200.5 };
 
 describe('Calculator amounts use the shared reader', () => {
-	const estimate = (premium: string, fees: object = { policyFees: '={{ "$1,000.00" }}' }) =>
+	const estimate = (premium: string, fees: Record<string, object | string> = { policyFees: '={{ "$1,000.00" }}' }) =>
 		run(new SurplusLinesCalculator(), { resource: 'tax', operation: 'estimate', state: '={{ "texas" }}', premium, ...fees });
 
 	it('"1200.5" (accepted by the Invoice node) is accepted here too; "$1,000.00" and a state name are read', async () => {
