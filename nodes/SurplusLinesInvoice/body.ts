@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { inputError } from '../shared/errors';
-import { columnsToBody, matchItemColumns } from '../shared/invoiceColumns';
+import { columnsToBody, matchItemColumns, requiredColumnNames } from '../shared/invoiceColumns';
 import { type Conversion, validateInvoice } from './validation';
 
 /** UI name → request field, for the six required fields and the optional ones. */
@@ -174,6 +174,8 @@ interface RawBody {
 	/** Body field path → the sheet column it came from (Map Columns). */
 	sources?: Record<string, string>;
 	problems?: string[];
+	/** Map Automatically: required field → the column names that would have matched. */
+	names?: Record<string, string[]>;
 }
 
 /**
@@ -187,7 +189,14 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	if (columns.mappingMode !== 'defineBelow') {
 		const matched = matchItemColumns(ctx.getInputData()[i]?.json ?? {});
 		const { body, sources } = columnsToBody(matched.values, matched.names);
-		return { raw: body, sources, problems: matched.problems };
+		// A required column that matched but is empty is named; one that matched nothing says
+		// which names would have.
+		const unmatched: Record<string, string[]> = {};
+		for (const [id, names] of Object.entries(requiredColumnNames())) {
+			if (matched.names[id]) sources[id] ??= matched.names[id];
+			else unmatched[id] = names;
+		}
+		return { raw: body, sources, problems: matched.problems, names: unmatched };
 	}
 	const names = Object.fromEntries(
 		(columns.schema ?? []).map((f: ResourceMapperField) => [f.id, f.displayName]),
@@ -222,8 +231,22 @@ export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'p
 	return readSource(ctx, i, mode).raw;
 }
 
-/** `net_premium: rule` → `net_premium (column "Premium"): rule`, for the nearest known source. */
-function withColumn(line: string, sources: Record<string, string>): string {
+const REQUIRED_LINE = /^(\w+): This field is required$/;
+
+/**
+ * `net_premium: rule` → `net_premium (column "Premium"): rule`, for the nearest known source; a
+ * required field no column matched says which column names would have.
+ */
+function withColumn(
+	line: string,
+	sources: Record<string, string>,
+	names: RawBody['names'],
+): string {
+	const missing = REQUIRED_LINE.exec(line)?.[1];
+	if (missing && names?.[missing]) {
+		const options = names[missing].map((n) => `"${n}"`).join(', ');
+		return `${line} (no column of the row matched; name one ${options})`;
+	}
 	const path = /^[\w.[\]]+/.exec(line)?.[0] ?? '';
 	for (let part = path; part; part = part.replace(/(\.\w+|\[\d+\])$/, '')) {
 		const source = sources[part];
@@ -245,13 +268,13 @@ export function readInvoiceInput(
 	i: number,
 	mode: 'full' | 'partial' = 'full',
 ): InvoiceInput {
-	const { raw, sources = {}, problems = [] } = readSource(ctx, i, mode);
+	const { raw, sources = {}, problems = [], names } = readSource(ctx, i, mode);
 	const checked = validateInvoice(raw, mode);
 	if (!checked.ok || problems.length) {
 		const lines = [...problems, ...(checked.ok ? [] : checked.problems)];
 		throw inputError(
 			ctx,
-			lines.map((line) => withColumn(line, sources)),
+			lines.map((line) => withColumn(line, sources, names)),
 			{ itemIndex: i },
 		);
 	}

@@ -310,9 +310,14 @@ function dropUndefined(value: IDataObject): IDataObject {
 	return JSON.parse(JSON.stringify(value)) as IDataObject;
 }
 
-/** Not worth saying: a number written as text, or digits read as the same number. */
+/**
+ * Not worth saying: a number written as text, digits read as the same number, or n8n's own date
+ * picker value (`2026-03-01T00:00:00`) read as its date.
+ */
 function sameValue(from: unknown, to: unknown): boolean {
 	if (typeof from === 'number') return to === String(from);
+	if (typeof from === 'string' && /^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?$/.test(from))
+		return to === from.slice(0, 10);
 	return (
 		typeof from === 'string' &&
 		typeof to === 'number' &&

@@ -370,6 +370,16 @@ export function columnForName(name: string): Match | undefined {
 	);
 }
 
+/** A required column's names a sheet may use, for the message when no column of a row matched. */
+export function requiredColumnNames(): Record<string, string[]> {
+	return Object.fromEntries(
+		SINGLE_COLUMNS.filter((c) => c.required).map((c) => [
+			c.id,
+			[c.displayName, ...c.aliases.slice(0, 2)],
+		]),
+	);
+}
+
 export interface MatchedColumns {
 	/** Column id → value. */
 	values: IDataObject;

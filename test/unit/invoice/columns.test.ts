@@ -236,8 +236,16 @@ describe('Map Columns body source', () => {
 			'insurers[0].percent (column "Insurer 1 %"): Must be a number: hexadecimal, octal and binary forms are not read (got "0x10")',
 		]);
 		expect(run2.output![3].json.fields).toEqual([
-			'policy_number: This field is required',
+			'policy_number (column "Policy #"): This field is required',
 			'state_code (column "State"): Must be a valid state_code',
+		]);
+	});
+
+	it('a required field no column matched says which column names would have', async () => {
+		const { 'Eff Date': _dropped, ...row } = bordereauRow(0);
+		const { output } = await run(columnsParams('create'), { items: [row], continueOnFail: true });
+		expect(output![0].json.fields).toEqual([
+			'effective_date: This field is required (no column of the row matched; name one "Effective Date", "Eff Date", "Eff. Date")',
 		]);
 	});
 
@@ -279,9 +287,9 @@ describe('Map Columns body source', () => {
 		expect(error).toBeUndefined();
 		scope.done();
 		expect(output![0].json.id).toBe(7);
+		// The date picker's own value (2026-04-01T00:00:00) is its date: not worth a note.
 		expect(output![0].json._converted).toEqual([
 			{ field: 'net_premium', from: '2,500', to: 2500, column: 'Net Premium' },
-			{ field: 'effective_date', from: '2026-04-01T00:00:00', to: '2026-04-01' },
 			{ field: 'expiration_date', from: '04/01/2027', to: '2027-04-01' },
 			{ field: 'fees[0].amount', from: '$75.00', to: 75 },
 		]);
