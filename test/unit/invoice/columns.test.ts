@@ -242,7 +242,8 @@ describe('Map Columns body source', () => {
 	});
 
 	it('a required field no column matched says which column names would have', async () => {
-		const { 'Eff Date': _dropped, ...row } = bordereauRow(0);
+		const row = bordereauRow(0);
+		delete row['Eff Date'];
 		const { output } = await run(columnsParams('create'), { items: [row], continueOnFail: true });
 		expect(output![0].json.fields).toEqual([
 			'effective_date: This field is required (no column of the row matched; name one "Effective Date", "Eff Date", "Eff. Date")',
