@@ -232,10 +232,20 @@ export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'p
 }
 
 const REQUIRED_LINE = /^(\w+): This field is required$/;
+const LAST_PART = /(\.\w+|\[\d+\])$/;
+
+/** The sheet column a body path came from: its own, or its nearest parent's (`fees[0]`). */
+function sourceOf(path: string, sources: Record<string, string>): string | undefined {
+	for (let part = path; part; part = part.replace(LAST_PART, '')) {
+		if (sources[part]) return sources[part];
+		if (!LAST_PART.test(part)) return undefined;
+	}
+	return undefined;
+}
 
 /**
- * `net_premium: rule` → `net_premium (column "Premium"): rule`, for the nearest known source; a
- * required field no column matched says which column names would have.
+ * `net_premium: rule` → `net_premium (column "Premium"): rule`; a required field no column
+ * matched says which column names would have.
  */
 function withColumn(
 	line: string,
@@ -248,12 +258,8 @@ function withColumn(
 		return `${line} (no column of the row matched; name one ${options})`;
 	}
 	const path = /^[\w.[\]]+/.exec(line)?.[0] ?? '';
-	for (let part = path; part; part = part.replace(/(\.\w+|\[\d+\])$/, '')) {
-		const source = sources[part];
-		if (source) return `${path} (column "${source}")${line.slice(path.length)}`;
-		if (!/(\.\w+|\[\d+\])$/.test(part)) break;
-	}
-	return line;
+	const source = sourceOf(path, sources);
+	return source ? `${path} (column "${source}")${line.slice(path.length)}` : line;
 }
 
 export interface InvoiceInput {
@@ -278,9 +284,10 @@ export function readInvoiceInput(
 			{ itemIndex: i },
 		);
 	}
-	const converted = checked.converted.map((c) =>
-		sources[c.field] ? { ...c, column: sources[c.field] } : c,
-	);
+	const converted = checked.converted.map((c) => {
+		const column = sourceOf(c.field, sources);
+		return column ? { ...c, column } : c;
+	});
 	return { body: checked.body, converted };
 }
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 
 import { api, control, invoiceBody, storedBinary, type Scenario } from './context';
 import { items, json } from './runData';
+import { MAPPER_SCENARIOS } from './scenarios-mapper';
 
 export type { Context, Scenario } from './context';
 
@@ -426,4 +427,5 @@ export const SCENARIOS: Scenario[] = [
 	exampleTax,
 	exampleDocuments,
 	exampleNotify,
+	...MAPPER_SCENARIOS,
 ];

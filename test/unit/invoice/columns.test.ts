@@ -210,6 +210,7 @@ describe('Map Columns body source', () => {
 			{ field: 'net_premium', from: '$1,000.50', to: 1000.5, column: 'Premium' },
 			{ field: 'insurers[0].percent', from: '100%', to: 100, column: 'Insurer 1 %' },
 		]));
+		expect(output![1].json._converted).toEqual(expect.arrayContaining([{ field: 'fees[0].amount', from: '$150.00', to: 150, column: 'Policy Fee' }]));
 	});
 
 	it('bad rows are refused before any call, naming the field, the column and the rule', async () => {
