@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { withUtcTimes } from '../shared/dates';
 import { clock } from '../shared/timing';
 
 /**
@@ -8,8 +9,11 @@ import { clock } from '../shared/timing';
  */
 export function documentJson(doc: IDataObject): IDataObject {
 	const seconds = doc.url_expires_in_seconds;
-	if (!doc.url || typeof seconds !== 'number') return { ...doc };
-	return { ...doc, url_expires_at: new Date(clock.now() + seconds * 1000).toISOString() };
+	if (!doc.url || typeof seconds !== 'number') return withUtcTimes(doc);
+	return {
+		...withUtcTimes(doc),
+		url_expires_at: new Date(clock.now() + seconds * 1000).toISOString(),
+	};
 }
 
 /** Metadata without the link, for outputs whose point is not the link (Download). */

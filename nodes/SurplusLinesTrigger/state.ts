@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What the trigger remembers between polls, kept in the node's static data (n8n saves it with
- * the workflow, so it survives a restart). Short keys: 500 watched invoices stay a small record.
+ * What the trigger remembers between polls, kept in the node's static data, which n8n writes to
+ * its database with the workflow so that it survives a restart. Short keys: 500 watched invoices
+ * stay a small record.
  */
 
 /** Last values seen of one invoice. */
@@ -49,18 +50,38 @@ export interface TriggerState {
 	readSeq: number;
 	/** When the "list cannot be covered" warning was last logged, ms. */
 	warnedAt?: number;
+	/** Paced polls (a schedule in seconds): the earliest time the next poll may read, ms. */
+	nextReadAt?: number;
+	/** `<polls per hour>/<calls per hour>` of the pacing notice last logged, so it is said once. */
+	pacingSaid?: string;
 	/** Last X-RateLimit-Limit seen for the key. */
 	limit?: number;
 	invoices: Record<string, InvoiceMemory>;
 	units: Record<string, UnitMemory>;
 }
 
-/** Reads (or creates) the state inside the node's static data; changes write through. */
+/**
+ * The state inside the node's static data, created there when absent (at once, so a poll that
+ * overlaps this one shares it). Hand it back with `saveState` when the poll ends.
+ */
 export function loadState(staticData: IDataObject): TriggerState {
 	const existing = staticData.trigger as TriggerState | undefined;
 	if (existing && existing.v === 1) return existing;
-	staticData.trigger = { v: 1, seq: 0, readSeq: 0, invoices: {}, units: {} } satisfies TriggerState;
-	return staticData.trigger as TriggerState;
+	const created: TriggerState = { v: 1, seq: 0, readSeq: 0, invoices: {}, units: {} };
+	staticData.trigger = created;
+	return created;
+}
+
+/**
+ * Hands the state back to n8n after a poll, whatever the poll changed. n8n writes a workflow's
+ * static data only when it has seen a change, and it sees only assignments to the objects it
+ * built from the database (a Proxy per object). A state created during this activation, and every
+ * object added to it later, is a plain object: changes inside it go unseen, and n8n would keep
+ * writing the state as it was when first assigned. Assigning the state to the node's static data
+ * is a change n8n always sees, on the first activation and after a restart alike.
+ */
+export function saveState(staticData: IDataObject, state: TriggerState): void {
+	staticData.trigger = state;
 }
 
 export function unitMemory(state: TriggerState, key: string): UnitMemory {

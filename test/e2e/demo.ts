@@ -4,7 +4,8 @@
  * sandbox and the example workflows of examples/ loaded. Ctrl-C stops both.
  *
  * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n, kept between runs),
- * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20).
+ * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), N8N_RUNNERS_BROKER_PORT
+ * (the task runners' broker; a free port when unset).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,7 +67,8 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
 	await seed(sandbox.baseUrl);
 	installPackedPackage(userFolder);
-	const n8n = await n8nEnv(bin, userFolder, n8nPort);
+	const brokerPort = process.env.N8N_RUNNERS_BROKER_PORT ? numberFromEnv('N8N_RUNNERS_BROKER_PORT', 0) : undefined;
+	const n8n = await n8nEnv(bin, userFolder, n8nPort, brokerPort);
 
 	// Credential and examples are imported on every start: the sandbox port may differ, and the
 	// examples follow the checkout. Both keep fixed ids, so a re-import replaces them.

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { api, control, invoiceBody, storedBinary, type Scenario } from './context';
 import { items, json } from './runData';
 import { MAPPER_SCENARIOS } from './scenarios-mapper';
+import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
 
 export type { Context, Scenario } from './context';
 
@@ -428,4 +429,5 @@ export const SCENARIOS: Scenario[] = [
 	exampleDocuments,
 	exampleNotify,
 	...MAPPER_SCENARIOS,
+	...TRIGGER_RESTART_SCENARIOS,
 ];

@@ -9,11 +9,18 @@ import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../bat
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import { invoiceJson } from '../../output';
+import { filedTaxWarning, markTaxWarning } from '../../taxes';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
+
+/**
+ * The notice over Create Many, in one place: short, and true on every account and tier. Say here
+ * what a re-run does once that is the same on every account.
+ */
+export const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Each item comes out as its invoice or as an error item: run only the error items again.`;
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `One invoice per input item. t3 keys send up to ${BATCH_MAX_INVOICES} per call; t2 keys, and items with their own Idempotency Key, one call per item. A bad item stops the node before anything is sent unless On Error is set to Continue. After that, each item comes out as its invoice or as an error item: route the error items rather than re-running, since a re-run would file the filed items again.`,
+		displayName: CREATE_MANY_NOTICE,
 		name: 'createManyNotice',
 		type: 'notice',
 		default: '',
@@ -111,7 +118,12 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
 		output[outcome.index] = {
 			json: noteConversions(
-				invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+				markTaxWarning(
+					this,
+					invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+					filedTaxWarning(outcome.filed.invoice),
+					{ hint: false },
+				),
 				converted[outcome.index],
 			),
 			pairedItem: { item: outcome.index },
