@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 
 import { api, control, invoiceBody, storedBinary, type Scenario } from './context';
 import { items, json } from './runData';
+import { MAPPER_SCENARIOS } from './scenarios-mapper';
 import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
 import { RESULT_SCENARIOS } from './scenarios-results';
 import { EDITOR_SCENARIOS } from './scenarios-editor';
@@ -429,6 +430,7 @@ export const SCENARIOS: Scenario[] = [
 	exampleTax,
 	exampleDocuments,
 	exampleNotify,
+	...MAPPER_SCENARIOS,
 	...TRIGGER_RESTART_SCENARIOS,
 	...RESULT_SCENARIOS,
 	...EDITOR_SCENARIOS,

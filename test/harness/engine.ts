@@ -336,12 +336,12 @@ export function activePoller(options: Omit<PollOptions, 'staticData' | 'mode'> &
 	return poller;
 }
 
-/** Calls a `methods.loadOptions` or `methods.listSearch` function in n8n's LoadOptionsContext. */
+/** Calls a `methods.loadOptions`, `methods.listSearch` or `methods.resourceMapping` function in n8n's LoadOptionsContext. */
 export async function loadOptions(options: {
 	node: INodeType;
 	parameters: Record<string, NodeParameterValueType | object>;
 	credentials?: CredentialData;
-	kind: 'loadOptions' | 'listSearch';
+	kind: 'loadOptions' | 'listSearch' | 'resourceMapping';
 	method: string;
 	filter?: string;
 }) {

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
-import { readInvoiceBody } from '../../body';
+import { noteConversions, readInvoiceInput } from '../../body';
 import { fileInvoice, idempotencyKeyFor } from '../../filing';
 import { invoiceJson } from '../../output';
 import { billTaxesFromPreview } from '../../preview';
@@ -49,7 +49,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
-	let body = readInvoiceBody(this, i);
+	const input = readInvoiceInput(this, i);
+	let body = input.body;
 	const choice = readIdempotencyChoice(this, i);
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
 	// the day's rates must not turn a re-run of the same invoice into a new filing.
@@ -67,5 +68,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		result,
 	);
 	if (previewNotes?.length) json._previewNotes = previewNotes;
-	return [{ json: markTaxWarning(this, json, filedTaxWarning(result.invoice)) }];
+	return [
+		{
+			json: noteConversions(
+				markTaxWarning(this, json, filedTaxWarning(result.invoice)),
+				input.converted,
+			),
+		},
+	];
 }

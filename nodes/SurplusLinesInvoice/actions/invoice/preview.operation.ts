@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readInvoiceBody } from '../../body';
+import { noteConversions, readInvoiceInput } from '../../body';
 import { previewInvoice } from '../../preview';
 import { markTaxWarning, previewTaxWarning } from '../../taxes';
 import { bodyProperties } from './body.description';
@@ -13,7 +13,8 @@ export const description = updateDisplayOptions(
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const body = readInvoiceBody(this, i);
+	const { body, converted } = readInvoiceInput(this, i);
 	const reply = await previewInvoice(this, body, i);
-	return [{ json: markTaxWarning(this, { ...reply.data }, previewTaxWarning(body, reply.data)) }];
+	const json = markTaxWarning(this, { ...reply.data }, previewTaxWarning(body, reply.data));
+	return [{ json: noteConversions(json, converted) }];
 }
