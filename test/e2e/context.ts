@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../sandbox';
+import type { Mailbox } from './mailbox';
 import type { Run } from './runData';
 
 export interface Context {
@@ -14,6 +15,8 @@ export interface Context {
 	keys: { t2: string; t1: string };
 	/** N8N_USER_FOLDER of the n8n under test (binary data is stored under it). */
 	userFolder: string;
+	/** The local SMTP server the examples' Send Email node delivers to. */
+	mailbox: Mailbox;
 }
 
 export interface Scenario {
