@@ -14,6 +14,7 @@ import {
 import { routeOperations } from '../shared/execute';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
+import { resourceMapping } from '../shared/methods/resourceMapping';
 import * as invoice from './actions/invoice/Invoice.resource';
 import { resources } from './actions/resources';
 
@@ -39,7 +40,7 @@ export class SurplusLinesInvoice implements INodeType {
 		],
 	};
 
-	methods = { loadOptions, listSearch };
+	methods = { loadOptions, listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperations.call(this, resources);

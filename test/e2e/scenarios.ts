@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { api, control, invoiceBody, storedBinary, type Scenario } from './context';
 import { items, json } from './runData';
 import { EXAMPLE_SCENARIOS } from './scenarios-examples';
+import { MAPPER_SCENARIOS } from './scenarios-mapper';
 
 export type { Context, Scenario } from './context';
 
@@ -330,4 +331,5 @@ export const SCENARIOS: Scenario[] = [
 	trigger,
 	triggerActive,
 	...EXAMPLE_SCENARIOS,
+	...MAPPER_SCENARIOS,
 ];

@@ -268,12 +268,12 @@ export async function pollNode(options: PollOptions): Promise<{ emitted: INodeEx
 	return { emitted, staticData: JSON.parse(JSON.stringify(staticData ?? {})) };
 }
 
-/** Calls a `methods.loadOptions` or `methods.listSearch` function in n8n's LoadOptionsContext. */
+/** Calls a `methods.loadOptions`, `methods.listSearch` or `methods.resourceMapping` function in n8n's LoadOptionsContext. */
 export async function loadOptions(options: {
 	node: INodeType;
 	parameters: Record<string, NodeParameterValueType | object>;
 	credentials?: CredentialData;
-	kind: 'loadOptions' | 'listSearch';
+	kind: 'loadOptions' | 'listSearch' | 'resourceMapping';
 	method: string;
 	filter?: string;
 }) {

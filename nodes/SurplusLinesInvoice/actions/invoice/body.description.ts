@@ -26,6 +26,65 @@ export const inputModeProperty: INodeProperties = {
 	],
 };
 
+/** Create, Create Many and Preview also take a sheet's columns, or the item itself. */
+const inputModeFullProperty: INodeProperties = {
+	...inputModeProperty,
+	options: [
+		...(inputModeProperty.options ?? []).slice(0, 1),
+		{
+			name: 'Input Item As Is',
+			value: 'inputItem',
+			description:
+				'Each input item already is the request body, with the service’s field names (fastest for many rows)',
+		},
+		...(inputModeProperty.options ?? []).slice(1),
+		{
+			name: 'Map Columns',
+			value: 'columns',
+			description:
+				'Each input item is a sheet row: its columns are matched to the invoice fields, with no expression',
+		},
+	],
+};
+
+const columnsOnly = { show: { inputMode: ['columns'] } };
+
+/**
+ * Map Columns: n8n's resource mapper over the flat columns of `shared/invoiceColumns.ts`. Map
+ * Automatically matches a row's own column names, sheet aliases included; `../../body.ts` reads
+ * both modes.
+ */
+const columnsProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Map Automatically reads each row’s columns by name, ignoring case, spaces and punctuation: Policy # or Policy Number, Insured Name, State (code or name), Premium, Eff Date, Exp Date, Type (New, Renewal, Endorsement, Cancellation), Insurer 1 NAIC / Insurer 1 Name / Insurer 1 Company ID with Insurer 1 Percent (2, 3… for more insurers), and one column per fee or tax (Policy Fee, Broker Fee, Inspection Fee, SL Tax, Stamping Fee…; empty or 0 sends no fee). Amounts like $1,234.50, 50% and dates like 03/01/2026 or a spreadsheet date number are read; each value read into another form is listed in _converted on the item.',
+		name: 'columnsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: columnsOnly,
+	},
+	{
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'autoMapInputData', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['inputMode'],
+			resourceMapper: {
+				resourceMapperMethod: 'getInvoiceColumns',
+				mode: 'add',
+				fieldWords: { singular: 'invoice field', plural: 'invoice fields' },
+				addAllFields: false,
+				multiKeyMatch: false,
+				supportAutoMap: true,
+			},
+		},
+		displayOptions: columnsOnly,
+	},
+];
+
 const jsonBodyFull: INodeProperties = {
 	displayName: 'Invoice JSON',
 	name: 'invoiceJson',
@@ -647,8 +706,9 @@ export function bodyProperties(partial: boolean): INodeProperties[] {
 				},
 			];
 	return [
-		inputModeProperty,
+		partial ? inputModeProperty : inputModeFullProperty,
 		jsonBodyProperty(partial),
+		...(partial ? [] : columnsProperties),
 		...[...fields, ...collectionProperties].map((p) => ({ ...p, displayOptions: fieldsOnly })),
 	];
 }

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
-import { readInvoiceBody } from '../../body';
+import { noteConversions, readInvoiceInput } from '../../body';
 import { fileInvoice, idempotencyKeyFor } from '../../filing';
 import { invoiceJson } from '../../output';
 import { billTaxesFromPreview } from '../../preview';
@@ -45,7 +45,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
-	let body = readInvoiceBody(this, i);
+	const input = readInvoiceInput(this, i);
+	let body = input.body;
 	const choice = readIdempotencyChoice(this, i);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
@@ -64,5 +65,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		result,
 	);
 	if (previewNotes?.length) json._previewNotes = previewNotes;
-	return [{ json }];
+	return [{ json: noteConversions(json, input.converted) }];
 }

@@ -6,7 +6,7 @@ import { errorItem } from '../../../shared/errors';
 import { BATCH_MAX_INVOICES } from '../../../shared/service';
 import { isOutcomeUnknown } from '../../../shared/transport';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
-import { readInvoiceBody } from '../../body';
+import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import { invoiceJson } from '../../output';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
@@ -72,12 +72,15 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const credential = await getServiceCredential(this, 0);
 	const failures: Failure[] = [];
 	const entries: Entry[] = [];
+	const converted: Array<InvoiceInput['converted']> = [];
 	for (let index = 0; index < count; index++) {
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
+			const input = readInvoiceInput(this, index);
+			converted[index] = input.converted;
 			entries.push({
 				index,
-				body: readInvoiceBody(this, index),
+				body: input.body,
 				choice: readIdempotencyChoice(this, index),
 			});
 		} catch (error) {
@@ -107,7 +110,10 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		filed++;
 		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
 		output[outcome.index] = {
-			json: invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+			json: noteConversions(
+				invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+				converted[outcome.index],
+			),
 			pairedItem: { item: outcome.index },
 		};
 	}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readInvoiceBody } from '../../body';
+import { noteConversions, readInvoiceInput } from '../../body';
 import { previewInvoice } from '../../preview';
 import { bodyProperties } from './body.description';
 
@@ -12,6 +12,7 @@ export const description = updateDisplayOptions(
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const reply = await previewInvoice(this, readInvoiceBody(this, i), i);
-	return [{ json: reply.data }];
+	const input = readInvoiceInput(this, i);
+	const reply = await previewInvoice(this, input.body, i);
+	return [{ json: noteConversions(reply.data, input.converted) }];
 }
