@@ -97,6 +97,12 @@ export class Editor {
 		return output;
 	}
 
+	/** Shows the output panel's data as JSON (nested fields are readable there) and moves the mouse off the panel's tooltips. */
+	async outputAsJson(output: Locator): Promise<void> {
+		await output.locator('[data-test-id="ndv-run-data-display-mode"]').getByText('JSON', { exact: true }).first().click();
+		await this.page.mouse.move(5, 890);
+	}
+
 	/** Opens a credential from the Credentials list. */
 	async openCredential(name: string): Promise<Locator> {
 		await this.page.goto(`${this.url}/home/credentials`);

@@ -150,9 +150,35 @@ export const STEPS: Step[] = [
 			await editor.openWorkflow('slExampleNotify1');
 			await editor.openNode('When a Filing Changes');
 			const output = await editor.executeOpenNode();
-			await output.getByText('invoice_status_changed').first().waitFor({ timeout: TIMEOUT });
+			// The current state of both watched policies: status and filing state of each.
+			await output.getByText('4 items').first().waitFor({ timeout: TIMEOUT });
+			await editor.outputAsJson(output);
+			await output.getByText('DEMO-POL-2').first().waitFor({ timeout: TIMEOUT });
+			await output.getByText('filing_state_changed').first().waitFor({ timeout: TIMEOUT });
 			await editor.shot('trigger-test-event');
 			await editor.closeNode();
+		},
+	},
+	{
+		// Last: it changes the example's mapping mode (not saved).
+		name: "the mapper on the CSV's columns",
+		async run(editor) {
+			await editor.openWorkflow('slExampleSheet01');
+			const ndv = await editor.openNode('Create Invoice (Bill Taxes From Preview)');
+			const mapper = ndv.locator('[data-test-id="resource-mapper-container"]');
+			await mapper.waitFor({ timeout: TIMEOUT });
+			// Reading the file and extracting its rows shows the CSV's columns as the node's input.
+			await ndv.getByRole('button', { name: 'Execute previous nodes' }).click();
+			await ndv.getByText('Policy #', { exact: true }).first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('mapper-automatic');
+			// Map Each Column Manually lists the service's invoice fields, fee columns among them.
+			await mapper.locator('[data-test-id="mapping-mode-select"]').click();
+			await editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText('Map Each Column Manually').click();
+			const fields = mapper.locator('[data-test-id="mapping-fields-container"]');
+			for (const label of ['Policy Number', 'Insured Name', 'Effective Date', 'Type']) {
+				await fields.getByText(label, { exact: false }).first().waitFor({ timeout: TIMEOUT });
+			}
+			await editor.shot('mapper-manual');
 		},
 	},
 ];
