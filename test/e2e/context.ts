@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../sandbox';
 import type { RestSession } from './n8n';
+import type { Mailbox } from './mailbox';
 import type { Run } from './runData';
 
 export interface Context {
@@ -15,6 +16,8 @@ export interface Context {
 	keys: { t2: string; t1: string };
 	/** N8N_USER_FOLDER of the n8n under test (binary data is stored under it). */
 	userFolder: string;
+	/** The local SMTP server the examples' Send Email node delivers to. */
+	mailbox: Mailbox;
 }
 
 /** For `restart` scenarios: the running `n8n start`, which the scenario may stop and start again. */

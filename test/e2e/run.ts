@@ -17,7 +17,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
+import { startMailbox } from './mailbox';
 import {
+	copyExampleFiles,
 	installPackedPackage,
 	killAllChildren,
 	makeTempUserFolder,
@@ -95,6 +97,7 @@ async function main(): Promise<number> {
 	mkdirSync(join(workDir, 'workflows'), { recursive: true });
 	const sandbox = await startSandbox({ port: 0 });
 	const origin = new URL(sandbox.baseUrl).origin;
+	const mailbox = await startMailbox({ port: 0, dir: join(userFolder, 'mailbox') });
 	let server: RunningN8n | undefined;
 	try {
 		let t = Date.now();
@@ -102,6 +105,8 @@ async function main(): Promise<number> {
 		console.log(`[e2e] packed package installed into ${installedAt} (${seconds(Date.now() - t)})`);
 		console.log(`[e2e] sandbox at ${sandbox.baseUrl}`);
 		const n8n = await n8nEnv(bin, userFolder);
+		copyExampleFiles(userFolder);
+		console.log(`[e2e] local SMTP server at ${mailbox.host}:${mailbox.port}`);
 
 		// Credentials: the t2 key does everything; the t1 key shows a tier refusal.
 		const credentials = [
@@ -109,6 +114,7 @@ async function main(): Promise<number> {
 			{ id: 'slE2eT1Credential', name: 'Surplus Lines sandbox (t1)', type: 'surplusLinesApi', data: { apiKey: keyByName('t1').key, baseUrl: sandbox.baseUrl } },
 			// The examples ship with the demo's credential id.
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
+			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
@@ -141,7 +147,7 @@ async function main(): Promise<number> {
 			console.log(`[e2e] ${runnable.length} workflows imported (${seconds(Date.now() - t)})`);
 		}
 
-		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder };
+		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder, mailbox };
 		const cliRuns = runnable.filter((r) => (r.scenario.via ?? 'cli') === 'cli');
 		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active' || r.scenario.via === 'restart');
 
@@ -193,6 +199,7 @@ async function main(): Promise<number> {
 		if (server) await server.stop();
 		killAllChildren();
 		await sandbox.close();
+		await mailbox.close();
 		if (process.env.E2E_KEEP) console.log(`[e2e] user folder kept: ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
@@ -230,6 +237,7 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 	const start = Date.now();
 	try {
 		context.sandbox.reset();
+		context.mailbox.clear();
 		await scenario.before?.(context);
 		const runs = await execute();
 		if (process.env.E2E_DUMP) {

@@ -22,6 +22,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
 import type { Context } from '../e2e/context';
+import { startMailbox } from '../e2e/mailbox';
 import { installPackedPackage, killAllChildren, REPO_ROOT, RestSession, sleep } from '../e2e/n8n';
 import { SCENARIOS } from '../e2e/scenarios';
 import { runActivated } from '../e2e/serverRun';
@@ -176,11 +177,14 @@ async function triggerActive(stage: Stage, userFolder: string): Promise<void> {
 	const scenario = SCENARIOS.find((sc) => sc.name === TRIGGER_SCENARIO);
 	if (!scenario?.active) throw new Error(`the e2e scenario ${TRIGGER_SCENARIO} is gone (test/e2e/scenarios.ts)`);
 	const active = scenario.active;
+	// The trigger scenario sends no mail; the context still carries a mailbox, as in the e2e run.
+	const mailbox = await startMailbox({ port: 0, dir: join(userFolder, 'mailbox') });
 	const ctx: Context = {
 		sandbox: stage.sandbox,
 		origin: new URL(stage.sandbox.baseUrl).origin,
 		keys: { t2: keyByName('t2').key, t1: keyByName('t1').key },
 		userFolder,
+		mailbox,
 	};
 	stage.sandbox.reset();
 	await scenario.before?.(ctx);
@@ -196,6 +200,7 @@ async function triggerActive(stage: Stage, userFolder: string): Promise<void> {
 		if (onWorkers.reduce((a, b) => a + b, 0) < runs.length) throw new Error(`the workers' logs show ${onWorkers.join('+')} of ${runs.length} executions`);
 	} finally {
 		scenario.after?.(ctx);
+		await mailbox.close();
 	}
 }
 
