@@ -5,7 +5,16 @@
  */
 import nock from 'nock';
 
-import { computeBudget, coverage, coverageWarning, describeSpan, pacingNotice, pollsPerHour } from '../../../nodes/SurplusLinesTrigger/budget';
+import {
+	computeBudget,
+	coverage,
+	coverageWarning,
+	describeSpan,
+	mayReadNow,
+	nextReadAt,
+	pacingNotice,
+	pollsPerHour,
+} from '../../../nodes/SurplusLinesTrigger/budget';
 import type { WatchUnit } from '../../../nodes/SurplusLinesTrigger/config';
 import type { TriggerState } from '../../../nodes/SurplusLinesTrigger/state';
 import { useNockSuite } from '../../helpers/nockSuite';
@@ -91,21 +100,33 @@ describe('wording at every schedule', () => {
 });
 
 describe('paced polls keep the share', () => {
-	it('every 5 s for an hour (n8n a few ms late each time): 240 reads, within the 250 of the share', async () => {
+	it('every 5 s for an hour (n8n a few ms late each time): 240 reading polls, within the 250 of the share', () => {
+		const budget = computeBudget('t2', undefined, 0.25, 720);
+		const state: TriggerState = { ...empty };
+		const reading: number[] = [];
+		for (let poll = 0; poll < 720; poll++) {
+			const now = poll * 5000 + (poll % 4); // the schedule fires on the second, a few ms late
+			if (!mayReadNow(state, budget, now)) continue;
+			reading.push(poll);
+			state.nextReadAt = nextReadAt(budget, now, 1);
+		}
+		expect(reading).toHaveLength(240);
+		expect(reading.slice(0, 4)).toEqual([0, 3, 6, 9]); // every third poll: 15 s ≥ 14.4 s
+	});
+
+	it('in n8n’s engine: every third poll reads, and the notice is said once', async () => {
 		const { reads } = serveAny();
 		const warned = warnings();
 		const trigger = activeTrigger({ invoiceIds: '1001', events: ['invoiceStatus'], pollTimes: EVERY_5_SECONDS });
 		const readingPolls: number[] = [];
-		for (let poll = 0; poll < 720; poll++) {
+		for (let poll = 0; poll < 24; poll++) {
 			const before = reads.length;
-			fake().advance(poll % 4); // the schedule fires on the second, a few ms late
+			fake().advance(poll % 4);
 			await trigger.poll();
 			if (reads.length > before) readingPolls.push(poll);
 			fake().advance(5000 - (poll % 4));
 		}
-		expect(reads).toHaveLength(240);
-		expect(readingPolls.slice(0, 4)).toEqual([0, 3, 6, 9]); // every third poll: 15 s ≥ 14.4 s
-		// Said once, at the first poll.
+		expect(readingPolls).toEqual([0, 3, 6, 9, 12, 15, 18, 21]);
 		const notices = warned.mock.calls.filter(([message]) => /The schedule polls 720 times an hour/.test(String(message)));
 		expect(notices).toHaveLength(1);
 	});
