@@ -86,7 +86,6 @@ function packageNodes(scenario: Scenario): Set<string> {
 export function assertNoSecretsInOutputs(run: Run, ctx: Context, scenario: Scenario): void {
 	const fragments = secretRuns(ctx);
 	const ours = packageNodes(scenario);
-	assert.ok(ours.size > 0, `scenario ${scenario.name} runs no node of this package`);
 	for (const [node, tasks] of Object.entries(run.data.resultData.runData)) {
 		for (const task of tasks) {
 			const output = JSON.stringify(task.data?.main ?? []);
