@@ -3,17 +3,18 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { errorItem } from '../../../shared/errors';
-import { BATCH_MAX_INVOICES } from '../../../shared/service';
-import { isOutcomeUnknown } from '../../../shared/transport';
+import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
 import { readInvoiceBody } from '../../body';
+import { idempotencyKeyFor, mayHaveFiled, showReplayed } from '../../filing';
+import { filingOptionProperties, readFilingSettings, type FilingSettings } from '../../filingOptions';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
-import { invoiceJson } from '../../output';
+import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `One invoice per input item. t3 keys send up to ${BATCH_MAX_INVOICES} per call; t2 keys, and items with their own Idempotency Key, one call per item. A bad item stops the node before anything is sent unless On Error is set to Continue. After that, each item comes out as its invoice or as an error item: route the error items rather than re-running, since a re-run would file the filed items again.`,
+		displayName: `One invoice per input item. t3 keys send up to ${BATCH_MAX_INVOICES} per call; t2 keys one call per item. Each row carries its Idempotency-Key, so running the same rows again returns what was filed (outcome replayed); on accounts without the idempotency feature each row is first looked for on its policy (outcome already_filed). A bad item stops the node before anything is sent unless On Error is set to Continue.`,
 		name: 'createManyNotice',
 		type: 'notice',
 		default: '',
@@ -21,6 +22,14 @@ const properties: INodeProperties[] = [
 	...bodyProperties(false),
 	...idempotencyProperties,
 	simplifyProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: filingOptionProperties('firstReply'),
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -47,19 +56,17 @@ function annotateLocal(error: Error, failures: Failure[], total: number): Error 
 
 /** The warning shown over the output after calls were made and some items were not filed. */
 function notFiledSummary(notFiled: number[], filed: number, total: number): string {
-	return `${notFiled.length} of ${total} rows were not filed or not confirmed (items ${notFiled.join(', ')}); ${filed} filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).`;
+	return `${notFiled.length} of ${total} rows were not filed or not confirmed (items ${notFiled.join(', ')}); ${filed} filed or already there. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
 }
 
-/** Items with their own Idempotency Key are filed one by one: a batch call cannot carry per-invoice keys. */
 async function fileAll(
 	ctx: IExecuteFunctions,
 	tier: string | undefined,
 	entries: Entry[],
+	settings: FilingSettings,
 ): Promise<Outcome[]> {
-	if (tier !== 't3') return await fileOneByOne(ctx, entries);
-	const ownKeys = entries.filter((e) => e.choice.mode === 'own');
-	const batched = entries.filter((e) => e.choice.mode !== 'own');
-	return [...(await fileInBatches(ctx, batched)), ...(await fileOneByOne(ctx, ownKeys))];
+	if (tier !== 't3') return await fileOneByOne(ctx, entries, settings);
+	return await fileInBatches(ctx, entries, settings);
 }
 
 /**
@@ -75,11 +82,11 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	for (let index = 0; index < count; index++) {
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
-			entries.push({
-				index,
-				body: readInvoiceBody(this, index),
-				choice: readIdempotencyChoice(this, index),
-			});
+			const body = readInvoiceBody(this, index);
+			const choice = readIdempotencyChoice(this, index);
+			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
+			const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, index);
+			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
 			failures.push({ index, error: error as Error });
 		}
@@ -87,35 +94,45 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
 	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
 
-	const outcomes = entries.length ? await fileAll(this, credential.tier, entries) : [];
+	// One setting for the whole run (its rows are filed together).
+	const settings = readFilingSettings(this, 0, 'firstReply');
+	const outcomes = entries.length ? await fileAll(this, credential.tier, entries, settings) : [];
 	// Nothing filed and nothing in doubt (e.g. a 403 for the whole batch): a re-run cannot file
 	// twice, so this fails like any node would.
 	const refusals = outcomes.flatMap((o) => ('error' in o ? [o.error] : []));
 	if (!continueOnFail && refusals.length === outcomes.length && refusals.length > 0) {
-		if (!refusals.some(isOutcomeUnknown)) throw refusals[0];
+		if (!refusals.some(mayHaveFiled)) throw refusals[0];
 	}
 	const output = new Array<INodeExecutionData>(count);
-	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index);
+	const counts = emptyCounts(count);
+	for (const failure of failures) {
+		output[failure.index] = errorItem(failure.error, failure.index);
+		countOutcome(counts, 'error');
+	}
 	const notFiled = failures.map((f) => f.index);
-	let filed = 0;
 	for (const outcome of outcomes) {
 		if ('error' in outcome) {
 			notFiled.push(outcome.index);
 			output[outcome.index] = errorItem(outcome.error, outcome.index);
+			countOutcome(counts, 'error');
 			continue;
 		}
-		filed++;
+		const result = await showReplayed(this, outcome.filed, settings.replayedView, outcome.index);
+		countOutcome(counts, result.outcome);
 		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
 		output[outcome.index] = {
-			json: invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+			json: invoiceJson(result.invoice, simplify, result),
 			pairedItem: { item: outcome.index },
 		};
 	}
+	const summary = outcomeSummary(counts);
+	if (summary) this.addExecutionHints?.({ message: summary, type: 'info', location: 'outputPane' });
 	if (notFiled.length) {
 		notFiled.sort((a, b) => a - b);
 		// Each error item says how the run went (counts); the warning lists every item not filed.
-		const counts = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
-		for (const index of notFiled) output[index].json.summary = counts;
+		const filed = count - notFiled.length;
+		const line = `${notFiled.length} of ${count} rows not filed; ${filed} filed or already there`;
+		for (const index of notFiled) output[index].json.summary = line;
 		this.addExecutionHints?.({
 			message: notFiledSummary(notFiled, filed, count),
 			type: 'warning',
