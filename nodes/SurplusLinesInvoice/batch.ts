@@ -254,16 +254,12 @@ async function fileChunk(
 	}
 	if (keysHonoured && chunk.every((e) => e.key !== undefined)) {
 		// Every row carries a key the account honours: sending the same batch again replays what
-		// was stored and files only what was not.
+		// was stored and files only what was not. Should that fail too, each row goes on its own,
+		// still with its key (and the single create's retries).
 		try {
 			return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
-		} catch (error) {
-			const hint =
-				'The batch got no usable reply twice. Running these rows again unchanged within 24 hours is safe: each carries the same Idempotency-Key, so the service returns what it filed instead of filing it twice.';
-			return chunk.map((e) => ({
-				index: e.index,
-				error: outcomeUnknown(ctx, error, { itemIndex: e.index, hint }),
-			}));
+		} catch {
+			return await fileOneByOne(ctx, chunk, { ...settings, lookFirst: false });
 		}
 	}
 	return await reconcileChunk(ctx, chunk, isTimeout(firstError), settings, keysHonoured);
