@@ -68,6 +68,8 @@ export async function n8nEnv(bin: string, userFolder: string, port?: number): Pr
 		N8N_SECURE_COOKIE: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		// Read/Write Files from Disk may read only here (workflows name it __E2E_FILES__).
+		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, 'files'),
 		// At warn, `execute --rawOutput` prints nothing.
 		N8N_LOG_LEVEL: 'info',
 		NODE_OPTIONS: '',

@@ -33,7 +33,9 @@ import {
 	type RunningN8n,
 } from './n8n';
 import { parseRawOutput, type Run } from './runData';
-import type { Context, Scenario } from './context';
+import type { CliRunner, Context, Scenario } from './context';
+import { executeUntilKilled } from './crash';
+import { refileCredentials } from './scenarios-refile';
 import { SCENARIOS } from './scenarios';
 import { runActivated, runViaServer } from './serverRun';
 
@@ -107,6 +109,7 @@ async function main(): Promise<number> {
 			{ id: 'slE2eT1Credential', name: 'Surplus Lines sandbox (t1)', type: 'surplusLinesApi', data: { apiKey: keyByName('t1').key, baseUrl: sandbox.baseUrl } },
 			// The examples ship with the demo's credential id.
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
+			...refileCredentials(sandbox.baseUrl),
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
@@ -130,7 +133,7 @@ async function main(): Promise<number> {
 				outcomes.push({ name: scenario.name, status: 'failed', ms: 0, detail: `node not built into dist/: ${notBuilt.join(', ')}` });
 				continue;
 			}
-			writeFileSync(join(workDir, 'workflows', scenario.workflow), text.split('__SANDBOX_ORIGIN__').join(origin));
+			writeFileSync(join(workDir, 'workflows', scenario.workflow), text.split('__SANDBOX_ORIGIN__').join(origin).split('__E2E_FILES__').join(join(userFolder, 'files')));
 			runnable.push({ scenario, workflow });
 		}
 		if (runnable.length) {
@@ -144,7 +147,11 @@ async function main(): Promise<number> {
 		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active');
 
 		for (const { scenario, workflow } of cliRuns) {
-			outcomes.push(await runScenario(scenario, context, async () => [await executeCli(n8n, workflow.id, scenario)]));
+			const cli: CliRunner = {
+				run: async () => await executeCli(n8n, workflow.id, scenario),
+				runUntilKilled: async (shouldKill) => await executeUntilKilled(n8n, workflow.id, shouldKill),
+			};
+			outcomes.push(await runScenario(scenario, context, async () => (scenario.execute ? await scenario.execute(cli, context) : [await cli.run()])));
 		}
 
 		if (serverRuns.length || !only) {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 
 import { api, control, invoiceBody, storedBinary, type Scenario } from './context';
 import { items, json } from './runData';
+import { REFILE_SCENARIOS } from './scenarios-refile';
 
 export type { Context, Scenario } from './context';
 
@@ -426,4 +427,5 @@ export const SCENARIOS: Scenario[] = [
 	exampleTax,
 	exampleDocuments,
 	exampleNotify,
+	...REFILE_SCENARIOS,
 ];
