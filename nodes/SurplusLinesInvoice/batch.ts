@@ -31,6 +31,7 @@ import {
 	markSentAgain,
 	nothingSentError,
 	outcomeUnknown,
+	recoveredByKey,
 	type Filed,
 } from './filing';
 import type { FilingSettings } from './filingOptions';
@@ -256,11 +257,14 @@ async function fileChunk(
 		// Every row carries a key the account honours: sending the same batch again replays what
 		// was stored and files only what was not. Should that fail too, each row goes on its own,
 		// still with its key (and the single create's retries).
+		// A replay now is this run's lost batch, stored: filed now (recoveredByKey).
+		let outcomes: Outcome[];
 		try {
-			return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+			outcomes = await readResults(ctx, chunk, await sendChunk(ctx, chunk));
 		} catch {
-			return await fileOneByOne(ctx, chunk, { ...settings, lookFirst: false });
+			outcomes = await fileOneByOne(ctx, chunk, { ...settings, lookFirst: false });
 		}
+		return outcomes.map((o) => ('filed' in o ? { ...o, filed: recoveredByKey(o.filed) } : o));
 	}
 	return await reconcileChunk(ctx, chunk, isTimeout(firstError), settings, keysHonoured);
 }

@@ -139,6 +139,20 @@ export function markSentAgain(result: Filed, policyNumber: string, lookedSeconds
 	};
 }
 
+/**
+ * A replay of a resend made after this run's own attempt got no usable reply: the invoice was
+ * (almost surely) stored by that attempt, so it counts as filed now, and the item says how.
+ */
+export function recoveredByKey(result: Filed): Filed {
+	if (result.outcome !== 'replayed') return result;
+	return {
+		...result,
+		outcome: 'filed',
+		recovered: true,
+		note: 'The first reply was lost; sent again with the same Idempotency-Key, the service returned the invoice it had stored instead of filing it twice.',
+	};
+}
+
 export const FOUND_ON_POLICY = (policyNumber: string) =>
 	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), so it was not filed again. Shown as the service lists it now.`;
 
@@ -424,7 +438,7 @@ async function sendAndSettle(
 		if (idempotencyKey !== undefined && (await honoursKeys(ctx, itemIndex))) {
 			// The key makes the resend safe: a stored first attempt comes back as a replay.
 			keyed = true;
-			return await resend(true);
+			return recoveredByKey(await resend(true));
 		}
 		const maxWaitSeconds = settings.lostCreateWaitSeconds;
 		const existing = await findFirstAttempt(ctx, body, { itemIndex, timedOut, maxWaitSeconds });

@@ -128,7 +128,7 @@ describe('Create Many after the batch call timed out', () => {
 			body: envelope({ results: [{ index: 0, success: true, replayed: true, invoice: invoiceFor(rowA, 2051) }, { index: 1, success: true, invoice: invoiceFor(rowB, 2052) }] }),
 		};
 		const { output, requests, bodies } = await createManyAgainst(['hang', batchReply], ['idempotency']);
-		expect(output!.map((o) => [o.json.id, o.json.outcome])).toEqual([[2051, 'replayed'], [2052, 'filed']]);
+		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[2051, 'filed', true], [2052, 'filed', undefined]]);
 		expect(requests).toEqual([POST_BATCH, POST_BATCH]);
 		expect(bodies[1]).toBe(bodies[0]);
 		expect(suite.clock.sleeps).toEqual([]);

@@ -155,7 +155,7 @@ describe('Create after a lost reply', () => {
 			.reply(201, envelope(invoiceFor(body, 1010)), { 'Idempotent-Replayed': 'true' });
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
 		expect(error).toBeUndefined();
-		expect(output![0].json).toMatchObject({ id: 1010, _replayed: true });
+		expect(output![0].json).toMatchObject({ id: 1010, _replayed: true, _recovered: true, outcome: 'filed' });
 		first.done();
 		meScope.done();
 		again.done();

@@ -96,7 +96,7 @@ describe('Create Many', () => {
 			code: 'VALIDATION_ERROR',
 			fields: ['insurers: insurers[0].company_id 999 does not match any company'],
 			requestId: 'req_batch1',
-			summary: '1 of 502 rows not filed; 501 filed or already there',
+			summary: '1 of 502 rows not filed; 501 filed',
 		});
 		expect(output!.filter((o) => o.json.id !== undefined)).toHaveLength(501);
 		expect(output!.map((o) => o.pairedItem)).toEqual(output!.map((_, item) => ({ item })));
@@ -104,7 +104,7 @@ describe('Create Many', () => {
 			{
 				type: 'warning',
 				location: 'outputPane',
-				message: '1 of 502 rows were not filed or not confirmed (items 3); 501 filed or already there. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).',
+				message: '1 of 502 rows were not filed or not confirmed (items 3); 501 filed. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).',
 			},
 		]);
 	});
@@ -116,7 +116,7 @@ describe('Create Many', () => {
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(60), key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		expect(output!.filter((o) => o.json.code === 'VALIDATION_ERROR').map((o) => (o.pairedItem as { item: number }).item)).toEqual(refused);
-		expect(hintsOf(result)[0].message).toContain(`(items ${refused.join(', ')}); 30 filed or already there.`);
+		expect(hintsOf(result)[0].message).toContain(`(items ${refused.join(', ')}); 30 filed.`);
 	});
 
 	it('a locally bad row names every other bad row, without truncation', async () => {
@@ -274,7 +274,9 @@ describe('Create Many', () => {
 		const never = nock(API).get('/invoices').query(true).reply(200, listingReply([]));
 		const { output, error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
-		expect(output!.map((o) => [o.json.id, o.json.outcome])).toEqual([[501, 'replayed'], [502, 'filed']]);
+		// The replayed row is this run's own lost batch, stored: filed now, recovered by its key.
+		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[501, 'filed', true], [502, 'filed', undefined]]);
+		expect(output![0].json.outcomeNote).toContain('sent again with the same Idempotency-Key');
 		expect(bodies[1]).toEqual(bodies[0]);
 		expect(never.isDone()).toBe(false);
 	});

@@ -56,7 +56,7 @@ function annotateLocal(error: Error, failures: Failure[], total: number): Error 
 
 /** The warning shown over the output after calls were made and some items were not filed. */
 function notFiledSummary(notFiled: number[], filed: number, total: number): string {
-	return `${notFiled.length} of ${total} rows were not filed or not confirmed (items ${notFiled.join(', ')}); ${filed} filed or already there. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
+	return `${notFiled.length} of ${total} rows were not filed or not confirmed (items ${notFiled.join(', ')}); ${filed} filed. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
 }
 
 async function fileAll(
@@ -131,7 +131,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		notFiled.sort((a, b) => a - b);
 		// Each error item says how the run went (counts); the warning lists every item not filed.
 		const filed = count - notFiled.length;
-		const line = `${notFiled.length} of ${count} rows not filed; ${filed} filed or already there`;
+		const line = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
 		for (const index of notFiled) output[index].json.summary = line;
 		this.addExecutionHints?.({
 			message: notFiledSummary(notFiled, filed, count),
