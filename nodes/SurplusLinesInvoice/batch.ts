@@ -2,57 +2,72 @@
  * Create Many: files every input item, in calls of at most BATCH_MAX_INVOICES to
  * `POST /invoices/batch` with a t3 key, or one create per item with a t2 key. Each result is
  * paired back to its input item through the batch reply's `index`.
+ *
+ * Each batch item carries its row's Idempotency-Key as `idempotency_key` (gaps.md), derived
+ * exactly as a single create derives it, so a row filed before, by either operation, comes back
+ * replayed. Accounts without the idempotency feature ignore the field: there each row is looked
+ * for on its policy first, as a single create does.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { getServiceCredential } from '../shared/credentials';
 import { fieldMessages } from '../shared/envelope';
 import { serviceError } from '../shared/errors';
-import { deriveIdempotencyKey } from '../shared/idempotency';
-import {
-	BATCH_MAX_INVOICES,
-	LIST_KEYS,
-	PATHS,
-	readKeptInvoiceId,
-	readList,
-} from '../shared/service';
+import { BATCH_MAX_INVOICES, LIST_KEYS, PATHS, readKeptInvoiceId, readList } from '../shared/service';
 import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
+import { listInvoices } from '../shared/invoiceList';
 import {
+	FOUND_ON_POLICY,
+	accountCheckFailed,
+	alreadyFiled,
 	fileInvoice,
+	findConflictingFiling,
 	findSameTransaction,
-	idempotencyKeyFor,
+	honoursKeys,
+	isNothingSent,
 	isTimeout,
 	lookAfterUnknownOutcome,
+	lookFirstFailed,
+	lookedSeconds,
+	markSentAgain,
+	nothingSentError,
 	outcomeUnknown,
+	recoveredByKey,
 	type Filed,
-	type IdempotencyChoice,
 } from './filing';
-import { listInvoices } from '../shared/invoiceList';
+import type { FilingSettings } from './filingOptions';
+import { policyBook } from './policyBook';
 
 export interface Entry {
 	/** Input item index. */
 	index: number;
 	body: IDataObject;
-	choice: IdempotencyChoice;
+	/** The row's Idempotency-Key (undefined: Idempotency Off). */
+	key?: string;
+	/** The key was derived by the node from the row. */
+	keyDerived: boolean;
 }
 
 export type Outcome = { index: number; filed: Filed } | { index: number; error: Error };
 
-/** t2: one create per item, each with its own Idempotency-Key and lost-reply handling. */
-export async function fileOneByOne(ctx: IExecuteFunctions, entries: Entry[]): Promise<Outcome[]> {
+const fileOptions = (entry: Entry, settings: FilingSettings) => ({
+	idempotencyKey: entry.key,
+	keyDerived: entry.keyDerived,
+	itemIndex: entry.index,
+	settings,
+});
+
+/** t2: one create per item, each with its own Idempotency-Key, look-first and lost-reply handling. */
+export async function fileOneByOne(
+	ctx: IExecuteFunctions,
+	entries: Entry[],
+	settings: FilingSettings,
+): Promise<Outcome[]> {
 	const outcomes: Outcome[] = [];
 	for (const entry of entries) {
 		try {
-			const key = await idempotencyKeyFor(
-				ctx,
-				entry.choice,
-				PATHS.invoices,
-				entry.body,
-				entry.index,
-			);
 			outcomes.push({
 				index: entry.index,
-				filed: await fileInvoice(ctx, entry.body, { idempotencyKey: key, itemIndex: entry.index }),
+				filed: await fileInvoice(ctx, entry.body, fileOptions(entry, settings)),
 			});
 		} catch (error) {
 			outcomes.push({ index: entry.index, error: error as Error });
@@ -70,13 +85,15 @@ function resultError(
 	const error = (raw ?? {}) as IDataObject;
 	const details = error.details as IDataObject | undefined;
 	const kept = readKeptInvoiceId(details);
+	const httpStatus =
+		error.code === 'VALIDATION_ERROR' ? 422 : error.code === 'CONFLICT' ? 409 : undefined;
 	return serviceError(
 		ctx,
 		{
 			code: typeof error.code === 'string' ? error.code : 'BATCH_ITEM_FAILED',
 			message:
 				typeof error.message === 'string' ? error.message : 'the service did not file this invoice',
-			httpStatus: error.code === 'VALIDATION_ERROR' ? 422 : undefined,
+			httpStatus,
 			fields: fieldMessages(details),
 			requestId: reply.requestId,
 			extra: kept === undefined ? undefined : { keptInvoiceId: kept },
@@ -86,18 +103,24 @@ function resultError(
 }
 
 /**
- * After a lost batch reply nothing says which invoices were stored, and the batch call carries no
- * per-invoice key. Each item is looked up among its policy's transactions first; only an item not
- * found there is filed again, on its own. After a timeout the service may still be storing the
- * batch: the looks wait as a timed-out single create does (lookAfterUnknownOutcome), and only
- * rows missing from the last look are filed again.
+ * After a lost batch reply on an account that cannot replay by key (or with rows sent without
+ * one), nothing says which invoices were stored. Each row is looked up among its policy's
+ * transactions first; only a row not found there is filed again, on its own, and marked so.
+ * After a timeout the service may still be storing the batch: the looks wait as a timed-out
+ * single create does (lookAfterUnknownOutcome), and only rows missing from the last look are
+ * filed again.
  */
 async function reconcileChunk(
 	ctx: IExecuteFunctions,
 	chunk: Entry[],
 	timedOut: boolean,
+	settings: FilingSettings,
+	keysHonoured: boolean,
 ): Promise<Outcome[]> {
 	const settled = new Map<number, Outcome>();
+	const looked = lookedSeconds(timedOut, settings.lostCreateWaitSeconds);
+	// A resend here must not look first again: the look just made is fresher.
+	const resendSettings = { ...settings, lookFirst: false };
 	let open = chunk;
 	// One pass over the rows not yet accounted for; each pass lists every policy afresh.
 	const look = async (last: boolean): Promise<Entry[]> => {
@@ -118,20 +141,24 @@ async function reconcileChunk(
 				});
 				continue;
 			}
-			try {
-				const match = findSameTransaction(transactions, entry.body);
-				if (match) {
-					settled.set(entry.index, {
-						index: entry.index,
-						filed: { invoice: match, replayed: false, recovered: true },
-					});
-				} else if (last) {
-					settled.set(entry.index, (await fileOneByOne(ctx, [entry]))[0]);
-				} else {
-					missing.push(entry);
-				}
-			} catch (error) {
-				settled.set(entry.index, { index: entry.index, error: error as Error });
+			const match = findSameTransaction(transactions, entry.body);
+			if (match) {
+				settled.set(entry.index, {
+					index: entry.index,
+					filed: { invoice: match, outcome: 'filed', replayed: false, recovered: true },
+				});
+			} else if (last) {
+				const [outcome] = await fileOneByOne(ctx, [entry], resendSettings);
+				// A resend with a key the account honours is safe; any other is marked.
+				const safe = keysHonoured && entry.key !== undefined;
+				settled.set(
+					entry.index,
+					'filed' in outcome && !safe
+						? { index: entry.index, filed: markSentAgain(outcome.filed, policyNumber, looked) }
+						: outcome,
+				);
+			} else {
+				missing.push(entry);
 			}
 		}
 		open = missing;
@@ -139,67 +166,171 @@ async function reconcileChunk(
 	};
 	await lookAfterUnknownOutcome(
 		ctx,
-		{ itemIndex: chunk[0].index, timedOut },
+		{ itemIndex: chunk[0].index, timedOut, maxWaitSeconds: settings.lostCreateWaitSeconds },
 		look,
 		(missing) => missing.length === 0,
 	);
 	return chunk.map((entry) => settled.get(entry.index)!);
 }
 
-async function fileChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<Outcome[]> {
-	const body = { invoices: chunk.map((e) => e.body) };
-	const useKey = chunk.every((e) => e.choice.mode !== 'off');
-	const { fingerprint } = await getServiceCredential(ctx, chunk[0].index);
-	let reply: ApiReply<unknown>;
-	try {
-		reply = await apiRequest.call(ctx, {
-			method: 'POST',
-			path: PATHS.invoiceBatch,
-			body,
-			idempotencyKey: useKey
-				? deriveIdempotencyKey(fingerprint, PATHS.invoiceBatch, body)
-				: undefined,
-			// Never resent blindly: the service does not describe keys on batch.
-			retry: false,
-			itemIndex: chunk[0].index,
-		});
-	} catch (error) {
-		if (isOutcomeUnknown(error)) return await reconcileChunk(ctx, chunk, isTimeout(error));
-		return chunk.map((e) => ({ index: e.index, error: error as Error }));
-	}
-	const results = readList(reply.data, LIST_KEYS.batchResults);
-	const byPosition = new Map(results.map((r) => [Number(r.index), r]));
-	return chunk.map((entry, position): Outcome => {
-		const result = byPosition.get(position);
-		if (result?.success === true && result.invoice) {
-			return {
-				index: entry.index,
-				filed: {
-					invoice: result.invoice as IDataObject,
-					replayed: reply.replayed,
-					recovered: false,
-				},
-			};
-		}
-		if (!result) {
-			const missing = {
-				code: 'BATCH_NO_RESULT',
-				message: `the batch reply has no result for this invoice (position ${position})`,
-			};
-			return { index: entry.index, error: resultError(ctx, missing, reply, entry.index) };
-		}
-		return {
-			index: entry.index,
-			error: resultError(ctx, result.error as IDataObject | undefined, reply, entry.index),
-		};
+const batchItem = (entry: Entry): IDataObject =>
+	entry.key === undefined ? entry.body : { ...entry.body, idempotency_key: entry.key };
+
+async function sendChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<ApiReply<unknown>> {
+	return await apiRequest.call(ctx, {
+		method: 'POST',
+		path: PATHS.invoiceBatch,
+		body: { invoices: chunk.map(batchItem) },
+		// Never resent blindly: on accounts without keys a resend files every row again.
+		retry: false,
+		itemIndex: chunk[0].index,
 	});
 }
 
-/** t3: the entries in calls of at most BATCH_MAX_INVOICES; every chunk is sent whatever earlier chunks gave. */
-export async function fileInBatches(ctx: IExecuteFunctions, entries: Entry[]): Promise<Outcome[]> {
+/** Pairs the batch reply's results to the chunk's rows; a CONFLICT on a derived key finds the earlier filing. */
+async function readResults(
+	ctx: IExecuteFunctions,
+	chunk: Entry[],
+	reply: ApiReply<unknown>,
+): Promise<Outcome[]> {
+	const results = readList(reply.data, LIST_KEYS.batchResults);
+	const byPosition = new Map(results.map((r) => [Number(r.index), r]));
 	const outcomes: Outcome[] = [];
-	for (let start = 0; start < entries.length; start += BATCH_MAX_INVOICES) {
-		outcomes.push(...(await fileChunk(ctx, entries.slice(start, start + BATCH_MAX_INVOICES))));
+	for (const [position, entry] of chunk.entries()) {
+		const result = byPosition.get(position);
+		if (result?.success === true && result.invoice) {
+			const replayed = result.replayed === true;
+			outcomes.push({
+				index: entry.index,
+				filed: {
+					invoice: result.invoice as IDataObject,
+					outcome: replayed ? 'replayed' : 'filed',
+					replayed,
+					recovered: false,
+				},
+			});
+			continue;
+		}
+		const raw = result
+			? (result.error as IDataObject | undefined)
+			: {
+					code: 'BATCH_NO_RESULT',
+					message: `the batch reply has no result for this invoice (position ${position})`,
+				};
+		if (entry.keyDerived && raw?.code === 'CONFLICT') {
+			const earlier = await findConflictingFiling(ctx, entry.body, entry.index).catch(
+				() => undefined,
+			);
+			if (earlier) {
+				outcomes.push({ index: entry.index, filed: earlier });
+				continue;
+			}
+		}
+		outcomes.push({ index: entry.index, error: resultError(ctx, raw, reply, entry.index) });
 	}
 	return outcomes;
+}
+
+async function fileChunk(
+	ctx: IExecuteFunctions,
+	chunk: Entry[],
+	settings: FilingSettings,
+): Promise<Outcome[]> {
+	let firstError: unknown;
+	try {
+		return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+	} catch (error) {
+		firstError = error;
+	}
+	const everyRow = (error: Error) => chunk.map((e) => ({ index: e.index, error }));
+	if (isNothingSent(firstError)) return everyRow(nothingSentError(ctx, firstError, chunk[0].index));
+	if (!isOutcomeUnknown(firstError)) return everyRow(firstError as Error);
+
+	// The batch may have been stored, wholly or partly.
+	let keysHonoured = false;
+	try {
+		keysHonoured = await honoursKeys(ctx, chunk[0].index);
+	} catch {
+		// Unknown: settle as on an account without keys (look first, mark what is sent again).
+	}
+	if (keysHonoured && chunk.every((e) => e.key !== undefined)) {
+		// Every row carries a key the account honours: sending the same batch again replays what
+		// was stored and files only what was not. Should that fail too, each row goes on its own,
+		// still with its key (and the single create's retries).
+		// A replay now is this run's lost batch, stored: filed now (recoveredByKey).
+		let outcomes: Outcome[];
+		try {
+			outcomes = await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+		} catch {
+			outcomes = await fileOneByOne(ctx, chunk, { ...settings, lookFirst: false });
+		}
+		return outcomes.map((o) => ('filed' in o ? { ...o, filed: recoveredByKey(o.filed) } : o));
+	}
+	return await reconcileChunk(ctx, chunk, isTimeout(firstError), settings, keysHonoured);
+}
+
+/**
+ * On an account without keys: every row with a key (Idempotency not Off) is looked for on its
+ * policy first. Returns the rows still to file; the others are settled in `outcomes`.
+ */
+async function lookFirst(
+	ctx: IExecuteFunctions,
+	entries: Entry[],
+	outcomes: Map<number, Outcome>,
+): Promise<Entry[]> {
+	const book = policyBook(ctx);
+	const toFile: Entry[] = [];
+	for (const entry of entries) {
+		if (entry.key === undefined) {
+			toFile.push(entry);
+			continue;
+		}
+		const policyNumber = String(entry.body.policy_number);
+		try {
+			const found = findSameTransaction(
+				await book.transactions(policyNumber, entry.index),
+				entry.body,
+			);
+			if (found) {
+				outcomes.set(entry.index, {
+					index: entry.index,
+					filed: alreadyFiled(found, FOUND_ON_POLICY(policyNumber)),
+				});
+			} else {
+				toFile.push(entry);
+			}
+		} catch (error) {
+			outcomes.set(entry.index, {
+				index: entry.index,
+				error: lookFirstFailed(ctx, error, policyNumber, entry.index),
+			});
+		}
+	}
+	return toFile;
+}
+
+/** t3: the entries in calls of at most BATCH_MAX_INVOICES; every chunk is sent whatever earlier chunks gave. */
+export async function fileInBatches(
+	ctx: IExecuteFunctions,
+	entries: Entry[],
+	settings: FilingSettings,
+): Promise<Outcome[]> {
+	const outcomes = new Map<number, Outcome>();
+	let toFile = entries;
+	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
+		let keysHonoured: boolean;
+		try {
+			keysHonoured = await honoursKeys(ctx, entries[0].index);
+		} catch (error) {
+			// Nothing was filed: every row fails the same way.
+			const failed = accountCheckFailed(ctx, error, entries[0].index);
+			return entries.map((e) => ({ index: e.index, error: failed }));
+		}
+		if (!keysHonoured) toFile = await lookFirst(ctx, entries, outcomes);
+	}
+	for (let start = 0; start < toFile.length; start += BATCH_MAX_INVOICES) {
+		const chunk = toFile.slice(start, start + BATCH_MAX_INVOICES);
+		for (const outcome of await fileChunk(ctx, chunk, settings)) outcomes.set(outcome.index, outcome);
+	}
+	return entries.map((e) => outcomes.get(e.index)!);
 }

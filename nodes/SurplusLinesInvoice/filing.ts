@@ -1,15 +1,21 @@
 /**
  * Filing one invoice without ever filing it twice.
  *
+ * Before filing, on an account without the idempotency feature (asked once per execution with
+ * `GET /auth/me`), the row is looked for among its policy's transactions: a row already there is
+ * returned as already filed. Keys cannot protect such accounts, and a re-run after a crash or an
+ * unsure first run would file every row again.
+ *
  * The first POST is sent with `retry: false`: the transport would otherwise resend a POST that
  * carries an Idempotency-Key after a lost reply, which is only safe on accounts that honour the
- * key. After an unknown outcome (lost reply, timeout, 5xx) the node asks `GET /auth/me` once per
- * execution whether the account has the idempotency feature:
- * - it has, and a key was sent: resend with the same key (the service replays or files once);
+ * key. After an unknown outcome (lost reply, timeout, 5xx):
+ * - the account honours keys and a key was sent: resend with the same key (the service replays
+ *   or files once);
  * - otherwise: list the policy's transactions and look for the same type, effective date
- *   (and transaction effective date) and net premium; a match is returned as recovered, else the
- *   invoice is sent once more. After a timeout the service may still be storing the first
- *   attempt, so the listing waits, and looks once more before the invoice is sent again.
+ *   (and transaction effective date) and net premium; a match is the first attempt, else the
+ *   invoice is sent once more and its item says so (`sent_again`, with the policy to check).
+ *   After a timeout the service may still be storing the first attempt: the listing waits, and
+ *   looks again at the end of Max Wait for a Lost Create before the invoice is sent again.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -21,11 +27,28 @@ import { FEATURES, PATHS } from '../shared/service';
 import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../shared/transport';
 import { listInvoices } from '../shared/invoiceList';
 import { clock } from '../shared/timing';
+import type { FilingSettings, ReplayedView } from './filingOptions';
+import { policyBook } from './policyBook';
+
+/**
+ * What happened to a row, in the one `outcome` field of its item:
+ * - `filed`: filed by this run;
+ * - `replayed`: the service returned an earlier filing for the same Idempotency-Key;
+ * - `already_filed`: found among its policy's transactions, not filed again;
+ * - `sent_again`: filed by this run after an earlier attempt's outcome stayed unknown and the
+ *   account could not tell; the policy may hold it twice (the item's note names the policy).
+ */
+export type FilingOutcome = 'filed' | 'replayed' | 'already_filed' | 'sent_again';
 
 export interface Filed {
 	invoice: IDataObject;
+	outcome: FilingOutcome;
+	/** The service replayed an earlier create for the same key (kept as `_replayed`). */
 	replayed: boolean;
+	/** After a lost reply, found among the policy's transactions (kept as `_recovered`). */
 	recovered: boolean;
+	/** A plain sentence for the item (`outcomeNote`). */
+	note?: string;
 }
 
 /** Reply `type.name` for each `type_code` (description: New, Renewal, Endorsement or Cancelled). */
@@ -93,13 +116,96 @@ export function noteKeptInvoice(error: unknown): unknown {
 }
 
 function filed(reply: ApiReply<unknown>, recovered = false): Filed {
-	return { invoice: reply.data as IDataObject, replayed: reply.replayed, recovered };
+	return {
+		invoice: reply.data as IDataObject,
+		outcome: reply.replayed ? 'replayed' : 'filed',
+		replayed: reply.replayed,
+		recovered,
+	};
 }
+
+/** A row found on its policy instead of filed (again). */
+export function alreadyFiled(invoice: IDataObject, why: string): Filed {
+	return { invoice, outcome: 'already_filed', replayed: false, recovered: false, note: why };
+}
+
+/** A row filed after an earlier attempt's outcome stayed unknown on an account that cannot tell. */
+export function markSentAgain(result: Filed, policyNumber: string, lookedSeconds: number): Filed {
+	if (result.outcome !== 'filed') return result;
+	return {
+		...result,
+		outcome: 'sent_again',
+		note: `An earlier attempt got no usable reply and was not found on policy ${policyNumber}${lookedSeconds > 0 ? ` within ${lookedSeconds} s` : ''}, so the invoice was sent again. If the service stored the earlier attempt later, policy ${policyNumber} holds it twice: check its transactions (Get Many).`,
+	};
+}
+
+/**
+ * A replay of a resend made after this run's own attempt got no usable reply: the invoice was
+ * (almost surely) stored by that attempt, so it counts as filed now, and the item says how.
+ */
+export function recoveredByKey(result: Filed): Filed {
+	if (result.outcome !== 'replayed') return result;
+	return {
+		...result,
+		outcome: 'filed',
+		recovered: true,
+		note: 'The first reply was lost; sent again with the same Idempotency-Key, the service returned the invoice it had stored instead of filing it twice.',
+	};
+}
+
+export const FOUND_ON_POLICY = (policyNumber: string) =>
+	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), so it was not filed again. Shown as the service lists it now.`;
 
 /** The service answered the request itself with a refusal (not a 408/429/5xx): nothing was stored by it. */
 function isRefusal(error: unknown): boolean {
 	const status = readErrorInfo(error)?.httpStatus ?? 0;
 	return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+// Socket errors raised before a connection existed: the request never left this machine.
+const NOT_CONNECTED = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
+
+/** The request failed before any connection was made, so the service received nothing. */
+export function isNothingSent(error: unknown): boolean {
+	const info = readErrorInfo(error);
+	return info?.code === 'NETWORK_ERROR' && NOT_CONNECTED.test(info.message);
+}
+
+// Errors this module raised knowing that nothing was filed (whatever their code says).
+const NOTHING_FILED = new WeakSet<object>();
+
+/** An error that may have left a filed invoice behind (not one raised knowing nothing was filed). */
+export function mayHaveFiled(error: unknown): boolean {
+	if (error && typeof error === 'object' && NOTHING_FILED.has(error)) return false;
+	return isOutcomeUnknown(error) && !isNothingSent(error);
+}
+
+/** The service's error, reworded to say that nothing was filed and why. */
+export function nothingFiled(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	options: { itemIndex: number; why: string; hint: string },
+) {
+	const info = readErrorInfo(error) ?? {
+		code: 'REQUEST_FAILED',
+		message: (error as Error)?.message ?? String(error),
+	};
+	const mapped = serviceError(
+		ctx,
+		{ ...info, message: `${options.why}, so nothing was filed: ${info.message}` },
+		{ itemIndex: options.itemIndex, hint: options.hint },
+	);
+	NOTHING_FILED.add(mapped);
+	return mapped;
+}
+
+/** The error for a create whose connection was refused: it says plainly that nothing was filed. */
+export function nothingSentError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
+	return nothingFiled(ctx, error, {
+		itemIndex,
+		why: 'nothing reached the service (the connection was never made)',
+		hint: 'Check that the Base URL in the credential is right and the service is reachable, then run again: nothing was filed, so running again is safe.',
+	});
 }
 
 /**
@@ -123,35 +229,56 @@ export function outcomeUnknown(
 	);
 }
 
-/** Longest wait before each look for a timed-out first attempt. */
+/** Longest wait before the first look for a timed-out first attempt. */
 const TIMEOUT_SETTLE_CAP_MS = 10_000;
 
-/** The wait before each look after a timeout: the request's own timeout, at most 10 s. */
+/** The wait before the first look after a timeout: the request's own timeout, at most 10 s. */
 export function settleDelayMs(timeoutSeconds: number): number {
 	return Math.min(timeoutSeconds * 1000, TIMEOUT_SETTLE_CAP_MS);
+}
+
+/**
+ * The waits before each look after a timeout: the first after min(Timeout, 10 s), the last at
+ * Max Wait for a Lost Create (one look when that comes first).
+ */
+export function lookSchedule(timeoutSeconds: number, maxWaitSeconds: number): number[] {
+	const totalMs = Math.max(0, maxWaitSeconds * 1000);
+	const firstMs = Math.min(settleDelayMs(timeoutSeconds), totalMs);
+	return totalMs > firstMs ? [firstMs, totalMs - firstMs] : [firstMs];
 }
 
 /**
  * Looks for what a request with an unknown outcome stored, when the account cannot replay it. A
  * timed-out request reached the service and may still be being stored: looking at once would
  * miss it and a resend would file it twice. So after a timeout this waits, looks, and if `look`
- * did not find everything, waits and looks once more. Other unknown outcomes (a dropped
- * connection, a 5xx) keep the one look at once. `look` is told whether it is the last look, so
- * it can file again what that look does not find.
+ * did not find everything, waits until Max Wait for a Lost Create and looks once more. Other
+ * unknown outcomes (a dropped connection, a 5xx) keep the one look at once. `look` is told
+ * whether it is the last look, so it can file again what that look does not find.
  */
 export async function lookAfterUnknownOutcome<T>(
 	ctx: IExecuteFunctions,
-	options: { itemIndex: number; timedOut: boolean },
+	options: { itemIndex: number; timedOut: boolean; maxWaitSeconds: number },
 	look: (last: boolean) => Promise<T>,
 	foundAll: (result: T) => boolean,
 ): Promise<T> {
 	if (!options.timedOut) return await look(true);
-	const waitMs = settleDelayMs(readSettings(ctx, options.itemIndex).timeoutSeconds);
-	await clock.sleep(waitMs);
-	const first = await look(false);
-	if (foundAll(first)) return first;
-	await clock.sleep(waitMs);
-	return await look(true);
+	const waits = lookSchedule(
+		readSettings(ctx, options.itemIndex).timeoutSeconds,
+		options.maxWaitSeconds,
+	);
+	let result: T | undefined;
+	for (let n = 0; n < waits.length; n++) {
+		if (waits[n] > 0) await clock.sleep(waits[n]);
+		const last = n === waits.length - 1;
+		result = await look(last);
+		if (!last && foundAll(result)) break;
+	}
+	return result as T;
+}
+
+/** Seconds looked for a lost create before it is sent again (0 after a dropped connection or 5xx). */
+export function lookedSeconds(timedOut: boolean, maxWaitSeconds: number): number {
+	return timedOut ? maxWaitSeconds : 0;
 }
 
 /** The request failed with the transport's TIMEOUT code (not a gateway 504 or a dropped reply). */
@@ -163,7 +290,7 @@ export function isTimeout(error: unknown): boolean {
 async function findFirstAttempt(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
-	options: { itemIndex: number; timedOut: boolean },
+	options: { itemIndex: number; timedOut: boolean; maxWaitSeconds: number },
 ): Promise<IDataObject | undefined> {
 	const policyNumber = String(body.policy_number);
 	const { itemIndex } = options;
@@ -175,12 +302,106 @@ async function findFirstAttempt(
 	);
 }
 
+export interface FileOptions {
+	idempotencyKey?: string;
+	/** The key was derived by the node (not the user's own): a 409 on it means an earlier filing. */
+	keyDerived?: boolean;
+	itemIndex: number;
+	settings: FilingSettings;
+}
+
+/** Whether the account replays creates by key (asked once per execution). */
+export async function honoursKeys(ctx: IExecuteFunctions, itemIndex: number): Promise<boolean> {
+	return (await accountInfo(ctx, itemIndex)).features.includes(FEATURES.idempotency);
+}
+
+/**
+ * A 409 on a key the node derived: the key was used within 24 hours with a different body. The
+ * node derives the key from the invoice as the user gave it (Bill Taxes From Preview adds the tax
+ * lines after), so this is the same invoice filed earlier with other tax lines: return that
+ * filing. Undefined when the policy does not show it.
+ */
+export async function findConflictingFiling(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<Filed | undefined> {
+	const policyNumber = String(body.policy_number);
+	const found = findSameTransaction(
+		await policyBook(ctx).transactions(policyNumber, itemIndex),
+		body,
+	);
+	if (!found) return undefined;
+	return alreadyFiled(
+		found,
+		`This invoice was filed earlier with the same derived Idempotency-Key but a different body (for example tax lines from a newer preview), so it was not filed again. ${FOUND_ON_POLICY(policyNumber)}`,
+	);
+}
+
+/** Files one invoice: looks first on accounts without keys, then sends and settles an unknown outcome. */
 export async function fileInvoice(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
-	options: { idempotencyKey?: string; itemIndex: number },
+	options: FileOptions,
 ): Promise<Filed> {
-	const { itemIndex, idempotencyKey } = options;
+	const { settings, itemIndex } = options;
+	// Idempotency Off means "file every run": nothing is looked for.
+	if (!settings.lookFirst || options.idempotencyKey === undefined) {
+		return await sendAndSettle(ctx, body, options);
+	}
+	let keysHonoured: boolean;
+	try {
+		keysHonoured = await honoursKeys(ctx, itemIndex);
+	} catch (error) {
+		throw accountCheckFailed(ctx, error, itemIndex);
+	}
+	if (keysHonoured) return await sendAndSettle(ctx, body, options);
+	const book = policyBook(ctx);
+	const policyNumber = String(body.policy_number);
+	return await book.exclusive(policyNumber, async () => {
+		let transactions: IDataObject[];
+		try {
+			transactions = await book.transactions(policyNumber, itemIndex);
+		} catch (error) {
+			throw lookFirstFailed(ctx, error, policyNumber, itemIndex);
+		}
+		const found = findSameTransaction(transactions, body);
+		if (found) return alreadyFiled(found, FOUND_ON_POLICY(policyNumber));
+		const result = await sendAndSettle(ctx, body, options);
+		await book.record(policyNumber, result.invoice);
+		return result;
+	});
+}
+
+/** The policy could not be read before filing: nothing was filed. */
+export function lookFirstFailed(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	policyNumber: string,
+	itemIndex: number,
+) {
+	return nothingFiled(ctx, error, {
+		itemIndex,
+		why: `the transactions of policy ${policyNumber} could not be read before filing`,
+		hint: 'Run this item again later (nothing was filed), or switch off Options → Look for Rows Already Filed to file without looking.',
+	});
+}
+
+/** The account could not be asked whether it replays by key: nothing was filed. */
+export function accountCheckFailed(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
+	return nothingFiled(ctx, error, {
+		itemIndex,
+		why: 'the account could not be asked whether it has the idempotency feature (GET /auth/me)',
+		hint: 'Run again later (nothing was filed), or switch off Options → Look for Rows Already Filed to file without asking.',
+	});
+}
+
+async function sendAndSettle(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	options: FileOptions,
+): Promise<Filed> {
+	const { itemIndex, idempotencyKey, settings } = options;
 	const send = async (retry: boolean) =>
 		await apiRequest.call(ctx, {
 			method: 'POST',
@@ -195,6 +416,11 @@ export async function fileInvoice(
 	try {
 		return filed(await send(false));
 	} catch (error) {
+		if (isNothingSent(error)) throw nothingSentError(ctx, error, itemIndex);
+		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
+			const earlier = await findConflictingFiling(ctx, body, itemIndex).catch(() => undefined);
+			if (earlier) return earlier;
+		}
 		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
 		timedOut = isTimeout(error);
 	}
@@ -209,15 +435,19 @@ export async function fileInvoice(
 	const policyNumber = String(body.policy_number);
 	let keyed = false;
 	try {
-		const account = await accountInfo(ctx, itemIndex);
-		if (idempotencyKey !== undefined && account.features.includes(FEATURES.idempotency)) {
+		if (idempotencyKey !== undefined && (await honoursKeys(ctx, itemIndex))) {
 			// The key makes the resend safe: a stored first attempt comes back as a replay.
 			keyed = true;
-			return await resend(true);
+			return recoveredByKey(await resend(true));
 		}
-		const existing = await findFirstAttempt(ctx, body, { itemIndex, timedOut });
-		if (existing) return { invoice: existing, replayed: false, recovered: true };
-		return await resend(false);
+		const maxWaitSeconds = settings.lostCreateWaitSeconds;
+		const existing = await findFirstAttempt(ctx, body, { itemIndex, timedOut, maxWaitSeconds });
+		if (existing) return { invoice: existing, outcome: 'filed', replayed: false, recovered: true };
+		return markSentAgain(
+			await resend(false),
+			policyNumber,
+			lookedSeconds(timedOut, maxWaitSeconds),
+		);
 	} catch (error) {
 		// The resend is the last step: a refusal of it means neither attempt was stored.
 		if (resent && isRefusal(error)) throw noteKeptInvoice(error);
@@ -227,5 +457,43 @@ export async function fileInvoice(
 				? 'The invoice may have been filed. Running this item again unchanged within 24 hours is safe: it sends the same Idempotency-Key, so the service returns the filed invoice instead of filing it twice.'
 				: `The reply was lost and the invoice could not be confirmed. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`,
 		});
+	}
+}
+
+const firstReplyNote = (invoice: IDataObject) =>
+	`The service returned the reply of the first filing (created ${String(invoice.created ?? 'earlier')}, US Central): status and filing are as they were then. Get the invoice for its status now.`;
+
+/**
+ * A replayed invoice is the first filing's reply, which may be old: read it again (one call) or
+ * say plainly what it is. Other outcomes pass unchanged.
+ */
+export async function showReplayed(
+	ctx: IExecuteFunctions,
+	result: Filed,
+	view: ReplayedView,
+	itemIndex: number,
+): Promise<Filed> {
+	if (result.outcome !== 'replayed') return result;
+	const id = result.invoice.id;
+	if (view === 'firstReply' || id === undefined || id === null) {
+		return { ...result, note: firstReplyNote(result.invoice) };
+	}
+	try {
+		const reply = await apiRequest.call(ctx, {
+			method: 'GET',
+			path: PATHS.invoice(id as string | number),
+			itemIndex,
+		});
+		return {
+			...result,
+			invoice: reply.data as IDataObject,
+			note: 'The service returned the first filing for this Idempotency-Key; the invoice was read again and shows its status now.',
+		};
+	} catch (error) {
+		const why = readErrorInfo(error)?.message ?? (error as Error)?.message;
+		return {
+			...result,
+			note: `${firstReplyNote(result.invoice)} (Reading it again failed: ${String(why)}.)`,
+		};
 	}
 }

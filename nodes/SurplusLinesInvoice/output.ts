@@ -1,9 +1,15 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+
+import type { FilingOutcome } from './filing';
 
 import { withUtcTimes } from '../shared/dates';
 import { invoiceWithoutLinks } from '../shared/links';
 
 export interface FilingMarks {
+	/** What happened to the row: the one field a workflow routes on (Create and Create Many alike). */
+	outcome?: FilingOutcome;
+	/** A plain sentence about the outcome (where the invoice was found, what to check). */
+	note?: string;
 	/** The service returned an earlier filing for the same Idempotency-Key (`Idempotent-Replayed: true`). */
 	replayed?: boolean;
 	/** After a lost reply, the filing was found among the policy's transactions instead of filed again. */
@@ -31,14 +37,90 @@ export function simplifyInvoice(invoice: IDataObject): IDataObject {
 	};
 }
 
-/** One output item's json; `_replayed` / `_recovered` appear only when true. */
+/**
+ * One output item's json. A create's item carries `outcome` (and `outcomeNote` when there is
+ * something to say); `_replayed` / `_recovered` are kept, when true, for workflows built on them.
+ */
 export function invoiceJson(
 	invoice: IDataObject,
 	simplify: boolean,
 	marks: FilingMarks = {},
 ): IDataObject {
 	const json = simplify ? simplifyInvoice(invoice) : invoiceWithoutLinks(withUtcTimes(invoice));
+	if (marks.outcome) json.outcome = marks.outcome;
+	if (marks.note) json.outcomeNote = marks.note;
 	if (marks.replayed) json._replayed = true;
 	if (marks.recovered) json._recovered = true;
 	return json;
+}
+
+export interface OutcomeCounts {
+	rows: number;
+	filed: number;
+	replayed: number;
+	alreadyFiled: number;
+	sentAgain: number;
+	notFiled: number;
+}
+
+export function emptyCounts(rows: number): OutcomeCounts {
+	return { rows, filed: 0, replayed: 0, alreadyFiled: 0, sentAgain: 0, notFiled: 0 };
+}
+
+export function countOutcome(counts: OutcomeCounts, outcome: FilingOutcome | 'error'): void {
+	if (outcome === 'filed') counts.filed++;
+	else if (outcome === 'replayed') counts.replayed++;
+	else if (outcome === 'already_filed') counts.alreadyFiled++;
+	else if (outcome === 'sent_again') counts.sentAgain++;
+	else counts.notFiled++;
+}
+
+/**
+ * The sentence over the output about rows not filed now: "12 of 25 rows were already filed;
+ * nothing was filed twice". Undefined when every row was simply filed (or failed: the error
+ * items speak for themselves).
+ */
+export function outcomeSummary(counts: OutcomeCounts): string | undefined {
+	const already = counts.replayed + counts.alreadyFiled;
+	if (already === 0 && counts.sentAgain === 0) return undefined;
+	const parts: string[] = [];
+	if (already > 0) {
+		const how = [
+			counts.replayed ? `${counts.replayed} replayed by the service` : '',
+			counts.alreadyFiled ? `${counts.alreadyFiled} found on their policy` : '',
+		]
+			.filter(Boolean)
+			.join(', ');
+		parts.push(
+			`${already} of ${counts.rows} rows ${already === 1 ? 'was' : 'were'} already filed (${how})`,
+		);
+	}
+	if (counts.sentAgain > 0) {
+		parts.push(
+			`${counts.sentAgain} ${counts.sentAgain === 1 ? 'row was' : 'rows were'} sent again after a reply that never came (outcome sent_again): check those policies for a second filing`,
+		);
+	} else {
+		parts.push('nothing was filed twice');
+	}
+	return `${parts.join('; ')}.`;
+}
+
+// One summary hint per execution for per-item operations: the router runs items one by one (or
+// several at once), so the hint object is added once and its text kept up to date; n8n reads
+// the hints when the node's run ends.
+const running = new WeakMap<object, { counts: OutcomeCounts; hint?: NodeExecutionHint }>();
+
+/** Counts one item's outcome into the execution's summary hint (Create). */
+export function tallyOutcome(ctx: IExecuteFunctions, outcome: FilingOutcome): void {
+	let entry = running.get(ctx);
+	if (!entry) running.set(ctx, (entry = { counts: emptyCounts(ctx.getInputData().length) }));
+	countOutcome(entry.counts, outcome);
+	const message = outcomeSummary(entry.counts);
+	if (!message) return;
+	if (entry.hint) {
+		entry.hint.message = message;
+		return;
+	}
+	entry.hint = { message, type: 'info', location: 'outputPane' };
+	ctx.addExecutionHints?.(entry.hint);
 }

@@ -54,8 +54,18 @@ export interface Scenario {
 	before?(ctx: Context): Promise<void>;
 	/** For `active` scenarios `run` is the first execution; `runs` holds all of them. */
 	check(run: Run, ctx: Context, runs: Run[]): Promise<void> | void;
+	/** For `cli`: runs the workflow its own way (several runs, a run killed part-way); default one run. */
+	execute?(cli: CliRunner, ctx: Context): Promise<Run[]>;
 	/** Runs after the workflow, whatever happened (e.g. stop a timer started in `before`). */
 	after?(ctx: Context): void;
+}
+
+/** How a `cli` scenario may run its workflow. */
+export interface CliRunner {
+	/** `n8n execute` to its end; the run it printed. */
+	run(): Promise<Run>;
+	/** `n8n execute`, killed with SIGKILL once `shouldKill` (asked every few ms) says so; false if it ended first. */
+	runUntilKilled(shouldKill: () => Promise<boolean>): Promise<boolean>;
 }
 
 /** A call to the sandbox's service API with a key, as a user's other systems would make it. */

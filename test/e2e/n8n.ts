@@ -68,9 +68,10 @@ export async function n8nEnv(bin: string, userFolder: string, port?: number, bro
 		N8N_SECURE_COOKIE: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
-		// n8n's files folder for this user folder (the filing example reads `.n8n-files/...` relative
-		// to n8n's working directory, which is the user folder here, as ~ is for a default n8n).
-		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, EXAMPLE_FILES_DIR),
+		// File nodes may read only here: n8n's files folder for this user folder (the filing example
+		// reads `.n8n-files/...` relative to n8n's working directory, the user folder here, as ~ is
+		// for a default n8n), and the folder the e2e workflows name __E2E_FILES__.
+		N8N_RESTRICT_FILE_ACCESS_TO: `${join(userFolder, EXAMPLE_FILES_DIR)};${join(userFolder, 'files')}`,
 		// At warn, `execute --rawOutput` prints nothing.
 		N8N_LOG_LEVEL: 'info',
 		NODE_OPTIONS: '',

@@ -36,7 +36,9 @@ import {
 } from './n8n';
 import { checkCredentialTests } from './credentialTest';
 import { parseRawOutput, type Run } from './runData';
-import type { Context, Scenario, ServerControl } from './context';
+import type { CliRunner, Context, Scenario, ServerControl } from './context';
+import { executeUntilKilled } from './crash';
+import { refileCredentials } from './scenarios-refile';
 import { SCENARIOS } from './scenarios';
 import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
@@ -115,6 +117,7 @@ async function main(): Promise<number> {
 			// The examples ship with the demo's credential id.
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
+			...refileCredentials(sandbox.baseUrl),
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
@@ -138,7 +141,7 @@ async function main(): Promise<number> {
 				outcomes.push({ name: scenario.name, status: 'failed', ms: 0, detail: `node not built into dist/: ${notBuilt.join(', ')}` });
 				continue;
 			}
-			writeFileSync(join(workDir, 'workflows', scenario.workflow), text.split('__SANDBOX_ORIGIN__').join(origin));
+			writeFileSync(join(workDir, 'workflows', scenario.workflow), text.split('__SANDBOX_ORIGIN__').join(origin).split('__E2E_FILES__').join(join(userFolder, 'files')));
 			runnable.push({ scenario, workflow });
 		}
 		if (runnable.length) {
@@ -152,7 +155,11 @@ async function main(): Promise<number> {
 		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active' || r.scenario.via === 'restart');
 
 		for (const { scenario, workflow } of cliRuns) {
-			outcomes.push(await runScenario(scenario, context, async () => [await executeCli(n8n, workflow.id, scenario)]));
+			const cli: CliRunner = {
+				run: async () => await executeCli(n8n, workflow.id, scenario),
+				runUntilKilled: async (shouldKill) => await executeUntilKilled(n8n, workflow.id, shouldKill),
+			};
+			outcomes.push(await runScenario(scenario, context, async () => (scenario.execute ? await scenario.execute(cli, context) : [await cli.run()])));
 		}
 
 		if (serverRuns.length || !only) {

@@ -11,6 +11,7 @@ import { MAPPER_SCENARIOS } from './scenarios-mapper';
 import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
 import { RESULT_SCENARIOS } from './scenarios-results';
 import { EDITOR_SCENARIOS } from './scenarios-editor';
+import { REFILE_SCENARIOS } from './scenarios-refile';
 
 export type { Context, Scenario } from './context';
 
@@ -338,4 +339,5 @@ export const SCENARIOS: Scenario[] = [
 	...TRIGGER_RESTART_SCENARIOS,
 	...RESULT_SCENARIOS,
 	...EDITOR_SCENARIOS,
+	...REFILE_SCENARIOS,
 ];

@@ -7,8 +7,10 @@ export interface FaultConfig {
 	error_500: number;
 	/** Probability 0..1: reply 429 with Retry-After without spending the key's calls. */
 	rate_limit_429: number;
-	/** Added before every affected request. */
+	/** Added before every affected request (stored late), or after it was carried out when delay_after_commit. */
 	delay_ms: number;
+	/** true: delay_ms holds the reply after the request was carried out (stored early, reply late). */
+	delay_after_commit: boolean;
 	/** Same seed, same sequence of faults. null = Math.random. */
 	seed: number | null;
 	/** Only these methods are affected (null = all). */
@@ -24,6 +26,7 @@ const NONE: FaultConfig = {
 	error_500: 0,
 	rate_limit_429: 0,
 	delay_ms: 0,
+	delay_after_commit: false,
 	seed: null,
 	methods: null,
 	path_prefix: null,
@@ -31,7 +34,10 @@ const NONE: FaultConfig = {
 };
 
 export interface FaultPlan {
+	/** Before the request is carried out. */
 	delayMs: number;
+	/** After the request is carried out, before the reply. */
+	replyDelayMs: number;
 	error500: boolean;
 	rateLimited: boolean;
 	loseReply: boolean;
@@ -70,6 +76,7 @@ export class Faults {
 				errors.add(f, 'Must be a non-negative integer');
 		if (body.methods !== undefined && body.methods !== null && !(Array.isArray(body.methods) && body.methods.every((m) => typeof m === 'string')))
 			errors.add('methods', 'Must be an array of HTTP methods');
+		if (body.delay_after_commit !== undefined && typeof body.delay_after_commit !== 'boolean') errors.add('delay_after_commit', 'Must be a boolean');
 		if (body.path_prefix !== undefined && body.path_prefix !== null && typeof body.path_prefix !== 'string')
 			errors.add('path_prefix', 'Must be a string');
 		if (!errors.empty) throw validationError(errors.fields);
@@ -85,7 +92,7 @@ export class Faults {
 	/** Draws in a fixed order (500, 429, lost reply) so a seed gives the same outcome per request. */
 	plan(method: string, path: string): FaultPlan {
 		const c = this.config;
-		const none: FaultPlan = { delayMs: 0, error500: false, rateLimited: false, loseReply: false };
+		const none: FaultPlan = { delayMs: 0, replyDelayMs: 0, error500: false, rateLimited: false, loseReply: false };
 		if (c.methods && !c.methods.includes(method)) return none;
 		if (c.path_prefix !== null && !path.startsWith(c.path_prefix)) return none;
 		if (c.count !== null) {
@@ -95,6 +102,7 @@ export class Faults {
 		const error500 = c.error_500 > 0 && this.random() < c.error_500;
 		const rateLimited = !error500 && c.rate_limit_429 > 0 && this.random() < c.rate_limit_429;
 		const loseReply = !error500 && !rateLimited && c.lose_reply_after_commit > 0 && this.random() < c.lose_reply_after_commit;
-		return { delayMs: c.delay_ms, error500, rateLimited, loseReply };
+		const after = c.delay_after_commit;
+		return { delayMs: after ? 0 : c.delay_ms, replyDelayMs: after ? c.delay_ms : 0, error500, rateLimited, loseReply };
 	}
 }

@@ -293,13 +293,13 @@ const paths: Record<string, Record<string, Schema>> = {
 	},
 	'/invoices/batch': {
 		post: op({
-			summary: 'Create up to 500 invoices; each item stands alone',
+			summary: 'Create up to 500 invoices; each item stands alone and may carry idempotency_key (accounts with the idempotency feature)',
 			tier: 't3',
-			request: obj({ invoices: arr(ref('InvoiceRequest'), { minItems: 1, maxItems: 500 }) }),
+			request: obj({ invoices: arr({ allOf: [ref('InvoiceRequest'), obj({ idempotency_key: str }, [])] }, { minItems: 1, maxItems: 500 }) }),
 			ok: [
 				'200',
 				obj({
-					results: arr(obj({ index: int, success: bool, invoice: ref('Invoice'), error: ref('Error') }, ['index', 'success'])),
+					results: arr(obj({ index: int, success: bool, invoice: ref('Invoice'), replayed: bool, error: ref('Error') }, ['index', 'success'])),
 					created: int,
 					failed: int,
 				}),

@@ -74,6 +74,8 @@ async function handleApi(x: Exchange, sub: string): Promise<void> {
 		account: accountOf(identity.key),
 		rateHeaders: { ...x.headers },
 	});
+	// Stored already; the reply is held (a service slow to answer after committing).
+	if (plan.replyDelayMs > 0) await sleep(plan.replyDelayMs);
 	if (plan.loseReply) {
 		// Committed, then the connection drops: the caller cannot tell whether it worked.
 		x.req.socket.destroy();

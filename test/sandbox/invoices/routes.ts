@@ -60,6 +60,30 @@ function list(call: AuthedCall): Result {
 	};
 }
 
+/**
+ * One batch item's `idempotency_key` (gaps.md, batch row): the header's rules and key space, on
+ * accounts with the feature; other accounts ignore the field. The key is not part of the invoice,
+ * so "the same invoice" compares the item without it, as the header's body does.
+ */
+function batchItem(call: AuthedCall, raw: Body, index: number): Record<string, unknown> {
+	const { world, account } = call;
+	const { idempotency_key: rawKey, ...body } = raw;
+	let key: string | null = null;
+	if (rawKey !== undefined && hasFeature(account, 'idempotency')) {
+		const problem = typeof rawKey === 'string' ? idempotencyKeyProblem(rawKey) : 'Must be a string';
+		if (problem) throw validationError({ [`invoices[${index}].idempotency_key`]: [problem] });
+		key = rawKey as string;
+		const seen = world.idempotency.lookup(account.id, key, body, world.now());
+		if (seen.kind === 'conflict')
+			throw new ApiError('CONFLICT', 'idempotency_key was already used with a different invoice', { idempotency_key: key });
+		if (seen.kind === 'replay') return { invoice: seen.data, replayed: true };
+	}
+	const invoice = invoiceView(createInvoice(world, account, body), account, world);
+	// Only a stored item uses up its key: a failed one throws above and leaves it free.
+	if (key !== null) world.idempotency.remember(account.id, key, body, 201, invoice, world.now());
+	return { invoice };
+}
+
 function batch(call: AuthedCall): Result {
 	const invoices = (call.body as Body).invoices;
 	if (!Array.isArray(invoices) || invoices.length === 0 || invoices.length > MAX_BATCH)
@@ -69,14 +93,16 @@ function batch(call: AuthedCall): Result {
 		try {
 			if (typeof item !== 'object' || item === null || Array.isArray(item))
 				throw validationError({ [`invoices[${index}]`]: ['Must be an object'] });
-			return { index, success: true, invoice: invoiceView(createInvoice(call.world, call.account, item as Body), call.account, call.world) };
+			return { index, success: true, ...batchItem(call, item as Body, index) };
 		} catch (e) {
 			if (!(e instanceof ApiError)) throw e;
 			return { index, success: false, error: e.toBody() };
 		}
 	});
-	const created = results.filter((r) => r.success).length;
-	return { status: 200, data: { results, created, failed: results.length - created } };
+	// `created` counts invoices stored by this call: a replayed item stored nothing.
+	const created = results.filter((r) => r.success && !('replayed' in r)).length;
+	const failed = results.filter((r) => !r.success).length;
+	return { status: 200, data: { results, created, failed } };
 }
 
 export const invoiceRoutes: Route[] = [

@@ -24,18 +24,32 @@ const created = (invoice: IDataObject): Step => ({ status: 201, body: envelope(i
 const rowA = row({ policy_number: 'POL-A', net_premium: 100 });
 const rowB = row({ policy_number: 'POL-B', net_premium: 200 });
 
-/** Runs Create Many (t3, Timeout 0.2 s) on rows A and B against `steps`; returns the run and the requests seen. */
-async function createManyAgainst(steps: Step[]) {
-	const server = await scriptedServer(steps);
+const me = (features: string[]): Step => ({
+	status: 200,
+	body: envelope({ key_name: 'ops', tier: 't3', account: { mode: 'test', features }, scopes: ['invoices'] }),
+});
+
+/**
+ * Runs Create Many (t3, Timeout 0.2 s, Max Wait for a Lost Create 0.4 s) on rows A and B against
+ * `steps`, after the account check (an account without idempotency unless `features` are given)
+ * and, there, the look for each row before filing; returns the run and the requests after those.
+ */
+async function createManyAgainst(steps: Step[], features: string[] = []) {
+	const before = features.length ? [me(features)] : [me([]), listing([]), listing([])];
+	const server = await scriptedServer([...before, ...steps]);
 	try {
 		const result = await runNode({
 			node: new SurplusLinesInvoice(),
-			parameters: { resource: 'invoice', ...jsonParams('createMany', { requestOptions: { timeoutSeconds: 0.2 } }) },
+			parameters: {
+				resource: 'invoice',
+				...jsonParams('createMany', { requestOptions: { timeoutSeconds: 0.2 }, options: { lostCreateWaitSeconds: 0.4 } }),
+			},
 			items: [rowA, rowB],
 			credentials: { apiKey: KEYS.t3, baseUrl: server.baseUrl },
 		});
-		const requests = server.seen.map((r) => `${r.method} ${r.url}`);
-		return { ...result, requests };
+		const requests = server.seen.slice(before.length).map((r) => `${r.method} ${r.url}`);
+		const bodies = server.seen.slice(before.length).map((r) => r.body);
+		return { ...result, requests, bodies };
 	} finally {
 		await server.close();
 	}
@@ -91,7 +105,7 @@ describe('Create Many after the batch call timed out', () => {
 			listing([]),
 			created(invoiceFor(rowB, 2032)),
 		]);
-		expect(output!.map((o) => [o.json.id, o.json._recovered])).toEqual([[2031, true], [2032, undefined]]);
+		expect(output!.map((o) => [o.json.id, o.json._recovered, o.json.outcome])).toEqual([[2031, true, 'filed'], [2032, undefined, 'sent_again']]);
 		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), listOf('POL-B'), 'POST /api/v1/invoices']);
 		expect(suite.clock.sleeps).toEqual([200, 200]);
 	});
@@ -103,8 +117,20 @@ describe('Create Many after the batch call timed out', () => {
 			listing([]),
 			created(invoiceFor(rowB, 2042)),
 		]);
-		expect(output!.map((o) => o.json.id)).toEqual([2041, 2042]);
+		expect(output!.map((o) => [o.json.id, o.json.outcome])).toEqual([[2041, 'filed'], [2042, 'sent_again']]);
 		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), 'POST /api/v1/invoices']);
+		expect(suite.clock.sleeps).toEqual([]);
+	});
+
+	it('an account with idempotency: the same batch, with the same per-row keys, is sent again at once; no look', async () => {
+		const batchReply: Step = {
+			status: 200,
+			body: envelope({ results: [{ index: 0, success: true, replayed: true, invoice: invoiceFor(rowA, 2051) }, { index: 1, success: true, invoice: invoiceFor(rowB, 2052) }] }),
+		};
+		const { output, requests, bodies } = await createManyAgainst(['hang', batchReply], ['idempotency']);
+		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[2051, 'filed', true], [2052, 'filed', undefined]]);
+		expect(requests).toEqual([POST_BATCH, POST_BATCH]);
+		expect(bodies[1]).toBe(bodies[0]);
 		expect(suite.clock.sleeps).toEqual([]);
 	});
 });

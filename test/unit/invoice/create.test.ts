@@ -1,16 +1,24 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 
 const suite = setupSuite();
 
 function me(features: string[]) {
 	return envelope({ key_name: 'ops', tier: 't2', account: { mode: 'test', features }, scopes: ['invoices'] }, 'req_me');
 }
+/** The account check every Create makes once per run (Look for Rows Already Filed is on by default). */
+const newFeaturesAccount = () => nock(API).get('/auth/me').reply(200, me(NEW_FEATURES));
+async function runWithHints(parameters: IDataObject, items: IDataObject[]) {
+	const result = await run(parameters, { items });
+	return { ...result, hints: hintsOf(result.run).map((h) => h.message) };
+}
+const emptyPolicy = () => nock(API).get('/invoices').query(true).reply(200, envelope({ invoices: [], pagination: { page: 1, per_page: 100, total: 0 } }));
 
 describe('Create', () => {
 	it('sends the checked body with a derived Idempotency-Key and returns the invoice as the service gave it', async () => {
+		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'policy_fee_company', amount: 150 }] });
 		const scope = nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, body) } })
 			.post('/invoices', body)
@@ -26,6 +34,7 @@ describe('Create', () => {
 	});
 
 	it('numbers given as text (spreadsheet rows) are sent as numbers; the state code in capitals', async () => {
+		newFeaturesAccount();
 		const sent = row({ net_premium: 1200.5, state_code: 'TX' });
 		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 1002)));
 		const { error } = await run(jsonParams('create'), { items: [row({ net_premium: '1200.50', state_code: 'tx' })] });
@@ -33,28 +42,60 @@ describe('Create', () => {
 		scope.done();
 	});
 
-	it('marks a replay (Idempotent-Replayed: true) with _replayed and simplifies when asked', async () => {
+	it('a replay (Idempotent-Replayed: true) is read again: the item shows the invoice as it is now, outcome replayed', async () => {
+		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'policy_fee_company', amount: 100 }, { type: 'sl_tax', amount: 58.5 }] });
 		nock(API)
 			.post('/invoices', body)
 			.reply(201, envelope(invoiceFor(body, 1003, { warnings: ['w1'] })), { 'Idempotent-Replayed': 'true' });
-		const { output } = await run(jsonParams('create', { simplify: true }), { items: [body] });
+		const reread = nock(API).get('/invoices/1003').reply(200, envelope(invoiceFor(body, 1003, { warnings: ['w1'], status: 'sent', filed: true })));
+		const { output, hints } = await runWithHints(jsonParams('create', { simplify: true }), [body]);
 		expect(output![0].json).toEqual({
 			id: 1003,
 			policy_number: 'POL-100',
 			type: 'New',
-			status: 'new',
-			filed: false,
+			status: 'sent',
+			filed: true,
 			state: 'TX',
 			net_premium: 1200,
 			fees_total: 158.5,
 			warnings: ['w1'],
+			outcome: 'replayed',
+			outcomeNote: 'The service returned the first filing for this Idempotency-Key; the invoice was read again and shows its status now.',
 			_replayed: true,
 		});
+		reread.done();
+		expect(hints).toEqual(['1 of 1 rows was already filed (1 replayed by the service); nothing was filed twice.']);
+	});
+
+	it('Replayed Invoices Show: The First Filing’s Reply makes no call and says what the item shows', async () => {
+		newFeaturesAccount();
+		const body = row();
+		nock(API)
+			.post('/invoices', body)
+			.reply(201, envelope(invoiceFor(body, 1004, { created: '2026-11-20 09:15:00' })), { 'Idempotent-Replayed': 'true' });
+		const never = nock(API).get('/invoices/1004').reply(200, envelope({}));
+		const { output } = await run(jsonParams('create', { simplify: true, options: { replayedView: 'firstReply' } }), { items: [body] });
+		expect(output![0].json).toMatchObject({ id: 1004, status: 'new', outcome: 'replayed' });
+		expect(output![0].json.outcomeNote).toBe(
+			'The service returned the reply of the first filing (created 2026-11-20 09:15:00, US Central): status and filing are as they were then. Get the invoice for its status now.',
+		);
+		expect(never.isDone()).toBe(false);
+	});
+
+	it('a filed row says outcome filed and adds no hint', async () => {
+		newFeaturesAccount();
+		const body = row();
+		nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 1005)));
+		const { output, hints } = await runWithHints(jsonParams('create', { simplify: true }), [body]);
+		expect(output![0].json.outcome).toBe('filed');
+		expect(output![0].json.outcomeNote).toBeUndefined();
+		expect(hints).toEqual([]);
 	});
 
 	it('sends an own key (checked locally) or none when switched off', async () => {
 		const body = row();
+		nock(API).get('/auth/me').times(2).reply(200, me(NEW_FEATURES));
 		const own = nock(API, { reqheaders: { 'idempotency-key': 'row-17' } }).post('/invoices').reply(201, envelope(invoiceFor(body, 1)));
 		await run(jsonParams('create', { idempotency: 'own', idempotencyKey: 'row-17' }), { items: [body] });
 		own.done();
@@ -86,6 +127,7 @@ describe('Create', () => {
 	});
 
 	it('keeps the id of a rejected-and-kept invoice (422 details.invoice_id) on the error item', async () => {
+		newFeaturesAccount();
 		nock(API)
 			.post('/invoices')
 			.reply(422, failure('VALIDATION_ERROR', 'Validation failed', { fields: { class_code: ['Unknown'] }, invoice_id: 5005 }, 'req_kept'));
@@ -113,7 +155,7 @@ describe('Create after a lost reply', () => {
 			.reply(201, envelope(invoiceFor(body, 1010)), { 'Idempotent-Replayed': 'true' });
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
 		expect(error).toBeUndefined();
-		expect(output![0].json).toMatchObject({ id: 1010, _replayed: true });
+		expect(output![0].json).toMatchObject({ id: 1010, _replayed: true, _recovered: true, outcome: 'filed' });
 		first.done();
 		meScope.done();
 		again.done();
@@ -123,6 +165,7 @@ describe('Create after a lost reply', () => {
 		const body = row({ type_code: 'ENDORSEMENT', net_premium: -250, effective_date: '2026-06-01' });
 		nock(API).post('/invoices').reply(500, failure('INTERNAL_ERROR', 'boom', undefined, 'req_500'));
 		nock(API).get('/auth/me').reply(200, me([]));
+		emptyPolicy(); // looked for before filing: not there yet
 		const other = invoiceFor(row({ type_code: 'ENDORSEMENT', net_premium: -100, effective_date: '2026-06-01' }), 1020, { type: { id: 3, name: 'Endorsement' } });
 		const same = invoiceFor(body, 1021, { type: { id: 3, name: 'Endorsement' } });
 		const page1 = nock(API)
@@ -141,13 +184,16 @@ describe('Create after a lost reply', () => {
 		const body = row();
 		const first = nock(API).post('/invoices').reply(504, GATEWAY_TIMEOUT);
 		nock(API).get('/auth/me').reply(200, me([]));
+		emptyPolicy();
 		nock(API)
 			.get('/invoices')
 			.query(true)
 			.reply(200, envelope({ invoices: [invoiceFor(row({ net_premium: 999 }), 900)], pagination: { page: 1, per_page: 100, total: 1 } }));
 		const second = nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 1030)));
 		const { output } = await run(jsonParams('create'), { items: [body] });
-		expect(output![0].json).toMatchObject({ id: 1030 });
+		// Sent again after an unknown outcome on an account without keys: never a plain success.
+		expect(output![0].json).toMatchObject({ id: 1030, outcome: 'sent_again' });
+		expect(output![0].json.outcomeNote).toContain('policy POL-100 holds it twice: check its transactions');
 		expect(output![0].json._recovered).toBeUndefined();
 		first.done();
 		second.done();
@@ -157,7 +203,8 @@ describe('Create after a lost reply', () => {
 	it('lost twice: fails saying the invoice may have been filed', async () => {
 		nock(API).post('/invoices').times(2).reply(504, GATEWAY_TIMEOUT);
 		nock(API).get('/auth/me').reply(200, me([]));
-		nock(API).get('/invoices').query(true).reply(200, envelope({ invoices: [], pagination: { page: 1, per_page: 100, total: 0 } }));
+		emptyPolicy();
+		emptyPolicy();
 		const { error } = await run(jsonParams('create'), { items: [row()] });
 		expect(error!.message).toContain('HTTP 504 NOT_ENVELOPE');
 		expect(error!.description).toContain('The invoice may have been filed: check the transactions of policy POL-100');
@@ -193,6 +240,7 @@ describe('Bill Taxes From Preview', () => {
 		});
 
 	it('adds the tax lines to fees (keeping codes and aliases already sent), then creates', async () => {
+		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'stamping_fee', amount: 2 }, { type: 'clearinghouse_fee', amount: 5 }] });
 		const billed = {
 			...body,
@@ -219,6 +267,7 @@ describe('Bill Taxes From Preview', () => {
 		const body = row();
 		const withRate = (amount: number) =>
 			envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount }] }, invoice: null });
+		nock(API).get('/auth/me').times(2).reply(200, me(NEW_FEATURES));
 		nock(API).post('/invoices/preview', body).reply(200, withRate(58.2)).post('/invoices/preview', body).reply(200, withRate(60));
 		const keys: string[] = [];
 		nock(API)

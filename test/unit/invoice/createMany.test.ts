@@ -1,15 +1,23 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { API, KEYS, derivedKey, envelope, failure, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 
 setupSuite();
-
-/** The execution hints (warnings over the output) of the node under test. */
-function hintsOf(result: { data: { resultData: { runData: Record<string, Array<{ hints?: unknown[] }>> } } } | undefined) {
-	const runData = result!.data.resultData.runData;
-	return Object.values(runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>);
-}
+// Every run asks the account once whether it replays by key (Look for Rows Already Filed is on by
+// default); these tests use an account with the feature unless they say otherwise.
+beforeEach(() => {
+	nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES, 't3')).persist();
+});
+const legacyAccount = () => {
+	nock.removeInterceptor({ hostname: 'sl.example.com', proto: 'https', path: '/api/v1/auth/me', method: 'GET' });
+	nock(API).get('/auth/me').reply(200, meReply([], 't3')).persist();
+};
+const withoutKey = (invoice: IDataObject) => {
+	const copy = { ...invoice };
+	delete copy.idempotency_key;
+	return copy;
+};
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => row({ policy_number: `POL-${i}`, net_premium: 100 + i }));
 
@@ -96,7 +104,7 @@ describe('Create Many', () => {
 			{
 				type: 'warning',
 				location: 'outputPane',
-				message: '1 of 502 rows were not filed or not confirmed (rows 4); 501 filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).',
+				message: '1 of 502 rows were not filed or not confirmed (rows 4); 501 filed. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).',
 			},
 		]);
 	});
@@ -120,23 +128,98 @@ describe('Create Many', () => {
 		expect(trap.isDone()).toBe(false);
 	});
 
-	it('t3 with an own Idempotency Key files row by row, each with its own key (a batch call would drop them)', async () => {
-		const items = rows(2).map((r, i) => ({ body: r, key: `row-${i}` }));
-		const bodies = rows(2);
-		const trap = nock(API).post('/invoices/batch').reply(200, envelope({ results: [] }));
-		const scopes = bodies.map((body, i) =>
-			nock(API, { reqheaders: { 'idempotency-key': `row-${i}` } })
-				.post('/invoices', body)
-				.reply(201, envelope(invoiceFor(body, 70 + i))),
-		);
+	it('t3: each batch item carries its row’s key, derived exactly as a single Create derives it; own keys stay in the batch', async () => {
+		const bodies = rows(3);
+		const items = bodies.map((body, i) => ({ body, key: i === 2 ? 'own-2' : '' }));
+		let sent: IDataObject[] = [];
+		let header: unknown;
+		nock(API)
+			.post('/invoices/batch')
+			.reply(function (_uri, body) {
+				header = this.req.headers['idempotency-key'];
+				sent = (body as { invoices: IDataObject[] }).invoices;
+				return [200, envelope({ results: sent.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, 90 + index) })) })];
+			});
+		const single = nock(API).post('/invoices').reply(201, envelope({}));
 		const { output, error } = await run(
-			{ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json.body) }}', idempotency: 'own', idempotencyKey: '={{ $json.key }}' },
+			{
+				operation: 'createMany',
+				inputMode: 'json',
+				invoiceJson: '={{ JSON.stringify($json.body) }}',
+				idempotency: '={{ $json.key ? "own" : "derived" }}',
+				idempotencyKey: '={{ $json.key }}',
+			},
 			{ items, key: KEYS.t3 },
 		);
 		expect(error).toBeUndefined();
-		expect(output!.map((o) => o.json.id)).toEqual([70, 71]);
-		scopes.forEach((s) => s.done());
-		expect(trap.isDone()).toBe(false);
+		expect(sent.map((i) => i.idempotency_key)).toEqual([derivedKey(KEYS.t3, bodies[0]), derivedKey(KEYS.t3, bodies[1]), 'own-2']);
+		expect(sent.map(withoutKey)).toEqual(bodies);
+		expect(header).toBeUndefined();
+		expect(output!.map((o) => [o.json.id, o.json.outcome])).toEqual([[90, 'filed'], [91, 'filed'], [92, 'filed']]);
+		expect(single.isDone()).toBe(false);
+	});
+
+	it('t3: a replayed batch item (replayed: true) comes out as outcome replayed, said to be the first filing’s reply, no extra call; the hint counts it', async () => {
+		const items = rows(3);
+		nock(API)
+			.post('/invoices/batch')
+			.reply(200, envelope({ results: items.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, 40 + index, { created: '2026-11-20 08:00:00' }), ...(index < 2 ? { replayed: true } : {}) })) }));
+		const never = nock(API).get(/\/invoices\/\d+/).reply(200, envelope({}));
+		const { output, run: result } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		expect(output!.map((o) => [o.json.outcome, o.json._replayed])).toEqual([['replayed', true], ['replayed', true], ['filed', undefined]]);
+		expect(output![0].json.outcomeNote).toContain('reply of the first filing (created 2026-11-20 08:00:00, US Central)');
+		expect(hintsOf(result)).toEqual([
+			{ type: 'info', location: 'outputPane', message: '2 of 3 rows were already filed (2 replayed by the service); nothing was filed twice.' },
+		]);
+		expect(never.isDone()).toBe(false);
+	});
+
+	it('t3: Replayed Invoices Show: Their Status Now reads each replayed invoice again', async () => {
+		const items = rows(1);
+		nock(API).post('/invoices/batch').reply(200, envelope({ results: [{ index: 0, success: true, replayed: true, invoice: invoiceFor(items[0], 44) }] }));
+		const reread = nock(API).get('/invoices/44').reply(200, envelope(invoiceFor(items[0], 44, { status: 'success', filed: true })));
+		const { output } = await run(jsonParams('createMany', { simplify: true, options: { replayedView: 'current' } }), { items, key: KEYS.t3 });
+		expect(output![0].json).toMatchObject({ id: 44, status: 'success', outcome: 'replayed' });
+		reread.done();
+	});
+
+	it('t3 on an account without idempotency: rows already on their policy are not sent; the rest go in one batch', async () => {
+		legacyAccount();
+		const items = rows(3);
+		const lists = items.map((item, i) =>
+			nock(API)
+				.get('/invoices')
+				.query({ policy_number: item.policy_number as string, page: 1, per_page: 100 })
+				.reply(200, listingReply(i === 1 ? [invoiceFor(item, 61, { status: 'sent' })] : [])),
+		);
+		let sent: IDataObject[] = [];
+		nock(API)
+			.post('/invoices/batch')
+			.reply(200, (_uri, body) => {
+				sent = (body as { invoices: IDataObject[] }).invoices;
+				return envelope({ results: sent.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, 70 + index) })) });
+			});
+		const { output, run: result } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		expect(sent.map((i) => i.policy_number)).toEqual(['POL-0', 'POL-2']);
+		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json.status])).toEqual([
+			[70, 'filed', 'new'],
+			[61, 'already_filed', 'sent'],
+			[71, 'filed', 'new'],
+		]);
+		expect(hintsOf(result)[0].message).toBe('1 of 3 rows was already filed (1 found on their policy); nothing was filed twice.');
+		lists.forEach((l) => l.done());
+	});
+
+	it('t3: a CONFLICT on a derived key (filed earlier with other tax lines) finds that filing on the policy', async () => {
+		const items = rows(1);
+		nock(API).post('/invoices/batch').reply(200, envelope({ results: [{ index: 0, success: false, error: { code: 'CONFLICT', message: 'idempotency_key was already used with a different invoice' } }] }));
+		nock(API)
+			.get('/invoices')
+			.query(true)
+			.reply(200, listingReply([invoiceFor({ ...items[0], fees: [{ type: 'sl_tax', amount: 5 }] }, 33)]));
+		const { output, error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 33, outcome: 'already_filed' });
 	});
 
 	it('Simplify is read for each row, not from the first row only', async () => {
@@ -174,21 +257,46 @@ describe('Create Many', () => {
 		]);
 	});
 
-	it('a lost batch reply: stored items are recovered from the policy list, the rest filed one by one', async () => {
+	it('a lost batch reply, keys honoured: the same batch is sent again; stored rows come back replayed', async () => {
 		const items = rows(2);
-		const batch = nock(API).post('/invoices/batch').reply(504, GATEWAY_TIMEOUT);
+		const bodies: unknown[] = [];
 		nock(API)
-			.get('/invoices')
-			.query({ policy_number: 'POL-0', page: 1, per_page: 100 })
-			.reply(200, envelope({ invoices: [invoiceFor(items[0], 501)], pagination: { page: 1, per_page: 100, total: 1 } }));
-		nock(API)
-			.get('/invoices')
-			.query({ policy_number: 'POL-1', page: 1, per_page: 100 })
-			.reply(200, envelope({ invoices: [], pagination: { page: 1, per_page: 100, total: 0 } }));
-		const single = nock(API).post('/invoices', items[1]).reply(201, envelope(invoiceFor(items[1], 502)));
+			.post('/invoices/batch')
+			.reply(504, (_uri, body) => {
+				bodies.push(body);
+				return GATEWAY_TIMEOUT;
+			})
+			.post('/invoices/batch')
+			.reply(200, (_uri, body) => {
+				bodies.push(body);
+				return envelope({ results: [{ index: 0, success: true, replayed: true, invoice: invoiceFor(items[0], 501) }, { index: 1, success: true, invoice: invoiceFor(items[1], 502) }] });
+			});
+		const never = nock(API).get('/invoices').query(true).reply(200, listingReply([]));
 		const { output, error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
-		expect(output!.map((o) => [o.json.id, o.json._recovered])).toEqual([[501, true], [502, undefined]]);
+		// The replayed row is this run's own lost batch, stored: filed now, recovered by its key.
+		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[501, 'filed', true], [502, 'filed', undefined]]);
+		expect(output![0].json.outcomeNote).toContain('sent again with the same Idempotency-Key');
+		expect(bodies[1]).toEqual(bodies[0]);
+		expect(never.isDone()).toBe(false);
+	});
+
+	it('a lost batch reply on an account without keys: stored rows are recovered from the policy list, the rest filed one by one and marked sent_again', async () => {
+		legacyAccount();
+		const items = rows(2);
+		const list = (policy: string, invoices: IDataObject[]) =>
+			nock(API).get('/invoices').query({ policy_number: policy, page: 1, per_page: 100 }).reply(200, listingReply(invoices));
+		list('POL-0', []); // looked for first: not there
+		list('POL-1', []);
+		const batch = nock(API).post('/invoices/batch').reply(504, GATEWAY_TIMEOUT);
+		list('POL-0', [invoiceFor(items[0], 501)]);
+		list('POL-1', []);
+		const single = nock(API).post('/invoices', items[1]).reply(201, envelope(invoiceFor(items[1], 502)));
+		const { output, error, run: result } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[501, 'filed', true], [502, 'sent_again', undefined]]);
+		expect(output![1].json.outcomeNote).toContain('policy POL-1 holds it twice');
+		expect(hintsOf(result)[0].message).toContain('1 row was sent again after a reply that never came (outcome sent_again): check those policies');
 		batch.done();
 		single.done();
 	});

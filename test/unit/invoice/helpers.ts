@@ -114,3 +114,19 @@ export function setupSuite() {
 	});
 	return state;
 }
+
+/** The execution hints (notes over the output) of the node under test, in a run from runNode. */
+export function hintsOf(run: { data: { resultData: { runData: Record<string, Array<{ hints?: unknown[] }>> } } } | undefined) {
+	const runData = run!.data.resultData.runData;
+	return Object.values(runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>);
+}
+
+/** `GET /auth/me` of an account with (default) or without the new features. */
+export function meReply(features: string[] = NEW_FEATURES, tier = 't2') {
+	return envelope({ key_name: 'ops', tier, account: { mode: 'test', features }, scopes: ['invoices'] }, 'req_me');
+}
+
+/** A policy listing reply with these invoices. */
+export function listingReply(invoices: IDataObject[]) {
+	return envelope({ invoices, pagination: { page: 1, per_page: 100, total: invoices.length } });
+}

@@ -8,7 +8,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { settleDelayMs } from '../../../nodes/SurplusLinesInvoice/filing';
+import { lookSchedule, settleDelayMs } from '../../../nodes/SurplusLinesInvoice/filing';
 import { runNode } from '../../harness/engine';
 import { scriptedServer, type Step } from '../../helpers/scriptedServer';
 import { GATEWAY_TIMEOUT, KEYS, envelope, invoiceFor, jsonParams, row, setupSuite } from './helpers';
@@ -26,17 +26,18 @@ const listing = (invoices: IDataObject[]): Step => ({
 });
 const created = (invoice: IDataObject): Step => ({ status: 201, body: envelope(invoice) });
 
-/** Runs Create (Timeout 0.2 s) against a server answering with `steps`; returns the run and the requests seen. */
-async function createAgainst(steps: Step[], body: IDataObject) {
-	const server = await scriptedServer(steps);
+/** Runs Create (Timeout 0.2 s) against a server answering with `steps` after the account check and the look before filing; returns the run and the requests seen. */
+async function createAgainst(steps: Step[], body: IDataObject, options: IDataObject = {}) {
+	const server = await scriptedServer([legacyMe, listing([]), ...steps]);
 	try {
 		const result = await runNode({
 			node: new SurplusLinesInvoice(),
-			parameters: { resource: 'invoice', ...jsonParams('create', { requestOptions: { timeoutSeconds: 0.2 } }) },
+			parameters: { resource: 'invoice', ...jsonParams('create', { requestOptions: { timeoutSeconds: 0.2 }, options }) },
 			items: [body],
 			credentials: { apiKey: KEYS.t2, baseUrl: server.baseUrl },
 		});
-		const requests = server.seen.map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}`);
+		// The account check and the look before filing come first on every run.
+		const requests = server.seen.slice(2).map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}`);
 		return { ...result, requests };
 	} finally {
 		await server.close();
@@ -46,45 +47,59 @@ async function createAgainst(steps: Step[], body: IDataObject) {
 describe('Create after a timeout on a legacy account', () => {
 	it('waits, looks, waits, looks again, finds the invoice stored late and files nothing more', async () => {
 		const body = row();
-		const { output, error, requests } = await createAgainst(['hang', legacyMe, listing([]), listing([invoiceFor(body, 1050)])], body);
+		const { output, error, requests } = await createAgainst(['hang', listing([]), listing([invoiceFor(body, 1050)])], body);
 		expect(error).toBeUndefined();
 		expect(output![0].json).toMatchObject({ id: 1050, _recovered: true });
-		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'GET /api/v1/invoices']);
-		// min(Timeout, 10 s) before each look; the POST itself was not resent by the transport.
-		expect(suite.clock.sleeps).toEqual([200, 200]);
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'GET /api/v1/invoices']);
+		// min(Timeout, 10 s) before the first look, the last at Max Wait for a Lost Create (20 s);
+		// the POST itself was not resent by the transport.
+		expect(suite.clock.sleeps).toEqual([200, 19_800]);
 	});
 
 	it('one wait when the first look finds it', async () => {
 		const body = row();
-		const { output, requests } = await createAgainst(['hang', legacyMe, listing([invoiceFor(body, 1052)])], body);
+		const { output, requests } = await createAgainst(['hang', listing([invoiceFor(body, 1052)])], body);
 		expect(output![0].json).toMatchObject({ id: 1052, _recovered: true });
-		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices']);
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices']);
 		expect(suite.clock.sleeps).toEqual([200]);
 	});
 
 	it('not there after both looks: files once more', async () => {
 		const body = row();
-		const { output, requests } = await createAgainst(['hang', legacyMe, listing([]), listing([]), created(invoiceFor(body, 1054))], body);
-		expect(output![0].json).toMatchObject({ id: 1054 });
+		const { output, requests } = await createAgainst(['hang', listing([]), listing([]), created(invoiceFor(body, 1054))], body);
+		expect(output![0].json).toMatchObject({ id: 1054, outcome: 'sent_again' });
+		expect(output![0].json.outcomeNote).toBe(
+			'An earlier attempt got no usable reply and was not found on policy POL-100 within 20 s, so the invoice was sent again. If the service stored the earlier attempt later, policy POL-100 holds it twice: check its transactions (Get Many).',
+		);
 		expect(output![0].json._recovered).toBeUndefined();
-		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
-		expect(suite.clock.sleeps).toEqual([200, 200]);
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
+		expect(suite.clock.sleeps).toEqual([200, 19_800]);
 	});
 
 	it('a gateway 504 or a dropped reply is looked up at once, one look, as before', async () => {
 		for (const first of [{ status: 504, body: GATEWAY_TIMEOUT } as Step, 'drop' as Step]) {
 			suite.clock.sleeps.length = 0;
 			const body = row();
-			const { output, requests } = await createAgainst([first, legacyMe, listing([]), created(invoiceFor(body, 1055))], body);
+			const { output, requests } = await createAgainst([first, listing([]), created(invoiceFor(body, 1055))], body);
 			expect(output![0].json).toMatchObject({ id: 1055 });
-			expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
+			expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
 			expect(suite.clock.sleeps).toEqual([]);
 		}
 	});
 
-	it('the wait is the Timeout setting, at most 10 s', () => {
+	it('Max Wait for a Lost Create sets the last look: 60 s waits 0.2 s, then 59.8 s', async () => {
+		const body = row();
+		const { output } = await createAgainst(['hang', listing([]), listing([invoiceFor(body, 1056)])], body, { lostCreateWaitSeconds: 60 });
+		expect(output![0].json).toMatchObject({ id: 1056, _recovered: true, outcome: 'filed' });
+		expect(suite.clock.sleeps).toEqual([200, 59_800]);
+	});
+
+	it('the first wait is the Timeout setting, at most 10 s; the last is Max Wait for a Lost Create', () => {
 		expect(settleDelayMs(0.2)).toBe(200);
 		expect(settleDelayMs(5)).toBe(5000);
 		expect(settleDelayMs(30)).toBe(10_000);
+		expect(lookSchedule(30, 20)).toEqual([10_000, 10_000]);
+		expect(lookSchedule(30, 5)).toEqual([5000]);
+		expect(lookSchedule(0.2, 0)).toEqual([0]);
 	});
 });

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/validation';
-import { API, KEYS, envelope, invoiceFor, jsonParams, row, run, setupSuite } from './helpers';
+import { API, KEYS, envelope, invoiceFor, jsonParams, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();
 
@@ -139,6 +139,7 @@ describe('Fields mode', () => {
 			fees: [{ type: 'policy_fee_broker', amount: 25 }],
 			documents: [{ type: 'declaration_page', docUUID: 'doc-1', mime_type: 'application/pdf' }],
 		};
+		nock(API).get('/auth/me').reply(200, meReply()); // the account check each Create run makes
 		const scope = nock(API).post('/invoices', expected).reply(201, envelope(invoiceFor(expected, 77)));
 		const { output, error } = await run({
 			operation: 'create',

@@ -9,9 +9,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { SurplusLinesCalculator } from '../../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
 import { SurplusLinesDocument } from '../../../nodes/SurplusLinesDocument/SurplusLinesDocument.node';
 import { runNode } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, failure, invoiceFor, jsonParams, row, run, setupSuite } from '../invoice/helpers';
+import { API, BASE, KEYS, envelope, failure, invoiceFor, jsonParams, meReply, row, run, setupSuite } from '../invoice/helpers';
 
 setupSuite();
+// Create and Create Many ask the account once per run whether it has the idempotency feature.
+beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => row({ policy_number: `POL-${i}`, net_premium: 100 + i }));
 

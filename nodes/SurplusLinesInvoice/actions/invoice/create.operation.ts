@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
 import { noteConversions, readInvoiceInput } from '../../body';
-import { fileInvoice, idempotencyKeyFor } from '../../filing';
-import { invoiceJson } from '../../output';
+import { fileInvoice, idempotencyKeyFor, showReplayed } from '../../filing';
+import { filingOptionProperties, readFilingSettings } from '../../filingOptions';
+import { invoiceJson, tallyOutcome } from '../../output';
 import { billTaxesFromPreview } from '../../preview';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import {
@@ -36,8 +37,9 @@ const properties: INodeProperties[] = [
 				// Version 2 has its own switch, on by default (taxes.ts).
 				displayOptions: { show: { '@version': [1] } },
 				description:
-					'Whether to preview first and add the computed tax lines (tax_calculation.line_items) to the fees, then create. One extra call. Codes already in the fees (or their alias) are kept as sent. Nothing is created when the preview reports validation errors. The derived Idempotency-Key comes from the invoice before the tax lines are added, so a re-run with changed rates still returns the first filing.',
+					'Whether to preview first and add the computed tax lines (tax_calculation.line_items) to the fees, then create. One extra call. Codes already in the fees (or their alias) are kept as sent. Nothing is created when the preview reports validation errors. The derived Idempotency-Key comes from the invoice before the tax lines are added, so a re-run with changed rates is not filed again: the service refuses the key with the new body, and the node returns the first filing from the policy (outcome already_filed).',
 			},
+			...filingOptionProperties('current'),
 		],
 	},
 ];
@@ -61,7 +63,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		body = billed.body;
 		previewNotes = billed.notes;
 	}
-	const result = await fileInvoice(this, body, { idempotencyKey: key, itemIndex: i });
+	const settings = readFilingSettings(this, i, 'current');
+	const filed = await fileInvoice(this, body, {
+		idempotencyKey: key,
+		keyDerived: choice.mode === 'derived',
+		itemIndex: i,
+		settings,
+	});
+	const result = await showReplayed(this, filed, settings.replayedView, i);
+	tallyOutcome(this, result.outcome);
 	const json = invoiceJson(
 		result.invoice,
 		this.getNodeParameter('simplify', i, false) as boolean,

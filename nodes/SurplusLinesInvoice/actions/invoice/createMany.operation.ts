@@ -3,12 +3,13 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { addToErrorItem, errorItem } from '../../../shared/errors';
-import { BATCH_MAX_INVOICES } from '../../../shared/service';
-import { isOutcomeUnknown } from '../../../shared/transport';
+import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
+import { idempotencyKeyFor, mayHaveFiled, showReplayed } from '../../filing';
+import { filingOptionProperties, readFilingSettings, type FilingSettings } from '../../filingOptions';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
-import { invoiceJson } from '../../output';
+import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../taxes';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
 
@@ -16,7 +17,7 @@ import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.
  * The notice over Create Many, in one place: short, and true on every account and tier. Say here
  * what a re-run does once that is the same on every account.
  */
-export const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Each item comes out as its invoice or as an error item: run only the error items again.`;
+export const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Running the same rows again files none twice: filed rows come back as replayed or already_filed.`;
 
 const properties: INodeProperties[] = [
 	{
@@ -28,6 +29,14 @@ const properties: INodeProperties[] = [
 	...bodyProperties(false),
 	...idempotencyProperties,
 	simplifyProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: filingOptionProperties('firstReply'),
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -54,19 +63,17 @@ function annotateLocal(error: Error, failures: Failure[], total: number): Error 
 
 /** The warning shown over the output after calls were made and some items were not filed. */
 function notFiledSummary(notFiled: number[], filed: number, total: number): string {
-	return `${notFiled.length} of ${total} rows were not filed or not confirmed (rows ${notFiled.map((i) => i + 1).join(', ')}); ${filed} filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).`;
+	return `${notFiled.length} of ${total} rows were not filed or not confirmed (rows ${notFiled.map((i) => i + 1).join(', ')}); ${filed} filed. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
 }
 
-/** Items with their own Idempotency Key are filed one by one: a batch call cannot carry per-invoice keys. */
 async function fileAll(
 	ctx: IExecuteFunctions,
 	tier: string | undefined,
 	entries: Entry[],
+	settings: FilingSettings,
 ): Promise<Outcome[]> {
-	if (tier !== 't3') return await fileOneByOne(ctx, entries);
-	const ownKeys = entries.filter((e) => e.choice.mode === 'own');
-	const batched = entries.filter((e) => e.choice.mode !== 'own');
-	return [...(await fileInBatches(ctx, batched)), ...(await fileOneByOne(ctx, ownKeys))];
+	if (tier !== 't3') return await fileOneByOne(ctx, entries, settings);
+	return await fileInBatches(ctx, entries, settings);
 }
 
 /**
@@ -85,11 +92,10 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
 			const input = readInvoiceInput(this, index);
 			converted[index] = input.converted;
-			entries.push({
-				index,
-				body: input.body,
-				choice: readIdempotencyChoice(this, index),
-			});
+			const choice = readIdempotencyChoice(this, index);
+			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
+			const key = await idempotencyKeyFor(this, choice, PATHS.invoices, input.body, index);
+			entries.push({ index, body: input.body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
 			failures.push({ index, error: error as Error });
 		}
@@ -97,31 +103,38 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
 	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
 
-	const outcomes = entries.length ? await fileAll(this, credential.tier, entries) : [];
+	// One setting for the whole run (its rows are filed together).
+	const settings = readFilingSettings(this, 0, 'firstReply');
+	const outcomes = entries.length ? await fileAll(this, credential.tier, entries, settings) : [];
 	// Nothing filed and nothing in doubt (e.g. a 403 for the whole batch): a re-run cannot file
 	// twice, so this fails like any node would.
 	const refusals = outcomes.flatMap((o) => ('error' in o ? [o.error] : []));
 	if (!continueOnFail && refusals.length === outcomes.length && refusals.length > 0) {
-		if (!refusals.some(isOutcomeUnknown)) throw refusals[0];
+		if (!refusals.some(mayHaveFiled)) throw refusals[0];
 	}
 	const output = new Array<INodeExecutionData>(count);
-	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index, this.getNode());
+	const counts = emptyCounts(count);
+	for (const failure of failures) {
+		output[failure.index] = errorItem(failure.error, failure.index, this.getNode());
+		countOutcome(counts, 'error');
+	}
 	const notFiled = failures.map((f) => f.index);
-	let filed = 0;
 	for (const outcome of outcomes) {
 		if ('error' in outcome) {
 			notFiled.push(outcome.index);
 			output[outcome.index] = errorItem(outcome.error, outcome.index, this.getNode());
+			countOutcome(counts, 'error');
 			continue;
 		}
-		filed++;
+		const result = await showReplayed(this, outcome.filed, settings.replayedView, outcome.index);
+		countOutcome(counts, result.outcome);
 		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
 		output[outcome.index] = {
 			json: noteConversions(
 				markTaxWarning(
 					this,
-					invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
-					filedTaxWarning(outcome.filed.invoice),
+					invoiceJson(result.invoice, simplify, result),
+					filedTaxWarning(result.invoice),
 					{ hint: false },
 				),
 				converted[outcome.index],
@@ -129,11 +142,14 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			pairedItem: { item: outcome.index },
 		};
 	}
+	const summary = outcomeSummary(counts);
+	if (summary) this.addExecutionHints?.({ message: summary, type: 'info', location: 'outputPane' });
 	if (notFiled.length) {
 		notFiled.sort((a, b) => a - b);
 		// Each error item says how the run went (counts); the warning lists every item not filed.
-		const counts = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
-		for (const index of notFiled) addToErrorItem(output[index], { summary: counts });
+		const filed = count - notFiled.length;
+		const line = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
+		for (const index of notFiled) addToErrorItem(output[index], { summary: line });
 		this.addExecutionHints?.({
 			message: notFiledSummary(notFiled, filed, count),
 			type: 'warning',

@@ -1,0 +1,82 @@
+/**
+ * The options Create and Create Many share about filing nothing twice. Every option is absent
+ * from workflows saved before it existed, so each default is the safe behaviour.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/** What a replayed invoice shows: read again (one call) or the first filing's reply, said so. */
+export type ReplayedView = 'current' | 'firstReply';
+
+export interface FilingSettings {
+	/** On accounts without the idempotency feature, look for the row on its policy before filing. */
+	lookFirst: boolean;
+	/** How long a timed-out create on such an account is looked for before it is sent again. */
+	lostCreateWaitSeconds: number;
+	replayedView: ReplayedView;
+}
+
+/** Default of Max Wait for a Lost Create: two looks, 10 s apart with the default 30 s Timeout. */
+export const DEFAULT_LOST_CREATE_WAIT_SECONDS = 20;
+
+export function filingOptionProperties(defaultReplayedView: ReplayedView): INodeProperties[] {
+	return [
+		{
+			displayName: 'Look for Rows Already Filed (Accounts Without Idempotency)',
+			name: 'lookFirst',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether to look for each row among its policy's transactions before filing it, on accounts without the idempotency feature (the node asks the account once per run). A row found there (same type, effective date and premium) is returned as already filed instead of filed again. Costs one call to ask the account, and one list call per distinct policy per 100 transactions.",
+		},
+		{
+			displayName: 'Max Wait for a Lost Create (Seconds)',
+			name: 'lostCreateWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_LOST_CREATE_WAIT_SECONDS,
+			description:
+				"On accounts without the idempotency feature: how long to keep looking for an invoice whose create timed out before sending it again. It is looked for after min(Timeout, 10 s) and again at this time. An invoice the service stores later than this is sent again and its item is marked sent_again with the policy to check.",
+		},
+		{
+			displayName: 'Replayed Invoices Show',
+			name: 'replayedView',
+			type: 'options',
+			default: defaultReplayedView,
+			options: [
+				{
+					name: 'Their Status Now',
+					value: 'current',
+					description: 'Read each replayed invoice again (one call per replayed invoice)',
+				},
+				{
+					name: 'The First Filing’s Reply',
+					value: 'firstReply',
+					description:
+						'No call: the item shows the invoice as first returned and says so (outcomeNote)',
+				},
+			],
+			description:
+				'What a replayed invoice (the service returned an earlier filing for the same key) shows',
+		},
+	];
+}
+
+export function readFilingSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	defaultReplayedView: ReplayedView,
+): FilingSettings {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const wait = options.lostCreateWaitSeconds;
+	return {
+		lookFirst: options.lookFirst !== false,
+		lostCreateWaitSeconds:
+			typeof wait === 'number' && Number.isFinite(wait) && wait >= 0
+				? wait
+				: DEFAULT_LOST_CREATE_WAIT_SECONDS,
+		replayedView:
+			options.replayedView === 'current' || options.replayedView === 'firstReply'
+				? options.replayedView
+				: defaultReplayedView,
+	};
+}

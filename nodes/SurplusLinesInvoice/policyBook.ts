@@ -1,0 +1,57 @@
+/**
+ * What one execution knows about the policies it files on, for accounts that cannot replay a
+ * create by key: each policy's transactions are listed once (every item of that policy awaits
+ * the same listing, so concurrent items cost one read), invoices this execution files are added
+ * to that list, and the items of one policy are filed one after another, so a row cannot miss
+ * an equal row filed a moment earlier by another item of the same run.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { listInvoices } from '../shared/invoiceList';
+
+export class PolicyBook {
+	private readonly listings = new Map<string, Promise<IDataObject[]>>();
+	private readonly queues = new Map<string, Promise<unknown>>();
+
+	constructor(private readonly ctx: IExecuteFunctions) {}
+
+	/** The policy's transactions as listed once in this execution, plus those filed since. */
+	async transactions(policyNumber: string, itemIndex: number): Promise<IDataObject[]> {
+		let listing = this.listings.get(policyNumber);
+		if (!listing) {
+			listing = listInvoices(this.ctx, { policyNumber, itemIndex });
+			this.listings.set(policyNumber, listing);
+			// A failed read is not kept: the next item of the policy reads again.
+			listing.catch(() => this.listings.delete(policyNumber));
+		}
+		return await listing;
+	}
+
+	/** Adds an invoice filed in this execution to its policy's list (when that list was read). */
+	async record(policyNumber: string, invoice: IDataObject): Promise<void> {
+		const listing = this.listings.get(policyNumber);
+		if (!listing) return;
+		const invoices = await listing.catch(() => undefined);
+		if (invoices && !invoices.some((known) => known.id === invoice.id)) invoices.push(invoice);
+	}
+
+	/** Runs `work` after every earlier work of the same policy in this execution has ended. */
+	async exclusive<T>(policyNumber: string, work: () => Promise<T>): Promise<T> {
+		const before = this.queues.get(policyNumber) ?? Promise.resolve();
+		const mine = before.then(work, work);
+		this.queues.set(
+			policyNumber,
+			mine.catch(() => undefined),
+		);
+		return await mine;
+	}
+}
+
+const books = new WeakMap<object, PolicyBook>();
+
+/** The execution's book (one per node run: n8n gives each run its own context object). */
+export function policyBook(ctx: IExecuteFunctions): PolicyBook {
+	let book = books.get(ctx);
+	if (!book) books.set(ctx, (book = new PolicyBook(ctx)));
+	return book;
+}

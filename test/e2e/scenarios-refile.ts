@@ -1,0 +1,181 @@
+/**
+ * Nothing filed twice, in a real n8n: a CSV read from disk with n8n's own file nodes, filed with
+ * Create Many and run again on each kind of account; and n8n killed part-way through a large
+ * Create Many (t3) and a per-item Create (legacy-t2), then run again. Every check reads the
+ * sandbox's store through the service API.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { keyByName } from '../sandbox';
+import { control, type Context, type Scenario } from './context';
+import { json, type Run } from './runData';
+
+const KINDS = ['t2', 't3', 'legacy-t2', 'legacy-t3'] as const;
+type Kind = (typeof KINDS)[number];
+
+const CREDENTIAL_IDS: Record<Kind, string> = {
+	t2: 'slE2eT2Credential',
+	t3: 'slE2eT3Credential',
+	'legacy-t2': 'slE2eLegacyT2Credential',
+	'legacy-t3': 'slE2eLegacyT3Credential',
+};
+
+/** The credentials these workflows use beyond the suite's t2 and t1 ones. */
+export function refileCredentials(baseUrl: string) {
+	return (['t3', 'legacy-t2', 'legacy-t3'] as const).map((kind) => ({
+		id: CREDENTIAL_IDS[kind],
+		name: `Surplus Lines sandbox (${kind})`,
+		type: 'surplusLinesApi',
+		data: { apiKey: keyByName(kind).key, baseUrl },
+	}));
+}
+
+const NODE = 'File Invoices';
+const NOT_FILED_NOW = new Set(['replayed', 'already_filed']);
+
+/** A spreadsheet export: one transaction a row, numbers as text as a sheet gives them. */
+function writeCsv(ctx: Context, file: string, rows: number, prefix: string): void {
+	const dir = join(ctx.userFolder, 'files');
+	mkdirSync(dir, { recursive: true });
+	const lines = ['policy_number,insured_name,state_code,net_premium,effective_date,expiration_date,type_code'];
+	for (let i = 0; i < rows; i++) lines.push(`${prefix}-${i},"Insured ${i}, LLC",TX,${1000 + i}.50,2026-02-01,2027-02-01,NEW`);
+	writeFileSync(join(dir, file), `${lines.join('\n')}\n`);
+}
+
+async function apiGet(ctx: Context, kind: Kind, path: string): Promise<IDataObject> {
+	const res = await fetch(`${ctx.sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${keyByName(kind).key}` } });
+	assert.equal(res.status, 200, `GET ${path}: ${res.status}`);
+	return ((await res.json()) as { data: IDataObject }).data;
+}
+
+/** How many invoices the account holds. */
+async function storedCount(ctx: Context, kind: Kind): Promise<number> {
+	const data = await apiGet(ctx, kind, '/invoices?per_page=1');
+	return Number((data.pagination as IDataObject).total);
+}
+
+/** Policy number → how many invoices the account holds for it. */
+async function storedPerPolicy(ctx: Context, kind: Kind): Promise<Map<string, number>> {
+	const counts = new Map<string, number>();
+	for (let page = 1; ; page++) {
+		const data = await apiGet(ctx, kind, `/invoices?per_page=100&page=${page}`);
+		const rows = data.invoices as IDataObject[];
+		for (const inv of rows) counts.set(String(inv.policy_number), (counts.get(String(inv.policy_number)) ?? 0) + 1);
+		if (rows.length < 100) return counts;
+	}
+}
+
+async function assertEachRowOnce(ctx: Context, kind: Kind, prefix: string, rows: number): Promise<void> {
+	const perPolicy = await storedPerPolicy(ctx, kind);
+	assert.equal(perPolicy.size, rows, `${kind}: ${perPolicy.size} policies stored for ${rows} rows`);
+	for (let i = 0; i < rows; i++) assert.equal(perPolicy.get(`${prefix}-${i}`), 1, `${kind}: row ${prefix}-${i} stored ${perPolicy.get(`${prefix}-${i}`) ?? 0} times`);
+}
+
+/** The execution hints n8n recorded for the node (its notes over the output). */
+function hintsOf(run: Run, node: string): string[] {
+	const tasks = run.data.resultData.runData[node] as Array<{ hints?: Array<{ message: string }> }>;
+	return (tasks[tasks.length - 1].hints ?? []).map((h) => h.message);
+}
+
+const raiseLimits = (ctx: Context) => control(ctx, '/rate-limit', { limits: { t1: 1_000_000, t2: 1_000_000, t3: 1_000_000 } });
+
+const CSV_ROWS = 25;
+
+function csvScenario(kind: Kind): Scenario {
+	const prefix = `CSV-${kind.toUpperCase()}`;
+	return {
+		name: `refile-csv-${kind}`,
+		workflow: `refile-csv-${kind}.json`,
+		async before(ctx) {
+			writeCsv(ctx, `refile-${kind}.csv`, CSV_ROWS, prefix);
+		},
+		// The same workflow twice, as anyone does who is not sure the first run worked.
+		execute: async (cli) => [await cli.run(), await cli.run()],
+		async check(_run, ctx, runs) {
+			const [first, second] = runs;
+			const firstOut = json(first, NODE);
+			assert.equal(firstOut.length, CSV_ROWS);
+			assert.deepEqual([...new Set(firstOut.map((o) => o.outcome))], ['filed'], `${kind}: first run files every row`);
+			assert.equal(firstOut[3].net_premium, 1003.5, 'the CSV text "1003.50" is filed as a number');
+			const secondOut = json(second, NODE);
+			assert.equal(secondOut.length, CSV_ROWS);
+			secondOut.forEach((item, i) => {
+				assert.ok(NOT_FILED_NOW.has(String(item.outcome)), `${kind}: second run, row ${i}: outcome ${String(item.outcome)} (${JSON.stringify(item).slice(0, 300)})`);
+				assert.equal(item.id, firstOut[i].id, `${kind}: row ${i} is the invoice the first run filed`);
+			});
+			const expected = kind.startsWith('legacy') ? 'already_filed' : 'replayed';
+			assert.ok(secondOut.every((o) => o.outcome === expected), `${kind}: second run items are ${expected}`);
+			const hint = hintsOf(second, NODE).find((m) => /already filed/.test(m));
+			assert.ok(hint, `${kind}: the second run has a hint saying the rows were already filed (hints: ${JSON.stringify(hintsOf(second, NODE))})`);
+			assert.match(hint, new RegExp(`^${CSV_ROWS} of ${CSV_ROWS} rows were already filed \\(.*\\); nothing was filed twice\\.$`));
+			assert.equal(hintsOf(first, NODE).some((m) => /already filed/.test(m)), false, 'no such hint on the first run');
+			await assertEachRowOnce(ctx, kind, prefix, CSV_ROWS);
+		},
+	};
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * n8n killed with SIGKILL once `killAt` invoices are stored (a request may still be in flight:
+ * the sandbox carries it out after n8n is gone), then the same workflow run again.
+ */
+function crashScenario(options: { name: string; kind: Kind; rows: number; killAt: number; faults: IDataObject; settleMs: number }): Scenario {
+	const { kind, rows } = options;
+	const prefix = `CRASH-${kind.toUpperCase()}`;
+	let storedAtKill = 0;
+	return {
+		name: options.name,
+		workflow: `${options.name}.json`,
+		async before(ctx) {
+			writeCsv(ctx, `${options.name.replace('refile-', '')}.csv`, rows, prefix);
+			await raiseLimits(ctx);
+			// Slows each create (stored after the delay) so the kill lands part-way through.
+			await control(ctx, '/faults', options.faults);
+		},
+		async execute(cli, ctx) {
+			const killed = await cli.runUntilKilled(async () => (await storedCount(ctx, kind)) >= options.killAt);
+			assert.ok(killed, `n8n finished before ${options.killAt} invoices were stored: no crash happened`);
+			await sleep(options.settleMs); // a request sent before the kill is carried out now
+			await control(ctx, '/faults', {});
+			storedAtKill = await storedCount(ctx, kind);
+			assert.ok(storedAtKill >= options.killAt && storedAtKill < rows, `${kind}: ${storedAtKill} of ${rows} stored at the crash: part-way`);
+			return [await cli.run()];
+		},
+		async check(run, ctx) {
+			const out = json(run, NODE);
+			assert.equal(out.length, rows);
+			const notNow = out.filter((o) => NOT_FILED_NOW.has(String(o.outcome))).length;
+			const now = out.filter((o) => o.outcome === 'filed').length;
+			assert.equal(notNow, storedAtKill, `${kind}: the re-run finds the ${storedAtKill} rows stored before it (got ${notNow})`);
+			assert.equal(now, rows - storedAtKill, `${kind}: and files the other ${rows - storedAtKill} (got ${now})`);
+			await assertEachRowOnce(ctx, kind, prefix, rows);
+			console.log(`[e2e]         ${options.name}: killed with ${storedAtKill} of ${rows} stored; re-run: ${notNow} not filed now, ${now} filed, every row once`);
+		},
+	};
+}
+
+export const REFILE_SCENARIOS: Scenario[] = [
+	...KINDS.map(csvScenario),
+	crashScenario({
+		name: 'refile-crash-t3',
+		kind: 't3',
+		rows: 2000,
+		killAt: 500,
+		// Each batch of 500 is stored 1.5 s after it arrives: the kill lands with the second in flight.
+		faults: { delay_ms: 1500, methods: ['POST'], path_prefix: '/invoices/batch' },
+		settleMs: 2000,
+	}),
+	crashScenario({
+		name: 'refile-crash-legacy-t2',
+		kind: 'legacy-t2',
+		rows: 300,
+		killAt: 100,
+		faults: { delay_ms: 30, methods: ['POST'], path_prefix: '/invoices' },
+		settleMs: 300,
+	}),
+];

@@ -1,0 +1,159 @@
+/**
+ * Create on the paths a re-run takes: rows looked for before filing on accounts without
+ * idempotency, a 409 on a derived key, a refused connection, the execution hint.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { runNode } from '../../harness/engine';
+import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
+
+setupSuite();
+
+const policyList = (policy: string) => nock(API).get('/invoices').query({ policy_number: policy, page: 1, per_page: 100 });
+
+describe('Create on an account without idempotency: looks for the row first', () => {
+	it('a row already on its policy comes out as already_filed, nothing is sent; the hint says so', async () => {
+		const filedBefore = row({ policy_number: 'P-1' });
+		const fresh = row({ policy_number: 'P-2' });
+		const me = nock(API).get('/auth/me').once().reply(200, meReply([]));
+		const p1 = policyList('P-1').reply(200, listingReply([invoiceFor(filedBefore, 700, { status: 'sent' })]));
+		const p2 = policyList('P-2').reply(200, listingReply([]));
+		const post = nock(API).post('/invoices', fresh).reply(201, envelope(invoiceFor(fresh, 701)));
+		const result = await run(jsonParams('create', { simplify: true }), { items: [filedBefore, fresh] });
+		expect(result.error).toBeUndefined();
+		expect(result.output!.map((o) => [o.json.id, o.json.outcome, o.json.status])).toEqual([
+			[700, 'already_filed', 'sent'],
+			[701, 'filed', 'new'],
+		]);
+		expect(result.output![0].json.outcomeNote).toContain('Found among the transactions of policy P-1');
+		expect(hintsOf(result.run).map((h) => h.message)).toContain('1 of 2 rows was already filed (1 found on their policy); nothing was filed twice.');
+		me.done();
+		p1.done();
+		p2.done();
+		post.done();
+	});
+
+	it('rows of one policy: one listing, and a row equal to one filed earlier in the same run is found, not filed twice', async () => {
+		const first = row({ policy_number: 'P-3', net_premium: 100 });
+		const endorsement = row({ policy_number: 'P-3', type_code: 'ENDORSEMENT', net_premium: 50, effective_date: '2026-06-01' });
+		nock(API).get('/auth/me').reply(200, meReply([]));
+		const listing = policyList('P-3').once().reply(200, listingReply([]));
+		const posts = nock(API)
+			.post('/invoices')
+			.times(2)
+			.reply(201, (_uri, body) => {
+				const sent = body as IDataObject;
+				const type = sent.type_code === 'ENDORSEMENT' ? { id: 3, name: 'Endorsement' } : { id: 1, name: 'New' };
+				return envelope(invoiceFor(sent, sent.type_code === 'ENDORSEMENT' ? 802 : 801, { type }));
+			});
+		const { output } = await run(jsonParams('create'), { items: [first, endorsement, first] });
+		expect(output!.map((o) => [o.json.id, o.json.outcome])).toEqual([
+			[801, 'filed'],
+			[802, 'filed'],
+			[801, 'already_filed'],
+		]);
+		listing.done();
+		posts.done();
+	});
+
+	it('switched off, or with Idempotency Off: no account check, no listing', async () => {
+		const body = row();
+		const me = nock(API).get('/auth/me').reply(200, meReply([]));
+		nock(API).post('/invoices').times(2).reply(201, envelope(invoiceFor(body, 900)));
+		const off = await run(jsonParams('create', { options: { lookFirst: false } }), { items: [body] });
+		expect(off.output![0].json.outcome).toBe('filed');
+		const keyless = await run(jsonParams('create', { idempotency: 'off' }), { items: [body] });
+		expect(keyless.output![0].json.outcome).toBe('filed');
+		expect(me.isDone()).toBe(false);
+	});
+
+	it('the policy cannot be read: the item fails saying nothing was filed', async () => {
+		nock(API).get('/auth/me').reply(200, meReply([]));
+		policyList('POL-100').times(3).reply(500, failure('INTERNAL_ERROR', 'boom'));
+		const never = nock(API).post('/invoices').reply(201, envelope({}));
+		const { output } = await run(jsonParams('create'), { items: [row()], continueOnFail: true });
+		expect(String(output![0].json.error)).toContain('the transactions of policy POL-100 could not be read before filing, so nothing was filed');
+		expect(never.isDone()).toBe(false);
+	});
+
+	it('an account with the feature is asked once and never listed', async () => {
+		const a = row({ policy_number: 'A' });
+		const b = row({ policy_number: 'B' });
+		const me = nock(API).get('/auth/me').once().reply(200, meReply(NEW_FEATURES));
+		nock(API).post('/invoices', a).reply(201, envelope(invoiceFor(a, 1)));
+		nock(API).post('/invoices', b).reply(201, envelope(invoiceFor(b, 2)));
+		const { output, error } = await run(jsonParams('create'), { items: [a, b] });
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => o.json.outcome)).toEqual(['filed', 'filed']);
+		me.done();
+	});
+});
+
+describe('Create: a 409 on the derived key (Bill Taxes From Preview re-run with new rates)', () => {
+	const previewWith = (amount: number) =>
+		envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount }] }, invoice: null });
+
+	it('returns the first filing from the policy, marked already_filed', async () => {
+		const body = row();
+		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
+		nock(API).post('/invoices/preview', body).reply(200, previewWith(60));
+		nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, body) } })
+			.post('/invoices')
+			.reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
+		const firstFiling = invoiceFor({ ...body, fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });
+		policyList('POL-100').reply(200, listingReply([firstFiling]));
+		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1041, status: 'sent', outcome: 'already_filed', fees: [{ type: 'sl_tax', amount: 58.2 }] });
+		expect(output![0].json.outcomeNote).toContain('same derived Idempotency-Key but a different body');
+	});
+
+	it('not on the policy: the conflict stands', async () => {
+		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
+		nock(API).post('/invoices').reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
+		policyList('POL-100').reply(200, listingReply([]));
+		const { error } = await run(jsonParams('create'), { items: [row()] });
+		expect(error!.message).toContain('CONFLICT');
+	});
+
+	it('an own key: a 409 is the user’s to settle, nothing is looked up', async () => {
+		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
+		nock(API).post('/invoices').reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
+		const never = policyList('POL-100').reply(200, listingReply([]));
+		const { error } = await run(jsonParams('create', { idempotency: 'own', idempotencyKey: 'row-1' }), { items: [row()] });
+		expect(error!.message).toContain('CONFLICT');
+		expect(never.isDone()).toBe(false);
+	});
+});
+
+describe('Create: a refused connection', () => {
+	beforeAll(() => nock.enableNetConnect('127.0.0.1'));
+	it('says plainly that nothing reached the service (not "may have been filed")', async () => {
+		// Port 9 (discard) on loopback: nothing listens, so the connection is refused.
+		const { output } = await runNode({
+			node: new SurplusLinesInvoice(),
+			parameters: { resource: 'invoice', ...jsonParams('create', { options: { lookFirst: false } }) },
+			items: [row()],
+			credentials: { apiKey: KEYS.t2, baseUrl: 'http://127.0.0.1:9/api/v1' },
+			continueOnFail: true,
+		});
+		const said = `${String(output![0].json.error)}\n${String(output![0].json.description)}`;
+		expect(said).toContain('ECONNREFUSED');
+		expect(said).toContain('nothing reached the service');
+		expect(said).toContain('running again is safe');
+		expect(said).not.toMatch(/may have been filed/);
+	});
+
+	it('Create Many (t3): every row says nothing reached the service, and the node fails as any would', async () => {
+		const { error } = await runNode({
+			node: new SurplusLinesInvoice(),
+			parameters: { resource: 'invoice', ...jsonParams('createMany', { options: { lookFirst: false } }) },
+			items: [row({ policy_number: 'A' }), row({ policy_number: 'B' })],
+			credentials: { apiKey: KEYS.t3, baseUrl: 'http://127.0.0.1:9/api/v1' },
+		});
+		expect(error!.message).toContain('nothing reached the service');
+		expect(`${error!.message}${error!.description}`).not.toContain('may have been filed');
+	});
+});
