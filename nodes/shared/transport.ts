@@ -1,4 +1,10 @@
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { isExecuteContext, type ApiContext } from './context';
 import { CREDENTIAL_TYPE, getServiceCredential, type ServiceCredential } from './credentials';
@@ -175,6 +181,32 @@ function rateLimitFailure(
 	);
 }
 
+// n8n's request helper reads the credential (a database read and a decryption) on every call
+// unless it is given one: an action run hands it the credential it read once.
+const decryptedPerExecution = new WeakMap<object, Promise<IAdditionalCredentialOptions>>();
+
+async function credentialOptions(
+	ctx: ApiContext,
+	itemIndex: number | undefined,
+): Promise<IAdditionalCredentialOptions | undefined> {
+	if (!isExecuteContext(ctx)) return undefined;
+	let options = decryptedPerExecution.get(ctx);
+	if (!options) {
+		const details = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		options = ctx.getCredentials(CREDENTIAL_TYPE, itemIndex).then((data) => ({
+			credentialsDecrypted: {
+				id: details?.id ?? '',
+				name: details?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: data as ICredentialDataDecryptedObject,
+			},
+		}));
+		decryptedPerExecution.set(ctx, options);
+		options.catch(() => decryptedPerExecution.delete(ctx));
+	}
+	return await options;
+}
+
 const waitTooLong = (settings: TransportSettings) =>
 	`longer than the ${settings.maxRateLimitWaitSeconds} s this node may wait`;
 
@@ -221,6 +253,7 @@ export async function apiRequest<T = IDataObject>(
 	req: ApiRequest,
 ): Promise<ApiReply<T>> {
 	const credential: ServiceCredential = await getServiceCredential(this, req.itemIndex);
+	const decrypted = await credentialOptions(this, req.itemIndex);
 	const settings = { ...readSettings(this, req.itemIndex), ...req.settings };
 	const resendable =
 		req.retry !== false &&
@@ -254,6 +287,7 @@ export async function apiRequest<T = IDataObject>(
 				this,
 				CREDENTIAL_TYPE,
 				options,
+				decrypted,
 			)) as RawResponse;
 		} catch (error) {
 			thrown = error;
