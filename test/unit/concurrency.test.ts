@@ -24,10 +24,10 @@ beforeEach(() => {
 	fake = suite();
 });
 
-function envelope(data: unknown) {
+function envelope(data: unknown): nock.Body {
 	return { success: true, data, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: 'req_1', response_time_ms: 1 } };
 }
-function failure(code: string, message: string) {
+function failure(code: string, message: string): nock.Body {
 	return { success: false, error: { code, message }, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: 'req_2', response_time_ms: 1 } };
 }
 
@@ -40,7 +40,7 @@ interface Arrival {
 	status: number;
 }
 
-type Answer = { status: number; body: unknown; headers?: Record<string, string>; delayMs?: number };
+type Answer = { status: number; body: nock.Body; headers?: Record<string, string>; delayMs?: number };
 
 /**
  * GET /invoices/:id answered by `answer` (called on arrival), after `delayMs` of real time.
