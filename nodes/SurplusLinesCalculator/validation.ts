@@ -1,47 +1,39 @@
 import { z } from 'zod';
 
-import {
-	CALCULATOR_FEE_CODES,
-	FEE_CODES,
-	LIMITS,
-	MESSAGES,
-	STATE_CODES,
-	isValidDate,
-} from '../shared/rules';
+import { CALCULATOR_FEE_CODES, FEE_CODES, LIMITS, MESSAGES, isValidDate } from '../shared/rules';
+import { readAmount, readStateCode, readText, readWith } from '../shared/values';
 
 const TAX_CODES = new Set(FEE_CODES.tax);
 
+// Amounts go through the shared reader, as in the Invoice node: "1200.5" and "$1,234.50" are read,
+// "0x10" is refused.
+const amount = (required: boolean) => readWith(z, readAmount, required);
+
 const feeItem = z.object({
-	type: z.string().superRefine((code, ctx) => {
-		if (CALCULATOR_FEE_CODES.includes(code)) return;
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: TAX_CODES.has(code)
-				? `'${code}' is a tax code; tax codes are for invoices only (the calculator computes taxes itself)`
-				: code
-					? `'${code}' is not a calculator fee code (policy fee, inspection, broker or pass-through codes only)`
-					: MESSAGES.required,
-		});
-	}),
+	type: readWith(z, readText, true).pipe(
+		z.string().superRefine((code, ctx) => {
+			if (CALCULATOR_FEE_CODES.includes(code)) return;
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: TAX_CODES.has(code)
+					? `'${code}' is a tax code; tax codes are for invoices only (the calculator computes taxes itself)`
+					: code
+						? `'${code}' is not a calculator fee code (policy fee, inspection, broker or pass-through codes only)`
+						: MESSAGES.required,
+			});
+		}),
+	),
 	// Unlike preview, the calculator takes no returned premium: fees are never negative.
-	amount: z
-		.number({ invalid_type_error: 'Must be a number', required_error: MESSAGES.required })
-		.finite('Must be a number')
-		.min(0, 'Must be at least 0'),
+	amount: amount(true).pipe(z.number().min(0, 'Must be at least 0')),
 });
 
 /** The body of POST /calculator/estimate, with the description's rules. */
 export const estimateInput = z.object({
-	state: z.enum(STATE_CODES, { errorMap: () => ({ message: MESSAGES.stateCode }) }),
-	premium: z
-		.number({ invalid_type_error: 'Must be a number', required_error: MESSAGES.required })
-		.finite('Must be a number')
-		.min(LIMITS.calculatorMinPremium, `Must be at least ${LIMITS.calculatorMinPremium}`),
-	policy_fees: z
-		.number({ invalid_type_error: 'Must be a number' })
-		.finite('Must be a number')
-		.min(0, 'Must be at least 0')
-		.optional(),
+	state: readWith(z, readStateCode, true),
+	premium: amount(true).pipe(
+		z.number().min(LIMITS.calculatorMinPremium, `Must be at least ${LIMITS.calculatorMinPremium}`),
+	),
+	policy_fees: amount(false).pipe(z.number().min(0, 'Must be at least 0').optional()),
 	fees: z
 		.array(feeItem)
 		.max(LIMITS.calculatorFees, `Must not have more than ${LIMITS.calculatorFees} items`)
@@ -51,14 +43,3 @@ export const estimateInput = z.object({
 		.refine((value) => isValidDate(value), `${MESSAGES.date} (YYYY-MM-DD)`)
 		.optional(),
 });
-
-/** A date parameter as YYYY-MM-DD: n8n's date picker gives `2024-06-01T00:00:00`, expressions may give a DateTime. */
-export function dateOnly(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const maybeDateTime = value as { toISODate?: () => string | null };
-	if (typeof maybeDateTime.toISODate === 'function')
-		return maybeDateTime.toISODate() ?? String(value);
-	const text = String(value).trim();
-	const match = /^(\d{4}-\d{2}-\d{2})(T.*)?$/.exec(text);
-	return match ? match[1] : text;
-}

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError, serviceError } from '../shared/errors';
+import { readTextParameter } from '../shared/params';
 import { LIST_KEYS, PATHS, readList } from '../shared/service';
 import { apiRequest } from '../shared/transport';
 import { zodIssueLines } from '../shared/zodIssues';
@@ -20,7 +21,7 @@ export async function documentPathRef(
 ): Promise<string> {
 	const raw = {
 		referenceType: ctx.getNodeParameter('referenceType', itemIndex) as string,
-		value: String(ctx.getNodeParameter('document', itemIndex) ?? '').trim(),
+		value: readTextParameter(ctx, 'document', itemIndex, 'Document'),
 	};
 	const parsed = referenceInput.safeParse(raw);
 	if (!parsed.success) {

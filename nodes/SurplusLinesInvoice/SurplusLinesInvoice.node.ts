@@ -14,6 +14,7 @@ import {
 import { routeOperations } from '../shared/execute';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
+import { resourceMapping } from '../shared/methods/resourceMapping';
 import * as invoice from './actions/invoice/Invoice.resource';
 import { resources } from './actions/resources';
 
@@ -32,6 +33,9 @@ export class SurplusLinesInvoice implements INodeType {
 		defaults: { name: 'Surplus Lines Invoice' },
 		usableAsTool: true,
 		...actionNodeBase,
+		// 2: Bill Taxes From Preview is a switch on the panel, on by default (1: an option, off).
+		version: [1, 2],
+		defaultVersion: 2,
 		properties: [
 			resourceProperty([{ name: 'Invoice', value: 'invoice' }]),
 			...invoice.description,
@@ -39,7 +43,7 @@ export class SurplusLinesInvoice implements INodeType {
 		],
 	};
 
-	methods = { loadOptions, listSearch };
+	methods = { loadOptions, listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperations.call(this, resources);

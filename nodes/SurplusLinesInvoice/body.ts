@@ -1,12 +1,21 @@
 /**
- * Reads the invoice request body of one item from the node's parameters (Fields or JSON mode) and
- * checks it with the one schema of `validation.ts`. Both modes give the same body shape, so field
- * paths in messages (`coverages[1].limits`) are the service's own.
+ * Reads the invoice request body of one item from the node's parameters and checks it with the one
+ * schema of `validation.ts`. Four sources give the same body shape, so field paths in messages
+ * (`coverages[1].limits`) are the service's own: Fields, JSON, Map Columns (n8n's resource mapper
+ * over the flat columns of `shared/invoiceColumns.ts`) and the input item as it is.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ResourceMapperField,
+	ResourceMapperValue,
+} from 'n8n-workflow';
 
+import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
-import { validateInvoice } from './validation';
+import { columnsToBody, matchItemColumns, requiredColumnNames } from '../shared/invoiceColumns';
+import { noteInvoiceWarnings } from '../shared/warnings';
+import { type Conversion, validateInvoice } from './validation';
 
 /** UI name → request field, for the six required fields and the optional ones. */
 const FIELD_NAMES: Record<string, string> = {
@@ -35,6 +44,16 @@ const REQUIRED_UI_FIELDS = [
 	'effectiveDate',
 	'expirationDate',
 ];
+
+/** Date fields use n8n's date picker (`2026-01-01T00:00:00`, or a DateTime from an expression). */
+const DATE_FIELDS = new Set([
+	'effectiveDate',
+	'expirationDate',
+	'invoiceDate',
+	'transactionEffectiveDate',
+]);
+const fieldValue = <T>(name: string, value: T): T | string =>
+	DATE_FIELDS.has(name) ? (dateOnly(value) ?? value) : value;
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -131,7 +150,7 @@ function named(values: IDataObject): IDataObject {
 	const body: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (blank(value)) continue;
-		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : value;
+		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : fieldValue(name, value);
 	}
 	return body;
 }
@@ -161,22 +180,127 @@ function withTypeCode(ctx: IExecuteFunctions, i: number): IDataObject {
 	return typeCode === 'NEW' ? additional : { ...additional, typeCode };
 }
 
-/** The raw request body of item `i`, before the local checks. */
-export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): unknown {
-	if (ctx.getNodeParameter('inputMode', i, 'fields') === 'json') return jsonBody(ctx, i);
+/** A body before the local checks, with where its fields came from when that helps a message. */
+interface RawBody {
+	raw: unknown;
+	/** Body field path → the sheet column it came from (Map Columns). */
+	sources?: Record<string, string>;
+	problems?: string[];
+	/** Map Automatically: required field → the column names that would have matched. */
+	names?: Record<string, string[]>;
+}
+
+/**
+ * Map Columns. "Map Automatically" reads the item's own columns by name (aliases included);
+ * "Map Each Column Manually" gives the values by column id. The whole parameter is read, not
+ * `columns.value`, so n8n's per-type check does not refuse "$1,234.50" or "03/01/2026" before
+ * the shared readers can take them.
+ */
+function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
+	const columns = ctx.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
+	if (columns.mappingMode !== 'defineBelow') {
+		const matched = matchItemColumns(ctx.getInputData()[i]?.json ?? {});
+		const { body, sources } = columnsToBody(matched.values, matched.names);
+		// A required column that matched but is empty is named; one that matched nothing says
+		// which names would have.
+		const unmatched: Record<string, string[]> = {};
+		for (const [id, names] of Object.entries(requiredColumnNames())) {
+			if (matched.names[id]) sources[id] ??= matched.names[id];
+			else unmatched[id] = names;
+		}
+		return { raw: body, sources, problems: matched.problems, names: unmatched };
+	}
+	const names = Object.fromEntries(
+		(columns.schema ?? []).map((f: ResourceMapperField) => [f.id, f.displayName]),
+	);
+	const { body, sources } = columnsToBody((columns.value ?? {}) as IDataObject, names);
+	return { raw: body, sources };
+}
+
+function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): RawBody {
+	const inputMode = ctx.getNodeParameter('inputMode', i, 'fields') as string;
+	if (inputMode === 'json') return { raw: jsonBody(ctx, i) };
+	// The item is the request: no expression is evaluated (Create Many's fastest source).
+	if (inputMode === 'inputItem') return { raw: ctx.getInputData()[i]?.json ?? {} };
+	if (inputMode === 'columns') return columnsBody(ctx, i);
 	const top =
 		mode === 'full'
 			? {
 					...Object.fromEntries(
 						REQUIRED_UI_FIELDS.map((name) => [
 							FIELD_NAMES[name],
-							ctx.getNodeParameter(name, i, ''),
+							fieldValue(name, ctx.getNodeParameter(name, i, '')),
 						]),
 					),
 					...named(withTypeCode(ctx, i)),
 				}
 			: named(ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
-	return { ...top, ...collections(ctx, i) };
+	return { raw: { ...top, ...collections(ctx, i) } };
+}
+
+/** The raw request body of item `i`, before the local checks. */
+export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): unknown {
+	return readSource(ctx, i, mode).raw;
+}
+
+const REQUIRED_LINE = /^(\w+): This field is required$/;
+const LAST_PART = /(\.\w+|\[\d+\])$/;
+
+/** The sheet column a body path came from: its own, or its nearest parent's (`fees[0]`). */
+function sourceOf(path: string, sources: Record<string, string>): string | undefined {
+	for (let part = path; part; part = part.replace(LAST_PART, '')) {
+		if (sources[part]) return sources[part];
+		if (!LAST_PART.test(part)) return undefined;
+	}
+	return undefined;
+}
+
+/**
+ * `net_premium: rule` → `net_premium (column "Premium"): rule`; a required field no column
+ * matched says which column names would have.
+ */
+function withColumn(
+	line: string,
+	sources: Record<string, string>,
+	names: RawBody['names'],
+): string {
+	const missing = REQUIRED_LINE.exec(line)?.[1];
+	if (missing && names?.[missing]) {
+		const options = names[missing].map((n) => `"${n}"`).join(', ');
+		return `${line} (no column of the row matched; name one ${options})`;
+	}
+	const path = /^[\w.[\]]+/.exec(line)?.[0] ?? '';
+	const source = sourceOf(path, sources);
+	return source ? `${path} (column "${source}")${line.slice(path.length)}` : line;
+}
+
+export interface InvoiceInput {
+	body: IDataObject;
+	/** Values read into the service's form, said on the output item as `_converted`. */
+	converted: Array<Conversion & { column?: string }>;
+}
+
+/** Reads and checks the body; every problem is reported at once, before any call. */
+export function readInvoiceInput(
+	ctx: IExecuteFunctions,
+	i: number,
+	mode: 'full' | 'partial' = 'full',
+): InvoiceInput {
+	const { raw, sources = {}, problems = [], names } = readSource(ctx, i, mode);
+	const checked = validateInvoice(raw, mode);
+	if (!checked.ok || problems.length) {
+		const lines = [...problems, ...(checked.ok ? [] : checked.problems)];
+		throw inputError(
+			ctx,
+			lines.map((line) => withColumn(line, sources, names)),
+			{ itemIndex: i },
+		);
+	}
+	const converted = checked.converted.map((c) => {
+		const column = sourceOf(c.field, sources);
+		return column ? { ...c, column } : c;
+	});
+	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted };
 }
 
 /** Reads and checks the body; every problem is reported at once, before any call. */
@@ -185,7 +309,14 @@ export function readInvoiceBody(
 	i: number,
 	mode: 'full' | 'partial' = 'full',
 ): IDataObject {
-	const checked = validateInvoice(readRawBody(ctx, i, mode), mode);
-	if (!checked.ok) throw inputError(ctx, checked.problems, { itemIndex: i });
-	return checked.body;
+	return readInvoiceInput(ctx, i, mode).body;
+}
+
+/** Says on an output item which values were read into another form (nothing when none were). */
+export function noteConversions(
+	json: IDataObject,
+	converted: InvoiceInput['converted'],
+): IDataObject {
+	if (converted.length) json._converted = converted as unknown as IDataObject[];
+	return json;
 }

@@ -7,82 +7,64 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { documentReference } from '../shared/documentRules';
+import { FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../shared/rules';
 import {
-	FEE_ALIAS_PAIRS,
-	INVOICE_FEE_CODES,
-	LIMITS,
-	MESSAGES,
-	STATE_CODES,
-	TYPE_CODES,
-	isValidDate,
-} from '../shared/rules';
+	type Read,
+	readAmount,
+	readDate,
+	readInteger,
+	readPercent,
+	readStateCode,
+	readText,
+	readTypeCode,
+	readWith,
+} from '../shared/values';
 import { fieldPath } from '../shared/zodIssues';
 
+const ok = <T>(value: T): Read<T> => ({ ok: true, value });
+
 const NUMBER = 'Must be a number';
-const INTEGER = 'Must be an integer';
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
 
-// Spreadsheet rows often carry numbers as text ("1200.50"); such text is read as the number.
-const numeric = (value: unknown) =>
-	typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
-		? Number(value)
-		: value;
+// Every value goes through the shared readers (`shared/values.ts`): amounts and dates as
+// spreadsheets write them, state names, the type's usual words; anything ambiguous is refused.
+const requiredText = readWith(z, readText, true);
+// An optional text sent as null stays null, as it always has.
+const optionalText = readWith(z, (v) => (v === null ? ok(null) : readText(v)), false);
+const requiredNumber = readWith(z, readAmount, true);
+const optionalNumber = readWith(z, readAmount, false);
+const optionalPercent = readWith(z, readPercent, false);
+const optionalInteger = readWith(z, readInteger, false);
+const requiredDate = readWith(z, readDate, true);
+const optionalDate = readWith(z, readDate, false);
+const stateCode = readWith(z, readStateCode, true);
+const typeCode = readWith(z, readTypeCode, false);
 
-// Spreadsheets turn policy numbers, ZIP and NAIC codes into numbers (12345); text fields take a
-// finite number and send it as text.
-const textual = (value: unknown) =>
-	typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+const ADDRESS_TYPE = 'Must be 1 (billing) or 2 (garaging)';
+const ADDRESS_TYPES: Record<string, number> = { billing: 1, garaging: 2 };
 
-const requiredText = z.preprocess(
-	(v) => (isBlank(v) ? undefined : textual(v)),
-	z.string({ required_error: MESSAGES.required, invalid_type_error: 'Must be a string' }),
-);
-const optionalText = z.preprocess(
-	textual,
-	z.string({ invalid_type_error: 'Must be a string' }).nullish(),
-);
+/** insured_address.type_id: 1 or 2, or the words "Billing" / "Garaging". */
+function readAddressType(value: unknown): Read<number | undefined> {
+	const word = typeof value === 'string' ? ADDRESS_TYPES[value.trim().toLowerCase()] : undefined;
+	if (word) return ok(word);
+	const read = readInteger(value);
+	if (!read.ok || (read.value !== undefined && read.value !== 1 && read.value !== 2))
+		return { ok: false, message: ADDRESS_TYPE };
+	return read;
+}
 
-const requiredNumber = z.preprocess(
-	(v) => (isBlank(v) ? undefined : numeric(v)),
-	z.number({ required_error: MESSAGES.required, invalid_type_error: NUMBER }).finite(NUMBER),
-);
-const optionalNumber = z.preprocess(
-	(v) => (isBlank(v) ? undefined : numeric(v)),
-	z.number({ invalid_type_error: NUMBER }).finite(NUMBER).optional(),
-);
-const optionalInteger = z.preprocess(
-	(v) => (isBlank(v) ? undefined : numeric(v)),
-	z.number({ invalid_type_error: INTEGER }).int(INTEGER).optional(),
-);
+const squashed = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+const FEE_CODE_BY_SQUASHED = new Map(INVOICE_FEE_CODES.map((code) => [squashed(code), code]));
 
-const optionalDate = z.preprocess(
-	(v) => (isBlank(v) ? undefined : v),
-	z.custom<string>((v) => isValidDate(v), { message: MESSAGES.date }).optional(),
-);
-
-const requiredDate = z.preprocess(
-	(v) => (isBlank(v) ? undefined : v),
-	z
-		.string({ required_error: MESSAGES.required, invalid_type_error: MESSAGES.date })
-		.refine((v) => isValidDate(v), MESSAGES.date),
-);
-
-const stateCode = z.preprocess(
-	(v) => (isBlank(v) ? undefined : typeof v === 'string' ? v.trim().toUpperCase() : v),
-	z
-		.string({ required_error: MESSAGES.required, invalid_type_error: MESSAGES.stateCode })
-		.refine((v) => (STATE_CODES as readonly string[]).includes(v), MESSAGES.stateCode),
-);
-
-const typeCode = z.preprocess(
-	(v) => (isBlank(v) ? undefined : v),
-	z
-		.custom<string>((v) => (TYPE_CODES as readonly unknown[]).includes(v), {
-			message: MESSAGES.typeCode,
-		})
-		.optional(),
-);
+/** fees[].type: a listed code, or the code written as words ("SL Tax", "Broker Fee"). */
+function readFeeCode(value: unknown): Read<string | undefined> {
+	const text = readText(value);
+	if (!text.ok || text.value === undefined) return text;
+	if (INVOICE_FEE_CODES.includes(text.value)) return text;
+	const code = FEE_CODE_BY_SQUASHED.get(squashed(text.value));
+	return code ? ok(code) : { ok: false, message: `'${text.value}' is not a known fee or tax code` };
+}
 
 const address = z
 	.object({
@@ -90,14 +72,7 @@ const address = z
 		line2: optionalText,
 		city: optionalText,
 		zip: optionalText,
-		type_id: z.preprocess(
-			(v) => (isBlank(v) ? undefined : numeric(v)),
-			z
-				.union([z.literal(1), z.literal(2)], {
-					errorMap: () => ({ message: 'Must be 1 (billing) or 2 (garaging)' }),
-				})
-				.optional(),
-		),
+		type_id: readWith(z, readAddressType, false),
 	})
 	.passthrough();
 
@@ -118,7 +93,7 @@ const company = z
 		company_id: optionalInteger,
 		naic: optionalText,
 		company_name: optionalText,
-		percent: optionalNumber,
+		percent: optionalPercent,
 		amount: optionalNumber,
 	})
 	.passthrough();
@@ -153,13 +128,7 @@ const insurer = z.unknown().transform((value, ctx) => {
 
 const fee = z
 	.object({
-		type: z.preprocess(
-			(v) => (isBlank(v) ? undefined : v),
-			z.string({ required_error: MESSAGES.required }).refine(
-				(v) => INVOICE_FEE_CODES.includes(v),
-				(v) => ({ message: `'${v}' is not a known fee or tax code` }),
-			),
-		),
+		type: readWith(z, readFeeCode, true),
 		amount: requiredNumber,
 	})
 	.passthrough();
@@ -188,13 +157,8 @@ const invoiceFields = z
 		invoice_number: optionalText,
 		invoice_date: optionalDate,
 		commission: optionalNumber,
-		policy_limit: z.preprocess(
-			(v) => (isBlank(v) ? undefined : numeric(v)),
-			z
-				.number({ invalid_type_error: NUMBER })
-				.finite(NUMBER)
-				.min(0, 'Must not be negative')
-				.optional(),
+		policy_limit: optionalNumber.pipe(
+			z.number({ invalid_type_error: NUMBER }).min(0, 'Must not be negative').optional(),
 		),
 		class_code: optionalText,
 		transaction_effective_date: optionalDate,
@@ -208,8 +172,8 @@ const invoiceFields = z
 const cents = (value: number) => Math.round(value * 100);
 const money = (value: number) => value.toFixed(2);
 const asNumber = (value: unknown) => {
-	const n = numeric(value);
-	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+	const read = readAmount(value);
+	return read.ok ? read.value : undefined;
 };
 const asList = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
 const asObject = (value: unknown) =>
@@ -238,8 +202,8 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 
 	// company_id 0 is the Company ID field left at its default: no company, not a company numbered 0.
 	const needsCompany = (item: IDataObject, path: Array<string | number>) => {
-		const companyId =
-			isBlank(item.company_id) || numeric(item.company_id) === 0 ? undefined : item.company_id;
+		const id = readInteger(item.company_id);
+		const companyId = !id.ok ? item.company_id : id.value === 0 ? undefined : id.value;
 		if (companyId !== undefined || !isBlank(item.naic) || !isBlank(item.company_name)) return;
 		ctx.addIssue({
 			code: 'custom',
@@ -312,7 +276,16 @@ export function problemLines(error: z.ZodError): string[] {
 	return [...new Set(lines)];
 }
 
-export type ValidationResult = { ok: true; body: IDataObject } | { ok: false; problems: string[] };
+/** A value the local reading changed: "Texas" → "TX", "$1,234.50" → 1234.5, 03/01/2026 → 2026-03-01. */
+export interface Conversion {
+	field: string;
+	from: unknown;
+	to: unknown;
+}
+
+export type ValidationResult =
+	| { ok: true; body: IDataObject; converted: Conversion[] }
+	| { ok: false; problems: string[] };
 
 export function validateInvoice(
 	body: unknown,
@@ -328,10 +301,47 @@ export function validateInvoice(
 		...(cross.success ? [] : problemLines(cross.error)),
 	];
 	if (problems.length || !fields.success) return { ok: false, problems: [...new Set(problems)] };
-	return { ok: true, body: dropUndefined(fields.data as IDataObject) };
+	const checked = dropUndefined(fields.data as IDataObject);
+	return { ok: true, body: checked, converted: conversions(body, checked) };
 }
 
 // zod fills absent optional fields with undefined; the body sent (and hashed) leaves them out.
 function dropUndefined(value: IDataObject): IDataObject {
 	return JSON.parse(JSON.stringify(value)) as IDataObject;
+}
+
+/**
+ * Not worth saying: a number written as text, digits read as the same number, or n8n's own date
+ * picker value (`2026-03-01T00:00:00`) read as its date.
+ */
+function sameValue(from: unknown, to: unknown): boolean {
+	if (typeof from === 'number') return to === String(from);
+	if (typeof from === 'string' && /^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?$/.test(from))
+		return to === from.slice(0, 10);
+	return (
+		typeof from === 'string' &&
+		typeof to === 'number' &&
+		/^-?\d+(\.\d+)?$/.test(from.trim()) &&
+		Number(from) === to
+	);
+}
+
+/** Every leaf whose value was read into another form, with its field path. */
+function conversions(
+	raw: unknown,
+	sent: unknown,
+	path: Array<string | number> = [],
+	found: Conversion[] = [],
+): Conversion[] {
+	if (sent && typeof sent === 'object' && raw && typeof raw === 'object') {
+		for (const [key, value] of Object.entries(sent)) {
+			const part = Array.isArray(sent) ? Number(key) : key;
+			conversions((raw as IDataObject)[key], value, [...path, part], found);
+		}
+		return found;
+	}
+	if (raw === sent || sent === undefined || sameValue(raw, sent)) return found;
+	const from = raw !== null && typeof raw === 'object' ? String(raw) : raw;
+	found.push({ field: fieldPath(path), from, to: sent });
+	return found;
 }

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 
-import { DOCUMENT_MIME_TYPES, DOCUMENT_TYPE_PATTERN, LIMITS, MESSAGES } from './rules';
+import { DOCUMENT_MIME_TYPES, DOCUMENT_TYPE_PATTERN, LIMITS } from './rules';
+import { readText, readWith } from './values';
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
 const blankAsMissing = (value: unknown) => (isBlank(value) ? undefined : value);
@@ -17,31 +18,23 @@ export const DOCUMENT_MESSAGES = {
 	tooLong,
 } as const;
 
+// Text through the shared reader: a number is written as text, an object or a list is refused by
+// name (never sent as "[object Object]").
+const text = (required: boolean) => readWith(z, readText, required);
+
 /** A docUUID: required, at most 256 characters. */
-export const docUuidRule = z.preprocess(
-	blankAsMissing,
-	z
-		.string({ required_error: MESSAGES.required, invalid_type_error: 'Must be a string' })
-		.max(LIMITS.docUuid, tooLong(LIMITS.docUuid)),
-);
+export const docUuidRule = text(true).pipe(z.string().max(LIMITS.docUuid, tooLong(LIMITS.docUuid)));
 
 /** One document reference; `.passthrough()` it where unknown fields should travel on. */
 export const documentReference = z.object({
-	type: z.preprocess(
-		blankAsMissing,
+	type: text(true).pipe(
 		z
-			.string({ required_error: MESSAGES.required, invalid_type_error: 'Must be a string' })
+			.string()
 			.max(LIMITS.documentType, tooLong(LIMITS.documentType))
 			.regex(DOCUMENT_TYPE_PATTERN, DOCUMENT_MESSAGES.typePattern),
 	),
 	docUUID: docUuidRule,
-	filename: z.preprocess(
-		blankAsMissing,
-		z
-			.string({ invalid_type_error: 'Must be a string' })
-			.max(LIMITS.fileName, tooLong(LIMITS.fileName))
-			.optional(),
-	),
+	filename: text(false).pipe(z.string().max(LIMITS.fileName, tooLong(LIMITS.fileName)).optional()),
 	mime_type: z.preprocess(
 		blankAsMissing,
 		z

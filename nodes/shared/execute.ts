@@ -89,7 +89,7 @@ export async function routeOperations(
 			});
 		} catch (error) {
 			if (this.continueOnFail()) {
-				results[itemIndex] = [errorItem(error as Error, itemIndex)];
+				results[itemIndex] = [errorItem(error as Error, itemIndex, this.getNode())];
 			} else {
 				fail(itemIndex, error as Error);
 			}

@@ -1,6 +1,23 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError } from './errors';
+import { readText } from './values';
+
+/**
+ * A text parameter, trimmed. An object or a list is refused with the field named instead of being
+ * sent as "[object Object]"; a number is taken as its text.
+ */
+export function readTextParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	fallback = '',
+): string {
+	const read = readText(ctx.getNodeParameter(name, itemIndex, fallback));
+	if (!read.ok) throw inputError(ctx, [`${label}: ${read.message}`], { itemIndex });
+	return (read.value ?? '').trim();
+}
 
 /** Reads the invoice resource locator (any mode) as the service's numeric id, checked locally. */
 export function readInvoiceId(
@@ -9,7 +26,8 @@ export function readInvoiceId(
 	name = 'invoiceId',
 ): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as unknown;
-	const id = String(raw ?? '').trim();
+	const read = readText(raw);
+	const id = read.ok ? (read.value ?? '').trim() : `[${read.message.replace(/^.*not /, '')}]`;
 	if (!/^\d+$/.test(id)) {
 		throw inputError(
 			ctx,

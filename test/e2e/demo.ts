@@ -3,17 +3,25 @@
  * a real n8n with this package installed as n8n's installer would, a credential pointing at the
  * sandbox and the example workflows of examples/ loaded. Ctrl-C stops both.
  *
+ * Beside them a local SMTP server (loopback) receives the notification example's emails: each is
+ * kept as a .eml file and listed on a small inbox page. The notification example is activated, so
+ * mails arrive as the sandbox moves statuses.
+ *
  * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n, kept between runs),
- * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20).
+ * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525),
+ * INBOX_PORT (8025), N8N_RUNNERS_BROKER_PORT (the task runners' broker; a free port when unset).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
-import { installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
+import { serveInbox, startMailbox } from './mailbox';
+import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
 const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
+const SMTP_CREDENTIAL = { id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)' };
+const NOTIFY_EXAMPLE_ID = 'slExampleNotify1';
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -56,17 +64,28 @@ async function main(): Promise<void> {
 	const n8nPort = numberFromEnv('N8N_PORT', 5678);
 	const sandboxPort = numberFromEnv('SANDBOX_PORT', 8787);
 	const advance = numberFromEnv('SANDBOX_AUTO_ADVANCE_SECONDS', 20);
-	for (const [what, port] of [['n8n', n8nPort], ['sandbox', sandboxPort]] as const) {
-		if (!(await portIsFree(port))) {
-			throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${what === 'n8n' ? 'N8N_PORT' : 'SANDBOX_PORT'}`);
-		}
+	const smtpPort = numberFromEnv('SMTP_PORT', 2525);
+	const inboxPort = numberFromEnv('INBOX_PORT', 8025);
+	const ports = [
+		['n8n', n8nPort, 'N8N_PORT'],
+		['sandbox', sandboxPort, 'SANDBOX_PORT'],
+		['SMTP server', smtpPort, 'SMTP_PORT'],
+		['inbox page', inboxPort, 'INBOX_PORT'],
+	] as const;
+	for (const [what, port, variable] of ports) {
+		if (!(await portIsFree(port))) throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${variable}`);
 	}
 	mkdirSync(userFolder, { recursive: true });
 
 	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
 	await seed(sandbox.baseUrl);
+	const mailDir = join(userFolder, 'mailbox');
+	const mailbox = await startMailbox({ port: smtpPort, dir: mailDir });
+	const inbox = await serveInbox(mailbox, inboxPort);
 	installPackedPackage(userFolder);
-	const n8n = await n8nEnv(bin, userFolder, n8nPort);
+	const brokerPort = process.env.N8N_RUNNERS_BROKER_PORT ? numberFromEnv('N8N_RUNNERS_BROKER_PORT', 0) : undefined;
+	const n8n = await n8nEnv(bin, userFolder, n8nPort, brokerPort);
+	const filesDir = copyExampleFiles(userFolder);
 
 	// Credential and examples are imported on every start: the sandbox port may differ, and the
 	// examples follow the checkout. Both keep fixed ids, so a re-import replaces them.
@@ -75,7 +94,10 @@ async function main(): Promise<void> {
 	mkdirSync(join(work, 'workflows'), { recursive: true });
 	writeFileSync(
 		join(work, 'credentials.json'),
-		JSON.stringify([{ ...CREDENTIAL, type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } }]),
+		JSON.stringify([
+			{ ...CREDENTIAL, type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
+			{ ...SMTP_CREDENTIAL, type: 'smtp', data: mailbox.credentialData() },
+		]),
 	);
 	await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
 	const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
@@ -87,6 +109,10 @@ async function main(): Promise<void> {
 	const server = await startServer(n8n, { timeoutMs: 120_000 });
 	const session = new RestSession(server.url);
 	await session.ownerSetupOrLogin(DEMO_OWNER);
+	// The notification example runs by itself: each status change the sandbox makes becomes a mail.
+	const notify = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${NOTIFY_EXAMPLE_ID}`);
+	const activated = await session.request('POST', `/rest/workflows/${NOTIFY_EXAMPLE_ID}/activate`, { versionId: notify.body.data.versionId });
+	if (activated.status !== 200) throw new Error(`activating the notification example: ${activated.status} ${JSON.stringify(activated.body)}`);
 
 	let stopping = false;
 	const stop = async (): Promise<void> => {
@@ -95,6 +121,8 @@ async function main(): Promise<void> {
 		console.log('\nStopping n8n and the sandbox…');
 		await server.stop();
 		await sandbox.close();
+		await inbox.close();
+		await mailbox.close();
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop());
@@ -113,8 +141,11 @@ Surplus Lines demo is running.
   login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}
   sandbox:  ${sandbox.baseUrl}  (reference: ${sandbox.baseUrl}/docs)
             statuses move one step every ${advance} s; invoices 1001 (DEMO-POL-1) and 1002 (DEMO-POL-2) are seeded
-  credential "${CREDENTIAL.name}" (t2 key) and ${examples.length} example workflows are loaded:
+  inbox:    ${inbox.url}  (SMTP server 127.0.0.1:${mailbox.port}; each mail also as a .eml file in ${mailDir})
+  credentials "${CREDENTIAL.name}" (t2 key) and "${SMTP_CREDENTIAL.name}", and ${examples.length} example workflows are loaded:
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
+  "Notify when a filing changes" is active: a mail for each status change (polls every 30 s).
+  The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}
   n8n data: ${userFolder}
 
 Press Ctrl-C to stop n8n and the sandbox.

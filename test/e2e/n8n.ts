@@ -7,7 +7,7 @@
  * Used by the end-to-end run (run.ts) and the demo (demo.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -48,9 +48,9 @@ export interface N8nEnv {
 }
 
 /** Environment for one n8n user folder: sqlite, no telemetry, loopback only, own ports. */
-export async function n8nEnv(bin: string, userFolder: string, port?: number): Promise<N8nEnv> {
+export async function n8nEnv(bin: string, userFolder: string, port?: number, broker?: number): Promise<N8nEnv> {
 	const n8nPort = port ?? (await freePort());
-	const brokerPort = await freePort();
+	const brokerPort = broker ?? (await freePort());
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
 		N8N_USER_FOLDER: userFolder,
@@ -68,11 +68,25 @@ export async function n8nEnv(bin: string, userFolder: string, port?: number): Pr
 		N8N_SECURE_COOKIE: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		// n8n's files folder for this user folder (the filing example reads `.n8n-files/...` relative
+		// to n8n's working directory, which is the user folder here, as ~ is for a default n8n).
+		N8N_RESTRICT_FILE_ACCESS_TO: join(userFolder, EXAMPLE_FILES_DIR),
 		// At warn, `execute --rawOutput` prints nothing.
 		N8N_LOG_LEVEL: 'info',
 		NODE_OPTIONS: '',
 	};
 	return { bin, userFolder, port: n8nPort, brokerPort, env };
+}
+
+/** Where the examples' files go, relative to n8n's working directory (n8n's default `~/.n8n-files`). */
+export const EXAMPLE_FILES_DIR = '.n8n-files';
+
+/** Copies examples/files (the sample bordereau) into the user folder's files folder. */
+export function copyExampleFiles(userFolder: string): string {
+	const target = join(userFolder, EXAMPLE_FILES_DIR);
+	mkdirSync(target, { recursive: true });
+	cpSync(join(REPO_ROOT, 'examples', 'files'), target, { recursive: true });
+	return target;
 }
 
 export function makeTempUserFolder(): string {

@@ -17,7 +17,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
+import { startMailbox } from './mailbox';
 import {
+	copyExampleFiles,
 	installPackedPackage,
 	killAllChildren,
 	makeTempUserFolder,
@@ -32,9 +34,11 @@ import {
 	type N8nEnv,
 	type RunningN8n,
 } from './n8n';
+import { checkCredentialTests } from './credentialTest';
 import { parseRawOutput, type Run } from './runData';
-import type { Context, Scenario } from './context';
+import type { Context, Scenario, ServerControl } from './context';
 import { SCENARIOS } from './scenarios';
+import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
@@ -93,6 +97,7 @@ async function main(): Promise<number> {
 	mkdirSync(join(workDir, 'workflows'), { recursive: true });
 	const sandbox = await startSandbox({ port: 0 });
 	const origin = new URL(sandbox.baseUrl).origin;
+	const mailbox = await startMailbox({ port: 0, dir: join(userFolder, 'mailbox') });
 	let server: RunningN8n | undefined;
 	try {
 		let t = Date.now();
@@ -100,6 +105,8 @@ async function main(): Promise<number> {
 		console.log(`[e2e] packed package installed into ${installedAt} (${seconds(Date.now() - t)})`);
 		console.log(`[e2e] sandbox at ${sandbox.baseUrl}`);
 		const n8n = await n8nEnv(bin, userFolder);
+		copyExampleFiles(userFolder);
+		console.log(`[e2e] local SMTP server at ${mailbox.host}:${mailbox.port}`);
 
 		// Credentials: the t2 key does everything; the t1 key shows a tier refusal.
 		const credentials = [
@@ -107,6 +114,7 @@ async function main(): Promise<number> {
 			{ id: 'slE2eT1Credential', name: 'Surplus Lines sandbox (t1)', type: 'surplusLinesApi', data: { apiKey: keyByName('t1').key, baseUrl: sandbox.baseUrl } },
 			// The examples ship with the demo's credential id.
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
+			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
@@ -139,9 +147,9 @@ async function main(): Promise<number> {
 			console.log(`[e2e] ${runnable.length} workflows imported (${seconds(Date.now() - t)})`);
 		}
 
-		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder };
+		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder, mailbox };
 		const cliRuns = runnable.filter((r) => (r.scenario.via ?? 'cli') === 'cli');
-		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active');
+		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active' || r.scenario.via === 'restart');
 
 		for (const { scenario, workflow } of cliRuns) {
 			outcomes.push(await runScenario(scenario, context, async () => [await executeCli(n8n, workflow.id, scenario)]));
@@ -151,26 +159,47 @@ async function main(): Promise<number> {
 			t = Date.now();
 			server = await startServer(n8n);
 			const startMs = Date.now() - t;
-			const session = new RestSession(server.url);
+			let session = new RestSession(server.url);
 			await session.ownerSetupOrLogin(OWNER);
 			console.log(`[e2e] n8n start answered in ${seconds(startMs)} at ${server.url}`);
+			const control: ServerControl = {
+				get session() {
+					return session;
+				},
+				bin,
+				database: join(userFolder, '.n8n', 'database.sqlite'),
+				stop: async () => {
+					await server?.stop();
+					server = undefined;
+				},
+				start: async () => {
+					server = await startServer(n8n);
+					session = new RestSession(server.url);
+					await session.ownerSetupOrLogin(OWNER);
+				},
+			};
 			outcomes.push(await checkServerListsNodes(session, built));
+			outcomes.push(await checkCredentialTests(session, sandbox.baseUrl, keyByName('t2').key));
 			for (const { scenario, workflow } of serverRuns) {
 				const active = scenario.active;
+				const restart = scenario.restart;
 				outcomes.push(
 					await runScenario(scenario, context, async () =>
-						active
+						restart
+							? await restart(context, control).finally(() => (server ? undefined : control.start()))
+							: active
 							? (await runActivated(session, workflow.id, bin, { ...active, afterActivation: () => active.afterActivation(context) })).runs
 							: [await runViaServer(session, workflow.id, bin)],
 					),
 				);
 			}
-			reportMemory(server);
+			if (server) reportMemory(server);
 		}
 	} finally {
 		if (server) await server.stop();
 		killAllChildren();
 		await sandbox.close();
+		await mailbox.close();
 		if (process.env.E2E_KEEP) console.log(`[e2e] user folder kept: ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
@@ -208,6 +237,7 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 	const start = Date.now();
 	try {
 		context.sandbox.reset();
+		context.mailbox.clear();
 		await scenario.before?.(context);
 		const runs = await execute();
 		if (process.env.E2E_DUMP) {
@@ -215,6 +245,7 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 			writeFileSync(join(process.env.E2E_DUMP, `${scenario.name}.json`), JSON.stringify(runs.length === 1 ? runs[0] : runs, null, 2));
 		}
 		await scenario.check(runs[0], context, runs);
+		for (const run of runs) assertNoSecretsInOutputs(run, context, scenario);
 		const ms = Date.now() - start;
 		console.log(`[e2e] passed  ${scenario.name} (${seconds(ms)})`);
 		return { name: scenario.name, status: 'passed', ms };

@@ -6,6 +6,11 @@ import assert from 'node:assert/strict';
 
 import { api, control, invoiceBody, storedBinary, type Scenario } from './context';
 import { items, json } from './runData';
+import { EXAMPLE_SCENARIOS } from './scenarios-examples';
+import { MAPPER_SCENARIOS } from './scenarios-mapper';
+import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
+import { RESULT_SCENARIOS } from './scenarios-results';
+import { EDITOR_SCENARIOS } from './scenarios-editor';
 
 export type { Context, Scenario } from './context';
 
@@ -226,7 +231,7 @@ const createMany: Scenario = {
 		assert.equal(out[2].summary, '2 of 5 rows not filed; 3 filed');
 		assert.equal(out[3].summary, '2 of 5 rows not filed; 3 filed');
 		const hints = (run.data.resultData.runData['Create Many']?.[0] as { hints?: Array<{ message: string }> }).hints ?? [];
-		assert.match(String(hints[0]?.message), /^2 of 5 rows were not filed or not confirmed \(items 2, 3\); 3 filed\./);
+		assert.match(String(hints[0]?.message), /^2 of 5 rows were not filed or not confirmed \(rows 3, 4\); 3 filed\./);
 
 		for (const [id, policy] of [[1001, 'E2E-CM-1'], [1002, 'E2E-CM-2'], [1003, 'E2E-CM-5']] as const) {
 			const stored = await api(ctx, 'GET', `/invoices/${id}`);
@@ -243,8 +248,8 @@ const createManyStops: Scenario = {
 	async check(run, ctx) {
 		const error = run.data.resultData.error;
 		assert.equal(error?.node?.name, 'Create Many');
-		assert.equal(error?.message, 'Item 2: Invalid input, nothing was sent: insured_name: This field is required');
-		assert.match(String(error?.description), /1 of 5 items failed\.\nNo invoice was filed\./);
+		assert.equal(error?.message, 'Row 3: Invalid input, nothing was sent: insured_name: This field is required');
+		assert.match(String(error?.description), /1 of 5 rows failed\.\nNo invoice was filed\./);
 		// Without "continue on error" a bad row stops the node before any call: not even the good rows.
 		const me = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${ctx.keys.t2}` } });
 		assert.equal(me.headers.get('x-ratelimit-remaining'), '999', 'this read is the first call of the hour');
@@ -319,100 +324,6 @@ const triggerActive: Scenario = {
 	},
 };
 
-// The examples of examples/ (what the demo loads), run as shipped.
-
-const exampleSpreadsheet: Scenario = {
-	name: 'example: spreadsheet rows as invoices',
-	workflow: 'file-spreadsheet-rows-as-invoices.json',
-	example: true,
-	async check(run, ctx) {
-		const rows = json(run, 'Result per Row');
-		assert.deepEqual(
-			rows.map((r) => [r.policy, r.invoice_id, r.status]),
-			[
-				['SHEET-1001', '1001', 'new'],
-				['SHEET-1002', '1002', 'new'],
-				['SHEET-1003', '', 'not filed'],
-				['SHEET-1004', '1003', 'new'],
-			],
-		);
-		// TX on 2026-03-01: 4.85% + 0.04% of 12,000, billed from the preview.
-		assert.equal(rows[0].billed_taxes, 586.8);
-		assert.match(String(rows[2].problem), /insured_name: This field is required; effective_date: Must be a valid date/);
-		const stored = await api(ctx, 'GET', '/invoices/1001');
-		assert.deepEqual(stored.data.fees, [{ type: 'sl_tax', amount: 582 }, { type: 'stamping_fee', amount: 4.8 }]);
-	},
-};
-
-const exampleTax: Scenario = {
-	name: 'example: estimate tax',
-	workflow: 'estimate-surplus-lines-tax.json',
-	example: true,
-	check(run) {
-		const rows = json(run, 'Estimate Surplus Lines Tax');
-		assert.deepEqual(rows.map((r) => r.state), ['TX', 'NY', 'FL']);
-		// Today's TX rates (4.85% tax, 0.04% stamping since 2024) on premium + policy fees.
-		assert.deepEqual([rows[0].tax_base, rows[0].sl_tax, rows[0].stamping_fee, rows[0].total_due], [10200, 494.7, 4.08, 10698.78]);
-		for (const row of rows) {
-			const due = Math.round(((row.premium as number) + (row.policy_fees as number) + (row.total_taxes_and_fees as number)) * 100) / 100;
-			assert.equal(row.total_due, due, `${String(row.state)}: total due = premium + fees + taxes`);
-			assert.ok((row.total_taxes_and_fees as number) > 0);
-		}
-	},
-};
-
-let advancing: NodeJS.Timeout | undefined;
-const exampleDocuments: Scenario = {
-	name: 'example: attach and download',
-	workflow: 'attach-and-download-documents.json',
-	example: true,
-	// As in the demo, the sandbox moves the fetch along by itself (here every second).
-	before(ctx) {
-		advancing = setInterval(() => void control(ctx, '/advance').catch(() => undefined), 1000);
-		return Promise.resolve();
-	},
-	after() {
-		clearInterval(advancing);
-	},
-	check(run, ctx) {
-		const [waited] = json(run, 'Wait Until Fetched');
-		assert.equal(waited.fetch_status, 'fetched');
-		const [downloaded] = items(run, 'Download');
-		assert.equal(downloaded.json.file_name, 'cedar-lane-dec-page.pdf');
-		const file = downloaded.binary?.data;
-		assert.ok(file);
-		const bytes = storedBinary(ctx, file);
-		assert.equal(bytes.length, downloaded.json.file_size);
-		assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
-	},
-};
-
-const exampleNotify: Scenario = {
-	name: 'example: notify on filing change',
-	workflow: 'notify-when-a-filing-changes.json',
-	example: true,
-	via: 'server',
-	async before(ctx) {
-		for (const policy of ['DEMO-POL-1', 'DEMO-POL-2']) {
-			assert.equal((await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: policy }))).status, 201);
-		}
-		await control(ctx, '/invoices/1002/status', { status: 'sent', state_status: 'rejected', message: 'Missing SL-2 form' });
-	},
-	check(run) {
-		const messages = json(run, 'Compose Message');
-		assert.deepEqual(
-			messages.map((m) => m.subject),
-			[
-				'Policy DEMO-POL-1: invoice is now new',
-				'Policy DEMO-POL-1: state filing is now not_sent',
-				'Policy DEMO-POL-2: invoice is now sent',
-				'Policy DEMO-POL-2: state filing is now rejected',
-			],
-		);
-		assert.equal(messages[3].text, 'Invoice 1002 (DEMO-POL-2) moved from (first seen) to rejected. Message: Missing SL-2 form');
-	},
-};
-
 export const SCENARIOS: Scenario[] = [
 	reference,
 	calculator,
@@ -422,8 +333,9 @@ export const SCENARIOS: Scenario[] = [
 	createManyStops,
 	trigger,
 	triggerActive,
-	exampleSpreadsheet,
-	exampleTax,
-	exampleDocuments,
-	exampleNotify,
+	...EXAMPLE_SCENARIOS,
+	...MAPPER_SCENARIOS,
+	...TRIGGER_RESTART_SCENARIOS,
+	...RESULT_SCENARIOS,
+	...EDITOR_SCENARIOS,
 ];

@@ -28,13 +28,13 @@ describe('local rules (no call is made for a failing input)', () => {
 			'expiration_date: This field is required',
 		]],
 		['state code (50 states and DC)', row({ state_code: 'PR' }), ['state_code: Must be a valid state_code']],
-		['dates', row({ effective_date: '2026-02-30', expiration_date: '01/01/2027', invoice_date: '2026-1-1', transaction_effective_date: 'soon' }), [
+		['dates', row({ effective_date: '2026-02-30', expiration_date: '13/01/2027', invoice_date: '2026-1-1', transaction_effective_date: 'soon' }), [
 			'effective_date: Must be a valid date',
-			'expiration_date: Must be a valid date',
+			'expiration_date: Must be a valid date: dates with slashes are read as US month/day/year (MM/DD/YYYY) (got "13/01/2027")',
 			'invoice_date: Must be a valid date',
 			'transaction_effective_date: Must be a valid date',
 		]],
-		['type_code in capitals', row({ type_code: 'Endorsement' }), ['type_code: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION']],
+		['type_code one of the four (words like "Endorsement" are read)', row({ type_code: 'Audit' }), ['type_code: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION']],
 		['net premium a number', row({ net_premium: 'twelve' }), ['net_premium: Must be a number']],
 		['negative policy limit', row({ policy_limit: -1 }), ['policy_limit: Must not be negative']],
 		['at most 25 fees', row({ fees: Array.from({ length: 26 }, () => ({ type: 'other', amount: 1 })) }), ['fees: Must not have more than 25 items']],

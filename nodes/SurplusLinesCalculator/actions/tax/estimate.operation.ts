@@ -12,7 +12,8 @@ import { apiRequest } from '../../../shared/transport';
 import { zodIssueLines } from '../../../shared/zodIssues';
 import { explainForbidden } from '../../forbidden';
 import { perLineItem, simplify } from '../../output';
-import { dateOnly, estimateInput } from '../../validation';
+import { dateOnly } from '../../../shared/dates';
+import { estimateInput } from '../../validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -136,15 +137,17 @@ export const description = updateDisplayOptions(
 );
 
 function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	// Raw values: the schema reads them (state names, amounts as text) and names what it refuses.
 	const body: IDataObject = {
-		state: String(ctx.getNodeParameter('state', itemIndex) ?? '')
-			.trim()
-			.toUpperCase(),
+		state: ctx.getNodeParameter('state', itemIndex) as string,
 		premium: ctx.getNodeParameter('premium', itemIndex) as number,
 	};
 	if (ctx.getNodeParameter('feesMode', itemIndex, 'total') === 'itemized') {
 		const fees = ctx.getNodeParameter('fees.fee', itemIndex, []) as IDataObject[];
-		body.fees = fees.map((fee) => ({ type: String(fee.type ?? '').trim(), amount: fee.amount }));
+		body.fees = fees.map((fee) => ({
+			type: typeof fee.type === 'string' ? fee.type.trim() : fee.type,
+			amount: fee.amount,
+		}));
 	} else {
 		body.policy_fees = ctx.getNodeParameter('policyFees', itemIndex, 0) as number;
 	}

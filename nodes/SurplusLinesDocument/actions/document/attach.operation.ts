@@ -78,11 +78,13 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	// As given (text trimmed): the schema refuses an object or a list by name.
+	const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
 	const raw = {
-		type: String(this.getNodeParameter('documentType', itemIndex) ?? '').trim(),
-		docUUID: String(this.getNodeParameter('docUUID', itemIndex) ?? '').trim(),
-		filename: extra.filename ? String(extra.filename) : undefined,
-		mime_type: extra.mimeType ? String(extra.mimeType) : undefined,
+		type: trimmed(this.getNodeParameter('documentType', itemIndex)),
+		docUUID: trimmed(this.getNodeParameter('docUUID', itemIndex)),
+		filename: extra.filename,
+		mime_type: extra.mimeType,
 	};
 	const parsed = attachInput.safeParse(raw);
 	if (!parsed.success) {

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { ALREADY_GONE_DESCRIPTION, deleteAllowingGone } from '../../../shared/deleteGone';
-import { readInvoiceId } from '../../../shared/params';
+import { readInvoiceId, readTextParameter } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { documentPathRef } from '../../reference';
 import { invoiceField, referenceFields } from './fields';
@@ -38,7 +38,7 @@ export async function execute(
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
 	const gone = await deleteAllowingGone(this, { path: PATHS.document(invoiceId, ref), itemIndex });
 	const referenceType = this.getNodeParameter('referenceType', itemIndex) as string;
-	const document = String(this.getNodeParameter('document', itemIndex)).trim();
+	const document = readTextParameter(this, 'document', itemIndex, 'Document');
 	return [
 		{ json: { deleted: true, invoiceId: Number(invoiceId), referenceType, document, ...gone } },
 	];

@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { serviceError } from '../../../shared/errors';
-import { readInvoiceId } from '../../../shared/params';
+import { readInvoiceId, readTextParameter } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest, readSettings } from '../../../shared/transport';
 import { fetchFile } from '../../fetchFile';
@@ -43,7 +43,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const binaryPropertyName =
-		String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim() || 'data';
+		readTextParameter(this, 'binaryPropertyName', itemIndex, 'Put Output File in Field', 'data') ||
+		'data';
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
 	const reply = await apiRequest.call(this, {
 		method: 'GET',

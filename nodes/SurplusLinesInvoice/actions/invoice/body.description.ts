@@ -26,6 +26,65 @@ export const inputModeProperty: INodeProperties = {
 	],
 };
 
+/** Create, Create Many and Preview also take a sheet's columns, or the item itself. */
+const inputModeFullProperty: INodeProperties = {
+	...inputModeProperty,
+	options: [
+		...(inputModeProperty.options ?? []).slice(0, 1),
+		{
+			name: 'Input Item As Is',
+			value: 'inputItem',
+			description:
+				'Each input item already is the request body, with the service’s field names (fastest for many rows)',
+		},
+		...(inputModeProperty.options ?? []).slice(1),
+		{
+			name: 'Map Columns',
+			value: 'columns',
+			description:
+				'Each input item is a sheet row: its columns are matched to the invoice fields, with no expression',
+		},
+	],
+};
+
+const columnsOnly = { show: { inputMode: ['columns'] } };
+
+/**
+ * Map Columns: n8n's resource mapper over the flat columns of `shared/invoiceColumns.ts`. Map
+ * Automatically matches a row's own column names, sheet aliases included; `../../body.ts` reads
+ * both modes.
+ */
+const columnsProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Map Automatically reads each row’s columns by name, ignoring case, spaces and punctuation: Policy # or Policy Number, Insured Name, State (code or name), Premium, Eff Date, Exp Date, Type (New, Renewal, Endorsement, Cancellation), Insurer 1 NAIC / Insurer 1 Name / Insurer 1 Company ID with Insurer 1 Percent (2, 3… for more insurers), and one column per fee or tax (Policy Fee, Broker Fee, Inspection Fee, SL Tax, Stamping Fee…; empty or 0 sends no fee). Amounts like $1,234.50, 50% and dates like 03/01/2026 or a spreadsheet date number are read; each value read into another form is listed in _converted on the item.',
+		name: 'columnsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: columnsOnly,
+	},
+	{
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'autoMapInputData', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['inputMode'],
+			resourceMapper: {
+				resourceMapperMethod: 'getInvoiceColumns',
+				mode: 'add',
+				fieldWords: { singular: 'invoice field', plural: 'invoice fields' },
+				addAllFields: false,
+				multiKeyMatch: false,
+				supportAutoMap: true,
+			},
+		},
+		displayOptions: columnsOnly,
+	},
+];
+
 const jsonBodyFull: INodeProperties = {
 	displayName: 'Invoice JSON',
 	name: 'invoiceJson',
@@ -48,8 +107,6 @@ const jsonBodyPartial: INodeProperties = {
 
 export const jsonBodyProperty = (partial: boolean): INodeProperties =>
 	partial ? jsonBodyPartial : jsonBodyFull;
-
-const DATE_PLACEHOLDER = 'YYYY-MM-DD';
 
 /** The six required fields; `optional` for Update (where they live in a collection). */
 export function requiredFieldProperties(optional: boolean): INodeProperties[] {
@@ -92,9 +149,8 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 		{
 			displayName: 'Effective Date',
 			name: 'effectiveDate',
-			type: 'string',
+			type: 'dateTime',
 			default: '',
-			placeholder: DATE_PLACEHOLDER,
 			required: req,
 			description:
 				'Start of the policy term; for an endorsement or cancellation the date of the change (unless Transaction Effective Date is set)',
@@ -102,9 +158,8 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 		{
 			displayName: 'Expiration Date',
 			name: 'expirationDate',
-			type: 'string',
+			type: 'dateTime',
 			default: '',
-			placeholder: DATE_PLACEHOLDER,
 			required: req,
 			description: 'The policy’s expiration date',
 		},
@@ -143,9 +198,8 @@ export const optionalFieldOptions: INodeProperties[] = [
 	{
 		displayName: 'Invoice Date',
 		name: 'invoiceDate',
-		type: 'string',
+		type: 'dateTime',
 		default: '',
-		placeholder: DATE_PLACEHOLDER,
 		description: 'Defaults to the effective date',
 	},
 	{
@@ -175,9 +229,8 @@ export const optionalFieldOptions: INodeProperties[] = [
 	{
 		displayName: 'Transaction Effective Date',
 		name: 'transactionEffectiveDate',
-		type: 'string',
+		type: 'dateTime',
 		default: '',
-		placeholder: DATE_PLACEHOLDER,
 		description:
 			'Endorsement or cancellation on accounts with the new features: the date of the change, while Effective and Expiration Date hold the policy term',
 	},
@@ -267,10 +320,20 @@ const companyFields = (shareNote: string): INodeProperties[] => [
 		type: 'options',
 		default: 'companyId',
 		options: [
-			{ name: 'Company ID', value: 'companyId', description: 'The service’s company ID' },
-			{ name: 'NAIC Code', value: 'naic', description: 'Accounts with the new features only' },
+			// The first choice's value stays companyId (saved workflows); its name says what the field does.
 			{
-				name: 'Company Name',
+				name: 'Search (Name or NAIC) or Company ID',
+				value: 'companyId',
+				description:
+					'Pick the company from the service’s list by name or NAIC code, or give its ID; every account',
+			},
+			{
+				name: 'NAIC Code, Looked Up When Filed',
+				value: 'naic',
+				description: 'Accounts with the new features only',
+			},
+			{
+				name: 'Company Name, Looked Up When Filed',
 				value: 'companyName',
 				description: 'Accounts with the new features only',
 			},
@@ -647,8 +710,9 @@ export function bodyProperties(partial: boolean): INodeProperties[] {
 				},
 			];
 	return [
-		inputModeProperty,
+		partial ? inputModeProperty : inputModeFullProperty,
 		jsonBodyProperty(partial),
+		...(partial ? [] : columnsProperties),
 		...[...fields, ...collectionProperties].map((p) => ({ ...p, displayOptions: fieldsOnly })),
 	];
 }

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readInvoiceBody } from '../../body';
+import { noteConversions, readInvoiceInput } from '../../body';
 import { previewInvoice } from '../../preview';
+import { markTaxWarning, previewTaxWarning } from '../../taxes';
 import { bodyProperties } from './body.description';
 
 export const description = updateDisplayOptions(
@@ -12,6 +13,8 @@ export const description = updateDisplayOptions(
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const reply = await previewInvoice(this, readInvoiceBody(this, i), i);
-	return [{ json: reply.data }];
+	const { body, converted } = readInvoiceInput(this, i);
+	const reply = await previewInvoice(this, body, i);
+	const json = markTaxWarning(this, { ...reply.data }, previewTaxWarning(body, reply.data));
+	return [{ json: noteConversions(json, converted) }];
 }

@@ -6,7 +6,7 @@ import { invoiceIdProperty } from '../../../shared/descriptions';
 import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
-import { readInvoiceBody } from '../../body';
+import { noteConversions, readInvoiceInput } from '../../body';
 import { explainConflict } from '../../hints';
 import { noteKeptInvoice } from '../../filing';
 import { invoiceJson } from '../../output';
@@ -21,7 +21,7 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Update an invoice', i);
 	const id = readInvoiceId(this, i);
-	const body = readInvoiceBody(this, i, 'partial');
+	const { body, converted } = readInvoiceInput(this, i, 'partial');
 	try {
 		const reply = await apiRequest.call(this, {
 			method: 'PUT',
@@ -31,9 +31,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		});
 		return [
 			{
-				json: invoiceJson(
-					reply.data as IDataObject,
-					this.getNodeParameter('simplify', i, false) as boolean,
+				json: noteConversions(
+					invoiceJson(
+						reply.data as IDataObject,
+						this.getNodeParameter('simplify', i, false) as boolean,
+					),
+					converted,
 				),
 			},
 		];

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllProperties } from '../../../shared/descriptions';
 import { inputError } from '../../../shared/errors';
-import { applyLimit } from '../../../shared/params';
+import { applyLimit, readTextParameter } from '../../../shared/params';
 import { MESSAGES } from '../../../shared/rules';
 import { LIST_KEYS, PATHS, readList } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
@@ -37,7 +37,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const query = String(this.getNodeParameter('query', itemIndex) ?? '').trim();
+	const query = readTextParameter(this, 'query', itemIndex, 'Name or NAIC Code');
 	if (!query) throw inputError(this, [`Name or NAIC Code: ${MESSAGES.required}`], { itemIndex });
 	const reply = await apiRequest.call(this, {
 		method: 'GET',

@@ -1,0 +1,569 @@
+/**
+ * The invoice request as flat columns, for the Invoice node's "Map Columns" body source: one
+ * column per single field (ids are the service's field names), numbered columns for the
+ * repeating parts a sheet cannot nest (insurer 1..N by company id, NAIC or name with percent or
+ * amount; coverage 1..N), and one column per fee code. The sheet names brokers' bordereaux
+ * commonly use ("Policy #", "Eff Date", "Premium", "Insured Name", "NAIC") are aliases, matched
+ * ignoring case, spaces and punctuation, so a typical row maps with no expression at all.
+ */
+import type {
+	FieldType,
+	IDataObject,
+	INodePropertyOptions,
+	ResourceMapperField,
+} from 'n8n-workflow';
+
+import { INVOICE_FEE_CODES } from './rules';
+import { FEE_TYPE_NAMES } from './service';
+import { isBlankValue, readAmount } from './values';
+
+interface SingleColumn {
+	id: string;
+	displayName: string;
+	type: FieldType;
+	required?: boolean;
+	/** Where the value goes in the body when not at `id`. */
+	path?: string[];
+	/** Sheet names for the column, best first (the id and display name always match). */
+	aliases: string[];
+}
+
+const text = 'string' as const;
+const amount = 'number' as const;
+const date = 'dateTime' as const;
+const options = 'options' as const;
+
+/** Required first, then as often as bordereaux carry them. */
+const SINGLE_COLUMNS: SingleColumn[] = [
+	{
+		id: 'policy_number',
+		displayName: 'Policy Number',
+		type: text,
+		required: true,
+		aliases: [
+			'Policy #',
+			'Policy No',
+			'Policy No.',
+			'Policy Num',
+			'Pol No',
+			'Pol #',
+			'Policy',
+			'Certificate Number',
+			'Certificate #',
+			'Cert #',
+		],
+	},
+	{
+		id: 'insured_name',
+		displayName: 'Insured Name',
+		type: text,
+		required: true,
+		aliases: [
+			'Insured',
+			'Named Insured',
+			"Insured's Name",
+			'Name of Insured',
+			'Account Name',
+			'Client Name',
+		],
+	},
+	{
+		id: 'state_code',
+		displayName: 'State',
+		type: options,
+		required: true,
+		aliases: [
+			'State Code',
+			'Risk State',
+			'Home State',
+			'Insured State',
+			'Tax State',
+			'Filing State',
+			'ST',
+			'Jurisdiction',
+		],
+	},
+	{
+		id: 'net_premium',
+		displayName: 'Net Premium',
+		type: amount,
+		required: true,
+		aliases: [
+			'Premium',
+			'Written Premium',
+			'Policy Premium',
+			'Total Premium',
+			'Taxable Premium',
+			'Premium Amount',
+			'Gross Premium',
+		],
+	},
+	{
+		id: 'effective_date',
+		displayName: 'Effective Date',
+		type: date,
+		required: true,
+		aliases: [
+			'Eff Date',
+			'Eff. Date',
+			'Eff Dt',
+			'Effective',
+			'Policy Effective Date',
+			'Policy Eff Date',
+			'Inception Date',
+			'Inception',
+			'Start Date',
+		],
+	},
+	{
+		id: 'expiration_date',
+		displayName: 'Expiration Date',
+		type: date,
+		required: true,
+		aliases: [
+			'Exp Date',
+			'Exp. Date',
+			'Exp Dt',
+			'Expiration',
+			'Policy Expiration Date',
+			'Policy Exp Date',
+			'Expiry Date',
+			'Expiry',
+			'End Date',
+		],
+	},
+	{
+		id: 'type_code',
+		displayName: 'Type',
+		type: options,
+		aliases: [
+			'Transaction Type',
+			'Trans Type',
+			'Tran Type',
+			'Txn Type',
+			'Transaction',
+			'Type Code',
+		],
+	},
+	{
+		id: 'transaction_effective_date',
+		displayName: 'Transaction Effective Date',
+		type: date,
+		aliases: [
+			'Transaction Eff Date',
+			'Trans Eff Date',
+			'Transaction Date',
+			'Endorsement Effective Date',
+			'Endorsement Date',
+			'Change Date',
+		],
+	},
+	{
+		id: 'invoice_number',
+		displayName: 'Invoice Number',
+		type: text,
+		aliases: ['Invoice #', 'Invoice No', 'Invoice'],
+	},
+	{ id: 'invoice_date', displayName: 'Invoice Date', type: date, aliases: ['Invoice Dt'] },
+	{
+		id: 'lob_id',
+		displayName: 'Line of Business',
+		type: options,
+		aliases: ['LOB ID', 'Line of Business ID'],
+	},
+	{
+		id: 'lob_name',
+		displayName: 'Line of Business Name (If Not Listed)',
+		type: text,
+		aliases: ['LOB', 'LOB Name', 'Line of Business Name', 'Line'],
+	},
+	{
+		id: 'class_code',
+		displayName: 'Class Code',
+		type: text,
+		aliases: ['Class', 'Class Cd', 'ISO Class Code'],
+	},
+	{
+		id: 'commission',
+		displayName: 'Commission',
+		type: amount,
+		aliases: ['Commission Amount', 'Comm', 'Broker Commission'],
+	},
+	{
+		id: 'policy_limit',
+		displayName: 'Policy Limit',
+		type: amount,
+		aliases: ['Limit', 'Limits', 'Aggregate Limit'],
+	},
+	{
+		id: 'address_line1',
+		displayName: 'Insured Address Line 1',
+		type: text,
+		path: ['insured_address', 'line1'],
+		aliases: [
+			'Address',
+			'Address 1',
+			'Address Line 1',
+			'Street',
+			'Street Address',
+			'Insured Address',
+			'Mailing Address',
+		],
+	},
+	{
+		id: 'address_line2',
+		displayName: 'Insured Address Line 2',
+		type: text,
+		path: ['insured_address', 'line2'],
+		aliases: ['Address 2', 'Address Line 2', 'Suite'],
+	},
+	{
+		id: 'address_city',
+		displayName: 'Insured City',
+		type: text,
+		path: ['insured_address', 'city'],
+		aliases: ['City'],
+	},
+	{
+		id: 'address_zip',
+		displayName: 'Insured ZIP',
+		type: text,
+		path: ['insured_address', 'zip'],
+		aliases: ['ZIP', 'ZIP Code', 'Zipcode', 'Postal Code', 'Insured Zip Code'],
+	},
+	{
+		id: 'address_type',
+		displayName: 'Insured Address Type',
+		type: options,
+		path: ['insured_address', 'type_id'],
+		aliases: ['Address Type'],
+	},
+];
+
+/** Numbered columns shown in the mapper; Map Automatically reads any number. */
+export const INSURERS_SHOWN = 3;
+export const COVERAGES_SHOWN = 3;
+const MAX_NUMBERED = 20;
+
+const INSURER_PARTS: Record<string, { label: string; type: FieldType; words: string[] }> = {
+	company_id: { label: 'Company ID', type: text, words: ['id', 'companyid'] },
+	naic: { label: 'NAIC', type: text, words: ['naic', 'naiccode', 'naicnumber', 'naicno'] },
+	company_name: { label: 'Name', type: text, words: ['', 'name', 'companyname'] },
+	percent: {
+		label: 'Percent',
+		type: amount,
+		words: [
+			'percent',
+			'pct',
+			'share',
+			'sharepercent',
+			'percentshare',
+			'participation',
+			'participationpercent',
+		],
+	},
+	amount: {
+		label: 'Amount',
+		type: amount,
+		words: ['amount', 'premium', 'shareamount', 'premiumamount'],
+	},
+};
+const INSURER_WORDS = ['insurer', 'carrier', 'company', 'insurancecompany', 'market'];
+
+const COVERAGE_PARTS: Record<string, { label: string; type: FieldType; words: string[] }> = {
+	code: { label: 'Code', type: text, words: ['code'] },
+	title: { label: 'Title', type: text, words: ['title', 'name', 'description'] },
+	amount: { label: 'Amount', type: amount, words: ['amount', 'premium'] },
+};
+
+/** Sheet names for fee columns beyond the code and its words ("SL Tax" is sl_tax already). */
+const FEE_ALIASES: Record<string, string[]> = {
+	policy_fee_company: [
+		'Policy Fee',
+		'Company Fee',
+		'Company Policy Fee',
+		'Carrier Policy Fee',
+		'Carrier Fee',
+	],
+	policy_fee_broker: ['Broker Policy Fee', 'Agency Fee', 'Agency Policy Fee', 'Agent Fee'],
+	broker_fee: ['Brokerage Fee', 'Broker Fees'],
+	inspection_fee: ['Inspection', 'Inspection Fees'],
+	technology_fee: ['Tech Fee'],
+	sl_tax: ['Surplus Lines Tax', 'Premium Tax', 'SL Premium Tax', 'Excess Lines Tax', 'SLT'],
+	stamping_fee: ['Stamp Fee', 'Stamping Office Fee', 'SL Stamping Fee'],
+	fire_marshal: ['Fire Marshal Tax', 'Fire Marshal Fee'],
+	figa: ['FIGA Assessment', 'FIGA Fee'],
+	slas_fee: ['SLA Fee'],
+	municipal_tax: ['Municipal Premium Tax', 'Muni Tax'],
+	clearinghouse_fee: ['Clearing House Fee'],
+	fslso_service: ['FSLSO Service Fee', 'FSLSO Fee'],
+};
+
+/** A column name as compared: lower case, letters and digits only ("Policy #" → policynumber). */
+export function columnKey(name: string): string {
+	return name
+		.toLowerCase()
+		.replace(/#/g, 'number')
+		.replace(/%/g, 'percent')
+		.replace(/&/g, 'and')
+		.replace(/[^a-z0-9]/g, '');
+}
+
+export const feeColumnId = (code: string) => `fee_${code}`;
+const insurerColumnId = (n: number, part: string) => `insurer_${n}_${part}`;
+const coverageColumnId = (n: number, part: string) => `coverage_${n}_${part}`;
+
+type Match = { id: string; rank: number };
+
+/** Every fixed name → its column; rank 0 for ids and display names, then aliases in order. */
+const NAMES = new Map<string, Match>();
+function addName(name: string, match: Match) {
+	const key = columnKey(name);
+	const known = NAMES.get(key);
+	if (!known || known.rank > match.rank) NAMES.set(key, match);
+}
+for (const column of SINGLE_COLUMNS) {
+	addName(column.id, { id: column.id, rank: 0 });
+	addName(column.displayName, { id: column.id, rank: 0 });
+	column.aliases.forEach((alias, n) => addName(alias, { id: column.id, rank: n + 1 }));
+}
+for (const code of INVOICE_FEE_CODES) {
+	addName(code, { id: feeColumnId(code), rank: 0 });
+	addName(feeColumnId(code), { id: feeColumnId(code), rank: 0 });
+	(FEE_ALIASES[code] ?? []).forEach((alias, n) =>
+		addName(alias, { id: feeColumnId(code), rank: n + 1 }),
+	);
+}
+// The names the dropdowns show ("State Surcharge"), after the aliases: where two codes share a
+// name ("Filing Fee"), the alias or the first code keeps it.
+for (const code of INVOICE_FEE_CODES) {
+	if (FEE_TYPE_NAMES[code]) addName(FEE_TYPE_NAMES[code], { id: feeColumnId(code), rank: 50 });
+}
+
+function numbered(
+	key: string,
+	prefixes: string[],
+	parts: Record<string, { words: string[] }>,
+	id: (n: number, part: string) => string,
+): Match | undefined {
+	for (const prefix of prefixes) {
+		const match = new RegExp(`^${prefix}(\\d*)(.*)$`).exec(key);
+		if (!match) continue;
+		const n = match[1] ? Number(match[1]) : 1;
+		if (n < 1 || n > MAX_NUMBERED) return undefined;
+		const part = Object.keys(parts).find((p) => parts[p].words.includes(match[2]));
+		// "Insurer 1 NAIC" outranks a bare "NAIC" for the same insurer.
+		if (part) return { id: id(n, part), rank: match[1] ? 0 : 1 };
+	}
+	return undefined;
+}
+
+/** The column a sheet's column name feeds, if any. */
+export function columnForName(name: string): Match | undefined {
+	const key = columnKey(name);
+	const fixed = NAMES.get(key);
+	if (fixed) return fixed;
+	const naic = /^naic(?:code|number|no)?(\d*)$/.exec(key);
+	if (naic) {
+		const n = naic[1] ? Number(naic[1]) : 1;
+		return n >= 1 && n <= MAX_NUMBERED
+			? { id: insurerColumnId(n, 'naic'), rank: naic[1] ? 0 : 2 }
+			: undefined;
+	}
+	return (
+		numbered(key, INSURER_WORDS, INSURER_PARTS, insurerColumnId) ??
+		numbered(key, ['coverage'], COVERAGE_PARTS, coverageColumnId)
+	);
+}
+
+/** A required column's names a sheet may use, for the message when no column of a row matched. */
+export function requiredColumnNames(): Record<string, string[]> {
+	return Object.fromEntries(
+		SINGLE_COLUMNS.filter((c) => c.required).map((c) => [
+			c.id,
+			[c.displayName, ...c.aliases.slice(0, 2)],
+		]),
+	);
+}
+
+export interface MatchedColumns {
+	/** Column id → value. */
+	values: IDataObject;
+	/** Column id → the item's own column name it came from. */
+	names: Record<string, string>;
+	problems: string[];
+}
+
+/**
+ * "Map Automatically": the item's own columns matched to invoice columns by name. Where two
+ * columns feed one field the better name wins ("Net Premium" over "Premium"); two equally good
+ * names with different values are refused rather than one picked.
+ */
+export function matchItemColumns(item: IDataObject): MatchedColumns {
+	const best = new Map<string, { name: string; rank: number; value: unknown }>();
+	const problems: string[] = [];
+	for (const [name, value] of Object.entries(item)) {
+		const match = columnForName(name);
+		if (!match) continue;
+		const held = best.get(match.id);
+		const blank = isBlankValue(value);
+		if (held && !isBlankValue(held.value)) {
+			if (blank || held.rank < match.rank) continue;
+			if (held.rank === match.rank && String(held.value) !== String(value)) {
+				problems.push(
+					`${match.id}: columns "${held.name}" and "${name}" both give this field, with different values`,
+				);
+				continue;
+			}
+			if (held.rank === match.rank) continue;
+		}
+		best.set(match.id, { name, rank: match.rank, value });
+	}
+	const values: IDataObject = {};
+	const names: Record<string, string> = {};
+	for (const [id, held] of best) {
+		values[id] = held.value as IDataObject[string];
+		names[id] = held.name;
+	}
+	return { values, names, problems };
+}
+
+export interface ColumnsBody {
+	body: IDataObject;
+	/** Body field path → the column it came from, for messages ("fees[0].amount" → "Policy Fee"). */
+	sources: Record<string, string>;
+}
+
+const byNumber = (a: [number, unknown], b: [number, unknown]) => a[0] - b[0];
+
+/**
+ * Column values (by column id) → the request body. Empty cells are left out; a fee column that
+ * is empty or 0 sends no fee line; numbered parts keep their order and close gaps.
+ */
+export function columnsToBody(values: IDataObject, names: Record<string, string>): ColumnsBody {
+	const body: IDataObject = {};
+	const sources: Record<string, string> = {};
+	const insurers = new Map<number, IDataObject>();
+	const coverages = new Map<number, IDataObject>();
+	const fees: Array<{ code: string; id: string; amount: unknown }> = [];
+	const single = new Map(SINGLE_COLUMNS.map((c) => [c.id, c]));
+	const source = (path: string, id: string) => {
+		if (names[id]) sources[path] = names[id];
+	};
+
+	for (const [id, value] of Object.entries(values)) {
+		if (isBlankValue(value)) continue;
+		const column = single.get(id);
+		const part = /^(insurer|coverage)_(\d+)_(\w+)$/.exec(id);
+		if (column) {
+			const [head, leaf] = column.path ?? [id];
+			if (leaf) body[head] = { ...(body[head] as IDataObject | undefined), [leaf]: value };
+			else body[head] = value;
+			source(leaf ? `${head}.${leaf}` : head, id);
+		} else if (part) {
+			const group = part[1] === 'insurer' ? insurers : coverages;
+			const n = Number(part[2]);
+			group.set(n, { ...group.get(n), [part[3]]: value });
+		} else if (id.startsWith('fee_')) {
+			const read = readAmount(value);
+			if (read.ok && read.value === 0) continue;
+			fees.push({ code: id.slice('fee_'.length), id, amount: value });
+		} else {
+			body[id] = value;
+			source(id, id);
+		}
+	}
+
+	const numberedList = (
+		key: 'insurers' | 'coverages',
+		group: Map<number, IDataObject>,
+		label: string,
+	) => {
+		const list = [...group.entries()].sort(byNumber);
+		if (!list.length) return;
+		body[key] = list.map(([n, entry], index) => {
+			sources[`${key}[${index}]`] = `${label} ${n}`;
+			for (const field of Object.keys(entry)) {
+				const id = `${key === 'insurers' ? 'insurer' : 'coverage'}_${n}_${field}`;
+				source(`${key}[${index}].${field}`, id);
+			}
+			return entry;
+		});
+	};
+	numberedList('insurers', insurers, 'Insurer');
+	numberedList('coverages', coverages, 'Coverage');
+	if (fees.length) {
+		body.fees = fees.map((fee, index) => {
+			source(`fees[${index}]`, fee.id);
+			return { type: fee.code, amount: fee.amount as number };
+		});
+	}
+	return { body, sources };
+}
+
+/** Lists from the service for the mapper's dropdowns. */
+export interface ColumnLists {
+	states: INodePropertyOptions[];
+	linesOfBusiness: INodePropertyOptions[];
+	/** Invoice fee types: name to show, value the code. */
+	feeTypes: INodePropertyOptions[];
+}
+
+const TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'New', value: 'NEW' },
+	{ name: 'Renewal', value: 'RENEWAL' },
+	{ name: 'Endorsement', value: 'ENDORSEMENT' },
+	{ name: 'Cancellation', value: 'CANCELLATION' },
+];
+const ADDRESS_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Garaging', value: 2 },
+	{ name: 'Billing', value: 1 },
+];
+
+function field(
+	id: string,
+	displayName: string,
+	type: FieldType,
+	extra: Partial<ResourceMapperField> = {},
+): ResourceMapperField {
+	return {
+		id,
+		displayName,
+		type,
+		required: false,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+		...extra,
+	};
+}
+
+/** The mapper's columns: required first, dropdowns from the service, one column per fee type. */
+export function mapperFields(lists: ColumnLists): ResourceMapperField[] {
+	const dropdowns: Record<string, INodePropertyOptions[]> = {
+		state_code: lists.states,
+		type_code: TYPE_OPTIONS,
+		lob_id: lists.linesOfBusiness,
+		address_type: ADDRESS_TYPE_OPTIONS,
+	};
+	const fields = SINGLE_COLUMNS.map((c) =>
+		field(c.id, c.displayName, c.type, {
+			required: c.required === true,
+			...(dropdowns[c.id] ? { options: dropdowns[c.id] } : {}),
+		}),
+	);
+	for (let n = 1; n <= INSURERS_SHOWN; n++) {
+		for (const [part, spec] of Object.entries(INSURER_PARTS)) {
+			fields.push(field(insurerColumnId(n, part), `Insurer ${n} ${spec.label}`, spec.type));
+		}
+	}
+	for (let n = 1; n <= COVERAGES_SHOWN; n++) {
+		for (const [part, spec] of Object.entries(COVERAGE_PARTS)) {
+			fields.push(field(coverageColumnId(n, part), `Coverage ${n} ${spec.label}`, spec.type));
+		}
+	}
+	for (const fee of lists.feeTypes) {
+		fields.push(field(feeColumnId(String(fee.value)), `Fee: ${fee.name}`, amount));
+	}
+	return fields;
+}

@@ -1,0 +1,307 @@
+/**
+ * The one way this package reads values that come from spreadsheets and expressions: amounts,
+ * percents, whole numbers, dates, state codes, transaction types and text. Every node uses these
+ * readers (Invoice body checks, Calculator premium and fees, Document text fields), so a value
+ * means the same everywhere. Each reader either gives the value or refuses with the rule broken;
+ * anything that could be read two ways is refused rather than guessed.
+ *
+ * Amounts: plain decimal text ("1200.5", "-40", ".5"), with US thousands commas ("1,234.50"), a
+ * dollar sign or USD ("$1,234.50", "USD 99", "-$5", "$-5") and accounting parentheses for a
+ * negative ("(1,234.50)"). Refused: a decimal comma ("1.234,50", "1234,5"), other currencies,
+ * hexadecimal/octal/binary ("0x10"), exponents ("1e3"), spaces inside ("1 234"), Infinity/NaN.
+ * Percents: the same plain decimals with an optional trailing "%" ("50%" is 50); no currency.
+ * Dates: YYYY-MM-DD, YYYY/MM/DD, an ISO date-time (its date part as written), US MM/DD/YYYY
+ * (M/D/YYYY too), and spreadsheet date serial numbers (days since 1899-12-30, 1954 to 2119).
+ * Refused: two-digit years, day-first dates that only parse one way by accident, dotted or
+ * dashed day/month orders, month names.
+ */
+import type { z } from 'zod';
+
+import { MESSAGES, STATE_CODES, TYPE_CODES, isValidDate } from './rules';
+
+export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const ok = <T>(value: T): Read<T> => ({ ok: true, value });
+const refuse = <T>(message: string): Read<T> => ({ ok: false, message });
+
+/** Not given: undefined, null, or text that is empty or only spaces. */
+export const isBlankValue = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+const describeKind = (value: unknown) =>
+	Array.isArray(value) ? 'a list' : value === null ? 'null' : `an ${typeof value}`;
+
+export const NUMBER_MESSAGE = 'Must be a number';
+const INTEGER_MESSAGE = 'Must be an integer';
+export const TEXT_MESSAGE = 'Must be a string';
+
+const PLAIN = /^(\d+\.?\d*|\.\d+)$/;
+const GROUPED = /^\d{1,3}(,\d{3})+(\.\d*)?$/;
+
+/** Why an amount text is refused, for the patterns worth naming; otherwise the plain message. */
+function amountRule(text: string): string {
+	const why = (rule: string) => `${NUMBER_MESSAGE}: ${rule} (got "${text}")`;
+	if (/^[+-]?0[xob]/i.test(text)) return why('hexadecimal, octal and binary forms are not read');
+	if (/\de[+-]?\d/i.test(text)) return why('write the amount in plain digits, without an exponent');
+	if (/^\D*\d{1,3}(\.\d{3})+,\d+\D*$/.test(text) || /^\D*\d+,\d{1,2}\D*$/.test(text))
+		return why('a comma as the decimal mark is not read; write 1234.50');
+	if (/[€£¥]/.test(text)) return why('only US dollar amounts ($ or USD) are read');
+	if (/%\s*$/.test(text)) return why('a percent sign is read only in percent fields');
+	if (/\d[\s\u00a0]+\d/.test(text)) return why('no spaces inside a number');
+	if (/\d,\d/.test(text)) return why('commas may only group thousands, as in 1,234.50');
+	return NUMBER_MESSAGE;
+}
+
+/** Takes a leading sign off; gives the rest and whether the sign was a minus. */
+function unsign(text: string): { text: string; sign?: '+' | '-' } {
+	const match = /^([+-])\s*(.*)$/.exec(text);
+	return match ? { text: match[2], sign: match[1] as '+' | '-' } : { text };
+}
+
+/** A number from plain decimal text; `kind` says which extra forms are allowed. */
+function numberFromText(raw: string, kind: 'amount' | 'percent' | 'integer'): Read<number> {
+	const shown = raw.trim();
+	let text = shown;
+	let negative = false;
+	let grouping = false;
+	if (kind === 'amount') {
+		// Accounting negative "(1,234.50)", a sign before or after the currency: "-$5", "$-5".
+		const wrapped = /^\((.*)\)$/.exec(text);
+		if (wrapped) text = wrapped[1].trim();
+		const before = unsign(text);
+		const currency = /^(?:\$|USD)\s*(.*)$/i.exec(before.text) ?? /^(.*?)\s*USD$/i.exec(before.text);
+		const after = unsign(currency ? currency[1] : before.text);
+		if ((wrapped && (before.sign || after.sign)) || (before.sign && after.sign))
+			return refuse(amountRule(shown));
+		negative = !!wrapped || before.sign === '-' || after.sign === '-';
+		text = after.text;
+		grouping = true;
+	} else {
+		if (kind === 'percent') text = text.replace(/\s*%$/, '');
+		const signed = unsign(text);
+		negative = signed.sign === '-';
+		text = signed.text;
+	}
+	const readable =
+		kind === 'integer' ? /^\d+$/.test(text) : PLAIN.test(text) || (grouping && GROUPED.test(text));
+	if (!readable) {
+		const rule = amountRule(shown);
+		const integerRule = PLAIN.test(text) || rule === NUMBER_MESSAGE ? INTEGER_MESSAGE : rule;
+		return refuse(kind === 'integer' ? integerRule : rule);
+	}
+	const value = Number(text.replace(/,/g, ''));
+	if (!Number.isFinite(value)) return refuse(NUMBER_MESSAGE);
+	return ok(negative ? -value : value);
+}
+
+function readNumber(
+	value: unknown,
+	kind: 'amount' | 'percent' | 'integer',
+): Read<number | undefined> {
+	if (isBlankValue(value)) return ok(undefined);
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return refuse(NUMBER_MESSAGE);
+		return kind === 'integer' && !Number.isInteger(value) ? refuse(INTEGER_MESSAGE) : ok(value);
+	}
+	if (typeof value === 'string') return numberFromText(value, kind);
+	return refuse(kind === 'integer' ? INTEGER_MESSAGE : NUMBER_MESSAGE);
+}
+
+/** An amount of money (negative allowed): "$1,234.50", "(40)", "1200.5". */
+export const readAmount = (value: unknown) => readNumber(value, 'amount');
+
+/** A percent: "50%" or "50" is 50. */
+export const readPercent = (value: unknown) => readNumber(value, 'percent');
+
+/** A whole number written in digits (ids). */
+export const readInteger = (value: unknown) => readNumber(value, 'integer');
+
+// Spreadsheets count days from 1899-12-30 (the 1900 leap-year bug included); the range keeps
+// small numbers (a premium in a date column) from becoming dates in the 1900s.
+const SERIAL_EPOCH_MS = Date.UTC(1899, 11, 30);
+const SERIAL_MIN = 20000; // 1954-10-03
+const SERIAL_MAX = 80000; // 2119-01-10
+const DAY_MS = 86_400_000;
+
+function fromSerial(serial: number, shown: string): Read<string> {
+	if (serial < SERIAL_MIN || serial >= SERIAL_MAX + 1) {
+		return refuse(
+			`${MESSAGES.date}: ${shown} is not a spreadsheet date number between ${SERIAL_MIN} and ${SERIAL_MAX}`,
+		);
+	}
+	return ok(new Date(SERIAL_EPOCH_MS + Math.floor(serial) * DAY_MS).toISOString().slice(0, 10));
+}
+
+const pad = (n: string) => n.padStart(2, '0');
+
+function dateFromText(raw: string): Read<string> {
+	const text = raw.trim();
+	const why = (rule: string) => refuse<string>(`${MESSAGES.date}: ${rule} (got "${text}")`);
+	const iso =
+		/^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+			text,
+		);
+	if (iso) {
+		const date = `${iso[1]}-${pad(iso[2])}-${pad(iso[3])}`;
+		// YYYY-M-D is not the description's form: kept refused as before, only slashes are read loosely.
+		if (text.includes('-') && !/^\d{4}-\d{2}-\d{2}/.test(text)) return refuse(MESSAGES.date);
+		return isValidDate(date) ? ok(date) : refuse(MESSAGES.date);
+	}
+	const us = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(text);
+	if (us) {
+		if (us[3].length === 2) return why('write the year with four digits (MM/DD/YYYY)');
+		const date = `${us[3]}-${pad(us[1])}-${pad(us[2])}`;
+		if (isValidDate(date)) return ok(date);
+		return why('dates with slashes are read as US month/day/year (MM/DD/YYYY)');
+	}
+	if (/^\d{1,2}[.-]\d{1,2}[.-]\d{2,4}$/.test(text)) {
+		return why('day and month order is unclear; write YYYY-MM-DD or MM/DD/YYYY');
+	}
+	if (/^\d+(\.\d+)?$/.test(text)) return fromSerial(Number(text), text);
+	return refuse(MESSAGES.date);
+}
+
+/**
+ * A calendar date as YYYY-MM-DD. Also takes a Luxon DateTime or a JS Date from an expression
+ * (their date as they hold it), and n8n's date picker value (`2026-03-01T00:00:00`).
+ */
+export function readDate(value: unknown): Read<string | undefined> {
+	if (isBlankValue(value)) return ok(undefined);
+	if (typeof value === 'string') return dateFromText(value);
+	if (typeof value === 'number') {
+		return Number.isFinite(value) ? fromSerial(value, String(value)) : refuse(MESSAGES.date);
+	}
+	const dateTime = value as { toISODate?: () => string | null };
+	if (value && typeof dateTime.toISODate === 'function') {
+		const date = dateTime.toISODate();
+		return date ? ok(date) : refuse(MESSAGES.date);
+	}
+	if (value instanceof Date && !Number.isNaN(value.getTime()))
+		return ok(value.toISOString().slice(0, 10));
+	return refuse(`${MESSAGES.date}, not ${describeKind(value)}`);
+}
+
+/** Text: numbers are written as text (spreadsheets turn ZIP and NAIC codes into numbers). */
+export function readText(value: unknown): Read<string | undefined> {
+	if (value === undefined || value === null || value === '') return ok(undefined);
+	if (typeof value === 'string') return ok(value);
+	if (typeof value === 'number' && Number.isFinite(value)) return ok(String(value));
+	if (typeof value === 'object') return refuse(`${TEXT_MESSAGE}, not ${describeKind(value)}`);
+	return refuse(TEXT_MESSAGE);
+}
+
+const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+const STATE_NAMES: Record<string, (typeof STATE_CODES)[number]> = {
+	alabama: 'AL',
+	alaska: 'AK',
+	arizona: 'AZ',
+	arkansas: 'AR',
+	california: 'CA',
+	colorado: 'CO',
+	connecticut: 'CT',
+	delaware: 'DE',
+	districtofcolumbia: 'DC',
+	washingtondc: 'DC',
+	florida: 'FL',
+	georgia: 'GA',
+	hawaii: 'HI',
+	idaho: 'ID',
+	illinois: 'IL',
+	indiana: 'IN',
+	iowa: 'IA',
+	kansas: 'KS',
+	kentucky: 'KY',
+	louisiana: 'LA',
+	maine: 'ME',
+	maryland: 'MD',
+	massachusetts: 'MA',
+	michigan: 'MI',
+	minnesota: 'MN',
+	mississippi: 'MS',
+	missouri: 'MO',
+	montana: 'MT',
+	nebraska: 'NE',
+	nevada: 'NV',
+	newhampshire: 'NH',
+	newjersey: 'NJ',
+	newmexico: 'NM',
+	newyork: 'NY',
+	northcarolina: 'NC',
+	northdakota: 'ND',
+	ohio: 'OH',
+	oklahoma: 'OK',
+	oregon: 'OR',
+	pennsylvania: 'PA',
+	rhodeisland: 'RI',
+	southcarolina: 'SC',
+	southdakota: 'SD',
+	tennessee: 'TN',
+	texas: 'TX',
+	utah: 'UT',
+	vermont: 'VT',
+	virginia: 'VA',
+	washington: 'WA',
+	westvirginia: 'WV',
+	wisconsin: 'WI',
+	wyoming: 'WY',
+};
+
+/** A state code from a code in any case ("tx", "D.C.") or the state's name ("Texas"). */
+export function readStateCode(value: unknown): Read<string | undefined> {
+	if (isBlankValue(value)) return ok(undefined);
+	if (typeof value !== 'string') return refuse(MESSAGES.stateCode);
+	const key = squash(value);
+	const code = key.toUpperCase();
+	if ((STATE_CODES as readonly string[]).includes(code)) return ok(code);
+	return STATE_NAMES[key] ? ok(STATE_NAMES[key]) : refuse(MESSAGES.stateCode);
+}
+
+const TYPE_WORDS: Record<string, (typeof TYPE_CODES)[number]> = {
+	new: 'NEW',
+	newbusiness: 'NEW',
+	nb: 'NEW',
+	renewal: 'RENEWAL',
+	renew: 'RENEWAL',
+	rn: 'RENEWAL',
+	endorsement: 'ENDORSEMENT',
+	endt: 'ENDORSEMENT',
+	end: 'ENDORSEMENT',
+	cancellation: 'CANCELLATION',
+	cancel: 'CANCELLATION',
+	cancelled: 'CANCELLATION',
+	canceled: 'CANCELLATION',
+	canc: 'CANCELLATION',
+	cxl: 'CANCELLATION',
+};
+
+/** A transaction type from its code or a sheet's word for it ("New", "renewal", "Endt", "Cxl"). */
+export function readTypeCode(value: unknown): Read<string | undefined> {
+	if (isBlankValue(value)) return ok(undefined);
+	if (typeof value !== 'string') return refuse(MESSAGES.typeCode);
+	const code = TYPE_WORDS[squash(value)];
+	return code ? ok(code) : refuse(MESSAGES.typeCode);
+}
+
+/**
+ * A zod step for a reader: blank gives undefined (or "This field is required"), a refusal
+ * becomes the field's one issue. Chain `.pipe()` for further rules on the value read.
+ */
+export function readWith<T>(
+	zod: typeof z,
+	reader: (value: unknown) => Read<T | undefined>,
+	required: boolean,
+) {
+	return zod.unknown().transform((value, ctx): T | undefined => {
+		const result = reader(value);
+		if (!result.ok) {
+			ctx.addIssue({ code: 'custom', message: result.message });
+			return zod.NEVER;
+		}
+		if (result.value === undefined && required) {
+			ctx.addIssue({ code: 'custom', message: MESSAGES.required });
+			return zod.NEVER;
+		}
+		return result.value;
+	});
+}

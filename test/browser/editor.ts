@@ -1,0 +1,119 @@
+/**
+ * What the browser test does in n8n's editor, in the words of the editor's own test ids
+ * (`data-test-id`, as n8n's own Playwright tests use them). One place to change when the editor
+ * changes.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Locator, Page } from 'playwright-core';
+
+// Generous: on a busy 2-core machine the editor's first load alone can take half a minute.
+export const TIMEOUT = 60_000;
+
+/** Screenshots are numbered across steps, in the order taken. */
+let shots = 0;
+
+export class Editor {
+	constructor(
+		readonly page: Page,
+		readonly url: string,
+		readonly screenshotDir: string,
+	) {
+		mkdirSync(screenshotDir, { recursive: true });
+	}
+
+	/** A screenshot of the whole window, numbered in the order taken. Returns its path. */
+	async shot(name: string): Promise<string> {
+		shots += 1;
+		const file = join(this.screenshotDir, `${String(shots).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.png`);
+		await this.page.screenshot({ path: file });
+		return file;
+	}
+
+	byTestId(id: string): Locator {
+		return this.page.locator(`[data-test-id="${id}"]`);
+	}
+
+	async signIn(email: string, password: string): Promise<void> {
+		await this.page.goto(`${this.url}/signin`);
+		await this.page.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(email);
+		await this.page.locator('input[type="password"]').first().fill(password);
+		await this.byTestId('form-submit-button').click();
+		await this.page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: TIMEOUT });
+	}
+
+	async openWorkflow(id: string): Promise<void> {
+		await this.page.goto(`${this.url}/workflow/${id}`);
+		await this.byTestId('canvas-node').first().waitFor({ timeout: TIMEOUT });
+		await this.dismissPopups();
+	}
+
+	/** n8n shows hints and callouts on a first visit; they cover what the test looks at. */
+	async dismissPopups(): Promise<void> {
+		for (const text of ['Got it', 'Dismiss', 'Close']) {
+			const button = this.page.getByRole('button', { name: text, exact: true });
+			if (await button.first().isVisible().catch(() => false)) await button.first().click().catch(() => undefined);
+		}
+	}
+
+	canvasNode(name: string): Locator {
+		return this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+	}
+
+	/** Opens a node's panel (double-click on the canvas, as users do). */
+	async openNode(name: string): Promise<Locator> {
+		await this.canvasNode(name).first().dblclick();
+		const ndv = this.byTestId('ndv');
+		await ndv.waitFor({ state: 'visible', timeout: TIMEOUT });
+		await this.byTestId('node-parameters').first().waitFor({ timeout: TIMEOUT }).catch(() => undefined);
+		return ndv;
+	}
+
+	/** The panel's title: the node's name (the hidden copy n8n measures the title with is left out). */
+	nodeTitle(name: string): Locator {
+		return this.byTestId('ndv').getByText(name, { exact: true }).filter({ visible: true }).first();
+	}
+
+	async closeNode(): Promise<void> {
+		await this.byTestId('ndv-close-button').first().click();
+		await this.byTestId('ndv').waitFor({ state: 'hidden', timeout: TIMEOUT });
+	}
+
+	/** Opens a dropdown parameter of the open panel and returns the texts of its options. */
+	async dropdownOptions(parameter: string): Promise<string[]> {
+		const input = this.byTestId(`parameter-input-${parameter}`).first();
+		await input.click();
+		const options = this.page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
+		await options.first().waitFor({ timeout: TIMEOUT });
+		return await options.allInnerTexts();
+	}
+
+	/** Presses the panel's "Execute step" and waits for the output panel to show a result. */
+	async executeOpenNode(): Promise<Locator> {
+		await this.byTestId('node-execute-button').first().click();
+		const output = this.page.locator('[data-test-id="ndv-output-panel"], [data-test-id="output-panel"]').first();
+		await output.locator('[data-test-id="ndv-data-container"]').first().waitFor({ timeout: TIMEOUT });
+		return output;
+	}
+
+	/** Shows the output panel's data as JSON (nested fields are readable there) and moves the mouse off the panel's tooltips. */
+	async outputAsJson(output: Locator): Promise<void> {
+		await output.locator('[data-test-id="ndv-run-data-display-mode"]').getByText('JSON', { exact: true }).first().click();
+		await this.page.mouse.move(5, 890);
+	}
+
+	/** Opens a credential from the Credentials list. */
+	async openCredential(name: string): Promise<Locator> {
+		await this.page.goto(`${this.url}/home/credentials`);
+		await this.page.getByText(name, { exact: true }).first().click();
+		const modal = this.byTestId('editCredential-modal');
+		await modal.waitFor({ state: 'visible', timeout: TIMEOUT });
+		return modal;
+	}
+
+	async closeModal(modal: Locator): Promise<void> {
+		await this.page.keyboard.press('Escape');
+		await modal.waitFor({ state: 'hidden', timeout: TIMEOUT }).catch(() => undefined);
+	}
+}

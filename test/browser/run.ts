@@ -1,0 +1,159 @@
+/**
+ * The browser test: n8n 2.8.4's editor in Debian's Chromium (scripts/ensure-chromium.sh), driven
+ * with playwright-core, against the packed package, the sandbox and the local SMTP server, with
+ * the examples of examples/ loaded as the demo loads them. Each step of steps.ts runs in turn;
+ * a failing step is reported with a screenshot and the next one starts from a fresh page.
+ *
+ * Prints a line per step and `browser: N passed, M failed`; exits 1 on any failure.
+ * Screenshots: .cache/screenshots/ (BROWSER_SCREENSHOTS overrides). Env: N8N_BIN (required),
+ * CHROMIUM (default /usr/bin/chromium), BROWSER_ONLY=<step names>, BROWSER_KEEP=1.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { chromium, type BrowserContext } from 'playwright-core';
+
+import { keyByName, startSandbox } from '../sandbox';
+import { startMailbox } from '../e2e/mailbox';
+import {
+	copyExampleFiles,
+	installPackedPackage,
+	killAllChildren,
+	makeTempUserFolder,
+	n8nEnv,
+	REPO_ROOT,
+	RestSession,
+	runCliOk,
+	startServer,
+	type RunningN8n,
+} from '../e2e/n8n';
+import { Editor } from './editor';
+import { STEPS, type BrowserWorld } from './steps';
+
+const OWNER = { email: 'browser@example.com', password: 'Browser-Password-1', firstName: 'Browser', lastName: 'Test' };
+/** Chromium as the brief for CI asks: headless, no sandbox (root), nothing fetched from outside. */
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+function seconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}
+
+async function main(): Promise<number> {
+	const bin = process.env.N8N_BIN;
+	if (!bin) throw new Error('N8N_BIN must point at the n8n binary (scripts/browser.sh sets it)');
+	const only = process.env.BROWSER_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+	const screenshotDir = process.env.BROWSER_SCREENSHOTS || join(REPO_ROOT, '.cache', 'screenshots');
+	rmSync(screenshotDir, { recursive: true, force: true });
+	const totalStart = Date.now();
+
+	const userFolder = makeTempUserFolder();
+	const profile = mkdtempSync(join(tmpdir(), 'sl-chromium-'));
+	const sandbox = await startSandbox({ port: 0 });
+	const mailbox = await startMailbox({ port: 0, dir: join(userFolder, 'mailbox') });
+	let server: RunningN8n | undefined;
+	let browser: BrowserContext | undefined;
+	const outcomes: Array<{ name: string; ok: boolean; ms: number; detail?: string }> = [];
+	try {
+		installPackedPackage(userFolder);
+		const n8n = await n8nEnv(bin, userFolder);
+		copyExampleFiles(userFolder);
+		const work = join(userFolder, 'browser-input');
+		mkdirSync(join(work, 'workflows'), { recursive: true });
+		const credentials = [
+			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
+			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
+		];
+		writeFileSync(join(work, 'credentials.json'), JSON.stringify(credentials));
+		await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
+		const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+		for (const file of examples) writeFileSync(join(work, 'workflows', file), readFileSync(join(REPO_ROOT, 'examples', file)));
+		await runCliOk(n8n, ['import:workflow', '--separate', `--input=${join(work, 'workflows')}`]);
+
+		let t = Date.now();
+		server = await startServer(n8n);
+		const session = new RestSession(server.url);
+		await session.ownerSetupOrLogin(OWNER);
+		console.log(`[browser] n8n at ${server.url} (${seconds(Date.now() - t)}), sandbox at ${sandbox.baseUrl}`);
+
+		t = Date.now();
+		browser = await chromium.launchPersistentContext(profile, {
+			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+			headless: true,
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1440, height: 900 },
+		});
+		console.log(`[browser] Chromium ${browser.browser()?.version() ?? ''} started (${seconds(Date.now() - t)})`);
+
+		const world: BrowserWorld = {
+			owner: OWNER,
+			sandbox,
+			session,
+			examples: examples.map((file) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as BrowserWorld['examples'][number]),
+		};
+		let page = browser.pages()[0] ?? (await browser.newPage());
+		for (const step of STEPS) {
+			if (only && !only.includes(step.name) && step.name !== 'sign in') continue;
+			const editor = new Editor(page, server.url, screenshotDir);
+			const start = Date.now();
+			try {
+				await step.run(editor, world);
+				outcomes.push({ name: step.name, ok: true, ms: Date.now() - start });
+				console.log(`[browser] passed  ${step.name} (${seconds(Date.now() - start)})`);
+			} catch (error) {
+				const detail = error instanceof Error ? error.message.split('\n').slice(0, 8).join('\n') : String(error);
+				const shot = await editor.shot(`failed-${step.name}`).catch(() => 'no screenshot');
+				outcomes.push({ name: step.name, ok: false, ms: Date.now() - start, detail: `${detail}\n(screenshot: ${shot})` });
+				console.log(`[browser] FAILED  ${step.name} (${seconds(Date.now() - start)})\n${detail}`);
+				// The next step starts from a page in a known state.
+				await page.close().catch(() => undefined);
+				page = await browser.newPage();
+			}
+		}
+	} finally {
+		await browser?.close().catch(() => undefined);
+		if (server) await server.stop();
+		killAllChildren();
+		await sandbox.close();
+		await mailbox.close();
+		rmSync(profile, { recursive: true, force: true });
+		if (process.env.BROWSER_KEEP) console.log(`[browser] user folder kept: ${userFolder}`);
+		else rmSync(userFolder, { recursive: true, force: true });
+	}
+
+	console.log('\n[browser] results');
+	for (const o of outcomes) {
+		console.log(`  ${o.ok ? 'passed ' : 'failed '} ${o.name.padEnd(48)} ${seconds(o.ms)}${o.detail ? `\n          ${o.detail.split('\n').join('\n          ')}` : ''}`);
+	}
+	const passed = outcomes.filter((o) => o.ok).length;
+	const failed = outcomes.length - passed;
+	console.log(`[browser] screenshots in ${screenshotDir}; total ${seconds(Date.now() - totalStart)}`);
+	console.log(`browser: ${passed} passed, ${failed} failed`);
+	return failed > 0 || passed === 0 ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(`[browser] ${error.stack ?? error.message}`);
+		console.log('browser: 0 passed, 1 failed');
+		killAllChildren();
+		process.exit(1);
+	},
+);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		killAllChildren();
+		process.exit(130);
+	});
+}

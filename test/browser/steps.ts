@@ -1,0 +1,184 @@
+/**
+ * The browser test's steps, in order. Each is what a user does in the editor, checked on what the
+ * editor then shows. Add a step by adding an entry (and, for a new panel, a helper in editor.ts).
+ */
+import assert from 'node:assert/strict';
+
+import type { RunningSandbox } from '../sandbox';
+import { keyByName } from '../sandbox';
+import type { RestSession } from '../e2e/n8n';
+import { TIMEOUT, type Editor } from './editor';
+
+export interface BrowserWorld {
+	owner: { email: string; password: string };
+	sandbox: RunningSandbox;
+	session: RestSession;
+	examples: Array<{ id: string; name: string; nodes: Array<{ name: string; type: string }> }>;
+}
+
+export interface Step {
+	name: string;
+	run(editor: Editor, world: BrowserWorld): Promise<void>;
+}
+
+const STICKY = 'n8n-nodes-base.stickyNote';
+const OURS = 'n8n-nodes-surplus-lines.';
+
+function example(world: BrowserWorld, id: string): BrowserWorld['examples'][number] {
+	const found = world.examples.find((e) => e.id === id);
+	assert.ok(found, `example ${id} is loaded`);
+	return found;
+}
+
+async function createInvoices(world: BrowserWorld, policies: string[]): Promise<void> {
+	for (const policy of policies) {
+		const res = await fetch(`${world.sandbox.baseUrl}/invoices`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${keyByName('t2').key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({
+				policy_number: policy,
+				insured_name: 'Blue Ridge Storage Inc',
+				state_code: 'TX',
+				net_premium: 12000,
+				effective_date: '2026-01-01',
+				expiration_date: '2027-01-01',
+				type_code: 'NEW',
+			}),
+		});
+		assert.equal(res.status, 201, `setup: invoice for ${policy}`);
+	}
+}
+
+/** The t2 key's calls left this hour, as the sandbox counts them (this read costs one). */
+async function callsLeft(world: BrowserWorld): Promise<number> {
+	const res = await fetch(`${world.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${keyByName('t2').key}` } });
+	assert.equal(res.status, 200);
+	return Number(res.headers.get('x-ratelimit-remaining'));
+}
+
+/** Opens every node's panel of one example: the panel shows the node and its parameters. */
+function everyPanelOf(id: string): Step {
+	return {
+		name: `example ${id}: every node panel`,
+		async run(editor, world) {
+			const workflow = example(world, id);
+			await editor.openWorkflow(id);
+			const nodes = workflow.nodes.filter((n) => n.type !== STICKY);
+			assert.equal(await editor.byTestId('canvas-node').count(), nodes.length, 'every node is on the canvas');
+			await editor.shot(`${id}-canvas`);
+			for (const node of nodes) {
+				const ndv = await editor.openNode(node.name);
+				await editor.nodeTitle(node.name).waitFor({ timeout: TIMEOUT });
+				const issues = await ndv.locator('[data-test-id="parameter-issues"]').count();
+				assert.equal(issues, 0, `${node.name}: the panel shows no parameter issues`);
+				if (node.type.startsWith(OURS)) await editor.shot(`${id}-${node.name}`);
+				await editor.closeNode();
+			}
+		},
+	};
+}
+
+export const STEPS: Step[] = [
+	{
+		name: 'sign in',
+		async run(editor, world) {
+			await editor.signIn(world.owner.email, world.owner.password);
+			await editor.page.getByText('File a bordereau from disk', { exact: false }).first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('workflows');
+		},
+	},
+	everyPanelOf('slExampleSheet01'),
+	everyPanelOf('slExampleTax0001'),
+	everyPanelOf('slExampleDocs001'),
+	everyPanelOf('slExampleNotify1'),
+	{
+		name: 'a dropdown loads from the sandbox',
+		async run(editor) {
+			await editor.openWorkflow('slExampleDocs001');
+			await editor.openNode('Create Invoice');
+			const states = await editor.dropdownOptions('stateCode');
+			assert.ok(states.length >= 51, `the service's 50 states and DC, got ${states.length}`);
+			assert.ok(states.some((s) => /Texas/.test(s)), `Texas among ${states.slice(0, 5).join(', ')}…`);
+			await editor.shot('state-dropdown');
+			await editor.page.keyboard.press('Escape');
+		},
+	},
+	{
+		name: "the credential's test",
+		async run(editor, world) {
+			// n8n tests a saved credential when it is opened; Retry tests it again.
+			const modal = await editor.openCredential('Surplus Lines sandbox (t2)');
+			await modal.getByText('Connection tested successfully').first().waitFor({ timeout: TIMEOUT });
+			const before = await callsLeft(world);
+			await modal.getByRole('button', { name: 'Retry' }).click();
+			await modal.getByText('Connection tested successfully').first().waitFor({ timeout: TIMEOUT });
+			const after = await callsLeft(world);
+			// `after` is read by one more call of ours: the button's test made at least one more.
+			assert.ok(before - after >= 2, `the Retry button called the sandbox (calls left ${before} → ${after})`);
+			await editor.shot('credential-tested');
+			await editor.closeModal(modal);
+		},
+	},
+	{
+		name: 'execute a node (tax estimate)',
+		async run(editor) {
+			await editor.openWorkflow('slExampleTax0001');
+			await editor.openNode('Estimate Surplus Lines Tax');
+			const output = await editor.executeOpenNode();
+			await output.getByText('3 items').first().waitFor({ timeout: TIMEOUT });
+			await output.getByText('10698.78').first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('tax-estimate-output');
+			await editor.closeNode();
+		},
+	},
+	{
+		name: 'error items of the bordereau',
+		async run(editor) {
+			await editor.openWorkflow('slExampleSheet01');
+			await editor.openNode('Result per Row');
+			const output = await editor.executeOpenNode();
+			await output.getByText('25 items').first().waitFor({ timeout: 60_000 });
+			await output.getByText(/insured_name: This field is required/).first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('bordereau-results');
+			await editor.closeNode();
+		},
+	},
+	{
+		name: "the trigger's test event",
+		async run(editor, world) {
+			await createInvoices(world, ['DEMO-POL-1', 'DEMO-POL-2']);
+			await editor.openWorkflow('slExampleNotify1');
+			await editor.openNode('When a Filing Changes');
+			const output = await editor.executeOpenNode();
+			// The current state of both watched policies: status and filing state of each.
+			await output.getByText('4 items').first().waitFor({ timeout: TIMEOUT });
+			await editor.outputAsJson(output);
+			await output.getByText('DEMO-POL-2').first().waitFor({ timeout: TIMEOUT });
+			await output.getByText('filing_state_changed').first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('trigger-test-event');
+			await editor.closeNode();
+		},
+	},
+	{
+		// Last: it changes the example's mapping mode (not saved).
+		name: "the mapper on the CSV's columns",
+		async run(editor) {
+			await editor.openWorkflow('slExampleSheet01');
+			const ndv = await editor.openNode('Create Invoice (Bill Taxes From Preview)');
+			const mapper = ndv.locator('[data-test-id="resource-mapper-container"]');
+			await mapper.waitFor({ timeout: TIMEOUT });
+			// Reading the file and extracting its rows shows the CSV's columns as the node's input.
+			await ndv.getByRole('button', { name: 'Execute previous nodes' }).click();
+			await ndv.getByText('Policy #', { exact: true }).first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('mapper-automatic');
+			// Map Each Column Manually lists the service's invoice fields, fee columns among them.
+			await mapper.locator('[data-test-id="mapping-mode-select"]').click();
+			await editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText('Map Each Column Manually').click();
+			const fields = mapper.locator('[data-test-id="mapping-fields-container"]');
+			for (const label of ['Policy Number', 'Insured Name', 'Effective Date', 'Type']) {
+				await fields.getByText(label, { exact: false }).first().waitFor({ timeout: TIMEOUT });
+			}
+			await editor.shot('mapper-manual');
+		},
+	},
+];

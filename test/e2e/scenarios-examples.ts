@@ -1,0 +1,244 @@
+/**
+ * The examples of examples/ (what the demo loads), run as shipped: the bordereau read from disk,
+ * the tax estimate, documents, and the notification example mailing a local SMTP server, once as
+ * a manual run and once activated in `n8n start`.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { api, control, invoiceBody, storedBinary, type Context, type Scenario } from './context';
+import { REPO_ROOT } from './n8n';
+import { items, json } from './runData';
+
+/** The sample bordereau as the CSV has it (the source of the XLSX), one object a row. */
+function bordereauRows(): Array<Record<string, string>> {
+	const [header, ...rows] = readFileSync(join(REPO_ROOT, 'examples', 'files', 'sample-bordereau.csv'), 'utf8')
+		.trim()
+		.split('\n')
+		.map((line) => line.split(','));
+	return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
+}
+
+/** The deliberately bad rows of the sample, and what each must say. */
+const BAD_ROWS: Record<string, RegExp> = {
+	'BDX-26-0105': /insured_name.*This field is required/,
+	'BDX-26-0109': /effective_date.*Must be a valid date/,
+	'BDX-26-0114': /state_code.*TZ|state_code.*valid/,
+	'BDX-26-0119': /type_code.*Must be one of/,
+	'BDX-26-0123': /99999/,
+};
+
+/** The bordereau example files the sheet with Map Columns in "Map Automatically" mode: no expression. */
+const exampleBordereau: Scenario = {
+	name: 'example: bordereau from disk',
+	workflow: 'file-spreadsheet-rows-as-invoices.json',
+	example: true,
+	async check(run, ctx) {
+		const sheet = bordereauRows();
+		assert.equal(sheet.length, 25);
+		assert.equal(json(run, 'Extract Rows From CSV').length, 25, 'one item per row read from the file on disk');
+		const results = json(run, 'Result per Row');
+		assert.deepEqual(
+			results.map((r) => r.policy),
+			sheet.map((r) => r['Policy #']),
+			'every row comes out, in the sheet order',
+		);
+		// TX: 4.85% tax and 0.04% stamping on 12,000 premium + 150 policy fee, plus that fee.
+		// 12,150 × 4.85% = 589.275 → 589.28; × 0.04% = 4.86; 150 + 589.28 + 4.86 = 744.14.
+		assert.equal(results[0].fees_and_taxes, 744.14);
+		// Map Automatically read the sheet's forms, and says so on the item.
+		const [created] = json(run, 'Create Invoice (Bill Taxes From Preview)');
+		assert.deepEqual(
+			(created._converted as Array<{ field: string; from: string; to: string }>).map((c) => `${c.field}: ${c.from} → ${c.to}`),
+			['effective_date: 03/01/2026 → 2026-03-01', 'expiration_date: 03/01/2027 → 2027-03-01', 'type_code: New → NEW'],
+		);
+		const notFiled = results.filter((r) => r.status === 'not filed');
+		assert.deepEqual(notFiled.map((r) => r.policy), Object.keys(BAD_ROWS), 'exactly the bad rows are not filed');
+		for (const row of notFiled) assert.match(String(row.problem), BAD_ROWS[String(row.policy)], `${String(row.policy)}: ${String(row.problem)}`);
+		const filed = results.filter((r) => r.status !== 'not filed');
+		assert.deepEqual(
+			filed.map((r) => r.invoice_id),
+			filed.map((_, i) => String(1001 + i)),
+			'the 20 good rows are filed once each, in order',
+		);
+
+		// The service holds exactly the 20 good rows, with the sheet's values turned into the API's.
+		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
+		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
+		assert.equal(stored.length, 20);
+		const first = await api(ctx, 'GET', '/invoices/1001');
+		assert.equal(first.data.policy_number, 'BDX-26-0101');
+		assert.equal((first.data.type as { name: string }).name, 'New', 'type_code NEW, as the service names it');
+		assert.equal(first.data.effective_date, '2026-03-01', 'the US date 03/01/2026 as an ISO date');
+		assert.equal(first.data.net_premium, 12000);
+		// TX on 2026-03-01: 4.85% tax and 0.04% stamping on premium + the policy fee, billed from the preview.
+		// The "Policy Fee" column is sent as a policy fee (its code is the mapper's choice).
+		const fees = first.data.fees as Array<{ type: string; amount: number }>;
+		assert.deepEqual(
+			fees.map((f) => [f.type.startsWith('policy_fee') ? 'policy_fee' : f.type, f.amount]).sort(),
+			[
+				['policy_fee', 150],
+				['sl_tax', 589.28],
+				['stamping_fee', 4.86],
+			].sort(),
+		);
+		const renewal = await api(ctx, 'GET', '/invoices/1003');
+		assert.equal(renewal.data.policy_number, 'BDX-26-0103');
+		assert.equal((renewal.data.type as { name: string }).name, 'Renewal', '"Renewal" in the sheet, sent as RENEWAL');
+	},
+};
+
+const bordereauXlsx: Scenario = {
+	name: 'example files: XLSX rows equal CSV rows',
+	workflow: 'bordereau-xlsx.json',
+	check(run) {
+		const csv = json(run, 'Rows From CSV');
+		const xlsx = json(run, 'Rows From XLSX');
+		assert.equal(xlsx.length, 25);
+		// The XLSX holds real cells: dates come out as the spreadsheet's day numbers, amounts as
+		// numbers, an empty cell not at all. Read back as the CSV's text, every row is the same.
+		const asCsvText = (row: IDataObject): IDataObject =>
+			Object.fromEntries(
+				Object.entries(row).map(([name, v]) => {
+					if (typeof v !== 'number') return [name, v];
+					if (!name.endsWith('Date')) return [name, v.toFixed(2)];
+					const day = new Date(Date.UTC(1899, 11, 30) + v * 86_400_000).toISOString().slice(0, 10);
+					return [name, `${day.slice(5, 7)}/${day.slice(8, 10)}/${day.slice(0, 4)}`];
+				}),
+			);
+		const dropEmpty = (row: IDataObject): IDataObject => Object.fromEntries(Object.entries(row).filter(([, v]) => v !== ''));
+		assert.deepEqual(xlsx.map(asCsvText), csv.map(dropEmpty));
+		assert.equal(typeof xlsx[0]['Eff Date'], 'number', 'a date cell, as spreadsheets export it');
+		assert.equal(xlsx[8]['Eff Date'], '02/30/2026', 'the bad date stays text, as in a sheet');
+	},
+};
+
+const exampleTax: Scenario = {
+	name: 'example: estimate tax',
+	workflow: 'estimate-surplus-lines-tax.json',
+	example: true,
+	check(run) {
+		const rows = json(run, 'Estimate Surplus Lines Tax');
+		assert.deepEqual(rows.map((r) => r.state), ['TX', 'NY', 'FL']);
+		// Today's TX rates (4.85% tax, 0.04% stamping since 2024) on premium + policy fees.
+		assert.deepEqual([rows[0].tax_base, rows[0].sl_tax, rows[0].stamping_fee, rows[0].total_due], [10200, 494.7, 4.08, 10698.78]);
+		for (const row of rows) {
+			const due = Math.round(((row.premium as number) + (row.policy_fees as number) + (row.total_taxes_and_fees as number)) * 100) / 100;
+			assert.equal(row.total_due, due, `${String(row.state)}: total due = premium + fees + taxes`);
+			assert.ok((row.total_taxes_and_fees as number) > 0);
+		}
+	},
+};
+
+let advancing: NodeJS.Timeout | undefined;
+const exampleDocuments: Scenario = {
+	name: 'example: attach and download',
+	workflow: 'attach-and-download-documents.json',
+	example: true,
+	// As in the demo, the sandbox moves the fetch along by itself (here every second).
+	before(ctx) {
+		advancing = setInterval(() => void control(ctx, '/advance').catch(() => undefined), 1000);
+		return Promise.resolve();
+	},
+	after() {
+		clearInterval(advancing);
+	},
+	check(run, ctx) {
+		const [waited] = json(run, 'Wait Until Fetched');
+		assert.equal(waited.fetch_status, 'fetched');
+		const [downloaded] = items(run, 'Download');
+		assert.equal(downloaded.json.file_name, 'cedar-lane-dec-page.pdf');
+		const file = downloaded.binary?.data;
+		assert.ok(file);
+		const bytes = storedBinary(ctx, file);
+		assert.equal(bytes.length, downloaded.json.file_size);
+		assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
+	},
+};
+
+/** The two watched policies of the notification example, filed through the API. */
+async function fileDemoPolicies(ctx: Context): Promise<void> {
+	for (const policy of ['DEMO-POL-1', 'DEMO-POL-2']) {
+		assert.equal((await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: policy }))).status, 201);
+	}
+}
+
+/** Each mail went to the example's recipient over SMTP and was kept as a .eml file. */
+function assertDelivered(ctx: Context, subjects: string[]): void {
+	const mails = ctx.mailbox.messages;
+	assert.deepEqual(mails.map((m) => m.subject).sort(), [...subjects].sort(), 'one email per change, no more');
+	for (const mail of mails) {
+		assert.equal(mail.to, 'operations@example.com');
+		assert.equal(mail.from, 'filings@example.com');
+		assert.ok(existsSync(mail.file), `${mail.file} kept`);
+		assert.match(readFileSync(mail.file, 'utf8'), /^Subject: /m);
+	}
+}
+
+const exampleNotify: Scenario = {
+	name: 'example: notify on filing change',
+	workflow: 'notify-when-a-filing-changes.json',
+	example: true,
+	via: 'server',
+	async before(ctx) {
+		await fileDemoPolicies(ctx);
+		await control(ctx, '/invoices/1002/status', { status: 'sent', state_status: 'rejected', message: 'Missing SL-2 form' });
+	},
+	async check(run, ctx) {
+		const messages = json(run, 'Compose Message');
+		const subjects = [
+			'Policy DEMO-POL-1: invoice is now new',
+			'Policy DEMO-POL-1: state filing is now not_sent',
+			'Policy DEMO-POL-2: invoice is now sent',
+			'Policy DEMO-POL-2: state filing is now rejected',
+		];
+		assert.deepEqual(messages.map((m) => m.subject), subjects);
+		assert.equal(messages[3].text, 'Invoice 1002 (DEMO-POL-2) moved from (first seen) to rejected. Message: Missing SL-2 form');
+		// A test run ("Fetch Test Event" and on) sends the four mails for real.
+		assert.equal(json(run, 'Send Email').length, 4);
+		await ctx.mailbox.waitFor(4, 10_000);
+		assertDelivered(ctx, subjects);
+		const rejected = ctx.mailbox.messages.find((m) => m.subject.endsWith('rejected'));
+		assert.equal(rejected?.text, messages[3].text, 'the body is the composed text, nothing appended');
+	},
+};
+
+let activeMailbox: Context['mailbox'] | undefined;
+const exampleNotifyActive: Scenario = {
+	name: 'example: notify activated (emails)',
+	workflow: 'notify-when-a-filing-changes.json',
+	example: true,
+	via: 'active',
+	async before(ctx) {
+		activeMailbox = ctx.mailbox;
+		await fileDemoPolicies(ctx);
+	},
+	active: {
+		// Activation polls once (the baseline: no mail); then four status changes happen.
+		async afterActivation(ctx) {
+			await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'sent' });
+			await control(ctx, '/invoices/1002/status', { status: 'sent', state_status: 'rejected', message: 'Missing SL-2 form' });
+		},
+		until: () => (activeMailbox?.messages.length ?? 0) >= 4,
+		// The example polls every 30 s: one more poll after the mails must send nothing.
+		quietMs: 31_000,
+		timeoutMs: 90_000,
+	},
+	check(_run, ctx, runs) {
+		assertDelivered(ctx, [
+			'Policy DEMO-POL-1: invoice is now sent',
+			'Policy DEMO-POL-1: state filing is now sent',
+			'Policy DEMO-POL-2: invoice is now sent',
+			'Policy DEMO-POL-2: state filing is now rejected',
+		]);
+		// The executions of this workflow include the earlier test run (sample events): leave it out.
+		const polls = runs.filter((run) => !json(run, 'When a Filing Changes').some((e) => e.sample === true));
+		const sent = polls.flatMap((run) => json(run, 'Send Email'));
+		assert.equal(sent.length, 4, 'the Send Email node ran once per change across the polls');
+	},
+};
+
+export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive];

@@ -1,0 +1,149 @@
+import { DateTime } from 'luxon';
+
+import {
+	readAmount,
+	readDate,
+	readInteger,
+	readPercent,
+	readStateCode,
+	readText,
+	readTypeCode,
+} from '../../nodes/shared/values';
+
+const value = (read: { ok: boolean; value?: unknown; message?: string }) => (read.ok ? read.value : `refused: ${read.message}`);
+
+describe('readAmount: plain decimal text, with the currency and thousands forms of a sheet', () => {
+	it.each([
+		['1200.5', 1200.5],
+		['1200.50', 1200.5],
+		[' 42 ', 42],
+		['.5', 0.5],
+		['-40', -40],
+		['+40', 40],
+		['1,234', 1234],
+		['1,234.50', 1234.5],
+		['$1,234.50', 1234.5],
+		['$ 1,234.50', 1234.5],
+		['-$1,234.50', -1234.5],
+		['$-1,234.50', -1234.5],
+		['(1,234.50)', -1234.5],
+		['($250.00)', -250],
+		['USD 99', 99],
+		['99 USD', 99],
+		['1,000,000', 1000000],
+		[1200.5, 1200.5],
+		[-3, -3],
+		['', undefined],
+		['   ', undefined],
+		[null, undefined],
+	])('%p → %p', (input, expected) => {
+		expect(value(readAmount(input))).toBe(expected);
+	});
+
+	it.each([
+		['0x10', 'hexadecimal, octal and binary forms are not read'],
+		['0b101', 'hexadecimal, octal and binary forms are not read'],
+		['0o17', 'hexadecimal, octal and binary forms are not read'],
+		['1e3', 'write the amount in plain digits, without an exponent'],
+		['1.5E+06', 'write the amount in plain digits, without an exponent'],
+		['1.234,50', 'a comma as the decimal mark is not read; write 1234.50'],
+		['1234,5', 'a comma as the decimal mark is not read; write 1234.50'],
+		['€100', 'only US dollar amounts ($ or USD) are read'],
+		['50%', 'a percent sign is read only in percent fields'],
+		['1 234', 'no spaces inside a number'],
+		['12,34,567', 'commas may only group thousands, as in 1,234.50'],
+		['twelve', undefined],
+		['Infinity', undefined],
+		['NaN', undefined],
+		['--5', undefined],
+		['(-5)', undefined],
+	])('%p is refused, naming the rule', (input, rule) => {
+		const read = readAmount(input);
+		expect(read.ok).toBe(false);
+		if (read.ok) return;
+		if (rule) expect(read.message).toBe(`Must be a number: ${rule} (got "${input}")`);
+		else expect(read.message).toBe('Must be a number');
+	});
+
+	it('refuses objects, lists, booleans and non-finite numbers', () => {
+		for (const input of [{}, [1], true, Infinity, NaN]) expect(readAmount(input).ok).toBe(false);
+	});
+});
+
+describe('readPercent and readInteger', () => {
+	it('reads "50%" and "50" as 50, refuses currency in a percent', () => {
+		expect(value(readPercent('50%'))).toBe(50);
+		expect(value(readPercent('33.33 %'))).toBe(33.33);
+		expect(value(readPercent('50'))).toBe(50);
+		expect(readPercent('$50').ok).toBe(false);
+	});
+
+	it('reads whole numbers only', () => {
+		expect(value(readInteger('301'))).toBe(301);
+		expect(value(readInteger(301))).toBe(301);
+		expect(value(readInteger('301.5'))).toBe('refused: Must be an integer');
+		expect(value(readInteger('abc'))).toBe('refused: Must be an integer');
+		expect(readInteger('0x10').ok).toBe(false);
+	});
+});
+
+describe('readDate', () => {
+	it.each([
+		['2026-03-01', '2026-03-01'],
+		['2026-03-01T00:00:00', '2026-03-01'],
+		['2026-03-01T00:00:00.000-06:00', '2026-03-01'],
+		['2026/3/1', '2026-03-01'],
+		['03/01/2026', '2026-03-01'],
+		['3/1/2026', '2026-03-01'],
+		['12/31/2026', '2026-12-31'],
+		[46082, '2026-03-01'],
+		['46082', '2026-03-01'],
+		[46082.75, '2026-03-01'],
+		[DateTime.fromISO('2026-03-01T23:30:00', { zone: 'America/Chicago' }), '2026-03-01'],
+		['', undefined],
+	])('%p → %p', (input, expected) => {
+		expect(value(readDate(input))).toBe(expected);
+	});
+
+	it.each([
+		['2026-13-01', 'Must be a valid date'],
+		['2026-02-30', 'Must be a valid date'],
+		['2026-1-1', 'Must be a valid date'],
+		['soon', 'Must be a valid date'],
+		['3/1/26', 'Must be a valid date: write the year with four digits (MM/DD/YYYY) (got "3/1/26")'],
+		['13/01/2026', 'Must be a valid date: dates with slashes are read as US month/day/year (MM/DD/YYYY) (got "13/01/2026")'],
+		['01.03.2026', 'Must be a valid date: day and month order is unclear; write YYYY-MM-DD or MM/DD/YYYY (got "01.03.2026")'],
+		['01-03-2026', 'Must be a valid date: day and month order is unclear; write YYYY-MM-DD or MM/DD/YYYY (got "01-03-2026")'],
+		[1200, 'Must be a valid date: 1200 is not a spreadsheet date number between 20000 and 80000'],
+		[{ when: 'now' }, 'Must be a valid date, not an object'],
+	])('%p is refused: %s', (input, message) => {
+		expect(readDate(input)).toEqual({ ok: false, message });
+	});
+});
+
+describe('readStateCode, readTypeCode, readText', () => {
+	it('reads state codes in any case and state names', () => {
+		expect(['TX', 'tx', ' Tx ', 'Texas', 'TEXAS', 'new york', 'District of Columbia', 'D.C.', 'Washington DC'].map((v) => value(readStateCode(v)))).toEqual([
+			'TX', 'TX', 'TX', 'TX', 'TX', 'NY', 'DC', 'DC', 'DC',
+		]);
+		expect(value(readStateCode('Puerto Rico'))).toBe('refused: Must be a valid state_code');
+		expect(value(readStateCode('T X X'))).toBe('refused: Must be a valid state_code');
+	});
+
+	it('reads the usual words for the four transaction types, nothing else', () => {
+		expect(['New', 'new business', 'NB', 'renewal', 'Renew', 'Endorsement', 'Endt', 'Cancellation', 'Cancel', 'CXL'].map((v) => value(readTypeCode(v)))).toEqual([
+			'NEW', 'NEW', 'NEW', 'RENEWAL', 'RENEWAL', 'ENDORSEMENT', 'ENDORSEMENT', 'CANCELLATION', 'CANCELLATION', 'CANCELLATION',
+		]);
+		for (const word of ['Audit', 'Reinstatement', 'Rewrite']) {
+			expect(value(readTypeCode(word))).toBe('refused: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION');
+		}
+	});
+
+	it('text takes numbers as text and refuses objects and lists by kind', () => {
+		expect(value(readText(75201))).toBe('75201');
+		expect(value(readText('  a '))).toBe('  a ');
+		expect(value(readText({ id: 1 }))).toBe('refused: Must be a string, not an object');
+		expect(value(readText(['a']))).toBe('refused: Must be a string, not a list');
+		expect(value(readText(true))).toBe('refused: Must be a string');
+	});
+});
