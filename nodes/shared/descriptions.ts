@@ -48,7 +48,7 @@ export const requestOptionsProperty: INodeProperties = {
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 10,
+			default: 25,
 			description:
 				'How many items are sent to the service at the same time. All of them share the key’s hourly limit; 1 sends items one by one.',
 		},

@@ -8,6 +8,7 @@ import { ExecuteContext } from 'n8n-core';
 import nock from 'nock';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/execute';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import type { useFakeClock } from '../helpers/fakeClock';
@@ -91,16 +92,16 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 describe('items in parallel', () => {
 	it('keeps output order and pairing when later items are answered first', async () => {
-		// Item 1 is answered last (200 ms), item 12 first (real time).
-		const arrivals = server((id) => ok(id, 220 - id * 15));
-		const { output, error } = await getEach(ids(12));
+		// Item 1 is answered last, item 30 first (real time).
+		const arrivals = server((id) => ok(id, 20 + (30 - id) * 6));
+		const { output, error } = await getEach(ids(30));
 		expect(error).toBeUndefined();
-		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(12));
-		expect(output!.map((o) => o.pairedItem)).toEqual(ids(12).map((id) => ({ item: id - 1 })));
-		// The first call goes alone (the key's budget is not known yet), then up to 10 at once.
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(30));
+		expect(output!.map((o) => o.pairedItem)).toEqual(ids(30).map((id) => ({ item: id - 1 })));
+		// The first call goes alone (the key's budget is not known yet), then up to 25 at once.
 		expect(arrivals[0].inFlight).toBe(1);
 		const most = Math.max(...arrivals.map((a) => a.inFlight));
-		expect(most).toBe(10);
+		expect(most).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	it('runs items one by one with Concurrency 1', async () => {
