@@ -46,6 +46,7 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 	const { execute, executeAll } = module;
 	return {
 		description: module.description,
+		orderKey: module.orderKey,
 		execute:
 			execute &&
 			async function (this: IExecuteFunctions, itemIndex: number) {

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
+import { isExecuteContext, type ApiContext } from './context';
 import { checkCredentialFields, type Tier } from './credentialRules';
 import { localError } from './errors';
 
@@ -23,7 +23,7 @@ export function keyFingerprint(apiKey: string): string {
 }
 
 /** Reads and checks the credential before any call is spent. */
-export async function getServiceCredential(
+async function readServiceCredential(
 	ctx: ApiContext,
 	itemIndex?: number,
 ): Promise<ServiceCredential> {
@@ -63,4 +63,22 @@ export function requireTier(
 		`${action} needs a ${needs} (${TIER_NAMES[needs]}) key or higher; this credential's key is ${credential.tier} (${TIER_NAMES[credential.tier]})`,
 		{ itemIndex, description: 'Ask the operator for a key of the higher tier. No call was made.' },
 	);
+}
+
+// One read and check per node run: every item and every call of an execution uses the same
+// credential. Only action runs: a poll context lives as long as the activation.
+const perExecution = new WeakMap<object, Promise<ServiceCredential>>();
+
+/** The credential, read and checked once per execution (a bad one fails each item on its own). */
+export async function getServiceCredential(
+	ctx: ApiContext,
+	itemIndex?: number,
+): Promise<ServiceCredential> {
+	if (!isExecuteContext(ctx)) return await readServiceCredential(ctx, itemIndex);
+	const cached = perExecution.get(ctx);
+	if (cached) return await cached.catch(async () => await readServiceCredential(ctx, itemIndex));
+	const reading = readServiceCredential(ctx, itemIndex);
+	perExecution.set(ctx, reading);
+	reading.catch(() => perExecution.delete(ctx));
+	return await reading;
 }

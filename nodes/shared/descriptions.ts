@@ -44,6 +44,15 @@ export const requestOptionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 25,
+			description:
+				'How many items are sent to the service at the same time. All of them share the key’s hourly limit; 1 sends items one by one.',
+		},
+		{
 			displayName: 'Max Rate-Limit Wait (Seconds)',
 			name: 'maxRateLimitWaitSeconds',
 			type: 'number',

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './errors';
+import { readInvoiceId } from './params';
 
 /** One operation of an action node: its own UI description and its own execute. */
 export interface OperationModule {
@@ -10,6 +11,36 @@ export interface OperationModule {
 	execute?: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 	/** Runs once over all input items (batching); it pairs its own output and handles its own failures. */
 	executeAll?: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
+	/**
+	 * Items with the same key run one after another, in item order (two updates of one invoice
+	 * must land as the rows say); undefined: no order needed. Read when the item starts; must not
+	 * throw.
+	 */
+	orderKey?: (this: IExecuteFunctions, itemIndex: number) => string | undefined;
+}
+
+/**
+ * Items in flight at once when the node's Request Options do not say. The service limits only
+ * calls per hour (t2: 1,000), which concurrency does not change; it changes how long a run waits
+ * on replies. n8n spends about 3 ms per item of its own, so 25 in flight hide 50-75 ms of service
+ * latency (the bench: even with the HTTP Request node at 50 ms), while at most 25 calls, 2.5% of
+ * a t2 hour, are ever sent on budget figures another workflow using the key may have made stale.
+ */
+export const DEFAULT_CONCURRENCY = 25;
+
+/** orderKey of operations that change one invoice: its id (an id that does not read needs no order). */
+export function invoiceOrderKey(this: IExecuteFunctions, itemIndex: number): string | undefined {
+	try {
+		return `invoice:${readInvoiceId(this, itemIndex)}`;
+	} catch {
+		return undefined;
+	}
+}
+
+function readConcurrency(ctx: IExecuteFunctions): number {
+	const raw = ctx.getNodeParameter('requestOptions.concurrency', 0, DEFAULT_CONCURRENCY) as unknown;
+	const value = Math.floor(Number(raw));
+	return Number.isFinite(value) && value >= 1 ? value : DEFAULT_CONCURRENCY;
 }
 
 export type ResourceMap = Record<string, Record<string, OperationModule>>;
@@ -38,21 +69,48 @@ export async function routeOperations(
 	}
 	if (module.executeAll) return [await module.executeAll.call(this)];
 
-	const output: INodeExecutionData[] = [];
 	const count = this.getInputData().length;
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+	const results: INodeExecutionData[][] = new Array(count);
+	// The failure of the lowest item stops the run, as when items ran one by one; no new item
+	// starts after a failure, and those in flight finish first.
+	let failure: { itemIndex: number; error: Error } | undefined;
+	const fail = (itemIndex: number, error: Error) => {
+		if (!failure || itemIndex < failure.itemIndex) failure = { itemIndex, error };
+	};
+	const stopped = () => failure !== undefined;
+	const lastOfKey = new Map<string, Promise<void>>();
+	let next = 0;
+
+	const runItem = async (itemIndex: number, after: Promise<void> | undefined) => {
+		if (after) await after;
+		if (stopped()) return;
 		try {
 			const items = await module.execute!.call(this, itemIndex);
-			output.push(
-				...this.helpers.constructExecutionMetaData(items, { itemData: { item: itemIndex } }),
-			);
+			results[itemIndex] = this.helpers.constructExecutionMetaData(items, {
+				itemData: { item: itemIndex },
+			});
 		} catch (error) {
 			if (this.continueOnFail()) {
-				output.push(errorItem(error as Error, itemIndex, this.getNode()));
-				continue;
+				results[itemIndex] = [errorItem(error as Error, itemIndex, this.getNode())];
+			} else {
+				fail(itemIndex, error as Error);
 			}
-			throw withItemIndex(this, error as Error, itemIndex);
 		}
-	}
-	return [output];
+	};
+
+	// A plain promise pool: each worker takes the next item in input order.
+	const worker = async () => {
+		while (next < count && !stopped()) {
+			const itemIndex = next++;
+			const key = module.orderKey?.call(this, itemIndex);
+			const after = key === undefined ? undefined : lastOfKey.get(key);
+			const done = runItem(itemIndex, after);
+			if (key !== undefined) lastOfKey.set(key, done);
+			await done;
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(readConcurrency(this), count) }, worker));
+
+	if (failure) throw withItemIndex(this, failure.error, failure.itemIndex);
+	return [results.flat()];
 }

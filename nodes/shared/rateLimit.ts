@@ -58,35 +58,110 @@ export function rateLimitMessage(
 	return `${used}; ${asked}, ${why}`;
 }
 
-// Last figures seen per key (by fingerprint). Module state lives as long as the n8n process, so
-// pacing carries across items and executions that share a key.
-const lastSeen = new Map<string, RateLimitInfo>();
+/**
+ * One budget per key (by fingerprint), shared by every request of every execution in this n8n
+ * process: items run in parallel, and a second workflow may use the same key at the same time.
+ * Module state lives as long as the process, so pacing carries across items and executions.
+ */
+interface KeyBudget {
+	/** The freshest figures: the newest window's lowest Remaining (replies arrive out of order). */
+	info?: RateLimitInfo;
+	/** Calls sent and not answered yet: not counted in `info` as far as we know. */
+	inFlight: number;
+	/** No call starts before this (ms): a 429's Retry-After holds back every request of the key. */
+	gateUntilMs: number;
+	/**
+	 * One call at a time until a reply that is not a 429 arrives: at the start (the budget is not
+	 * known yet) and after a 429 (the window may still be closed), so parallel items do not
+	 * spend a burst of calls on certain 429s.
+	 */
+	probing: boolean;
+	/** Requests waiting for an in-flight call to be answered. */
+	waiters: Array<() => void>;
+}
+
+const budgets = new Map<string, KeyBudget>();
+
+function budgetOf(fingerprint: string): KeyBudget {
+	let budget = budgets.get(fingerprint);
+	if (!budget) {
+		budget = { inFlight: 0, gateUntilMs: 0, probing: true, waiters: [] };
+		budgets.set(fingerprint, budget);
+	}
+	return budget;
+}
 
 export function recordRateLimit(fingerprint: string, info: RateLimitInfo | undefined): void {
-	if (info) lastSeen.set(fingerprint, info);
+	if (!info) return;
+	const budget = budgetOf(fingerprint);
+	const known = budget.info;
+	if (!known || info.reset > known.reset || info.limit !== known.limit) budget.info = info;
+	else if (info.reset === known.reset && info.remaining < known.remaining) budget.info = info;
 }
 
 export function lastRateLimit(fingerprint: string): RateLimitInfo | undefined {
-	return lastSeen.get(fingerprint);
+	return budgets.get(fingerprint)?.info;
 }
 
-/** Counts a call that is about to be made, so parallel items do not all spend the last call. */
-export function spendOne(fingerprint: string): void {
-	const info = lastSeen.get(fingerprint);
-	if (info) lastSeen.set(fingerprint, { ...info, remaining: Math.max(0, info.remaining - 1) });
+/** What a request must do before it is sent. */
+export type Turn =
+	| { go: true }
+	/** Wait this long (the window's reset or a 429's Retry-After), then ask again. */
+	| { go: false; waitMs: number }
+	/** Wait for a call in flight to be answered, then ask again. */
+	| { go: false; answered: Promise<void> };
+
+/**
+ * Reserves one call of the key's budget, or says what to wait for. A call goes only when the
+ * window has calls left that no request in flight may already be spending, so parallel requests
+ * never send more calls than Remaining allows (no 429 for a certain refusal, no burst past the
+ * window). A `go` must be followed by exactly one `callAnswered`.
+ */
+export function takeTurn(fingerprint: string, nowMs: number): Turn {
+	const budget = budgetOf(fingerprint);
+	if (budget.gateUntilMs > nowMs) return { go: false, waitMs: budget.gateUntilMs - nowMs };
+	const waitForReply = (): Turn => ({
+		go: false,
+		answered: new Promise<void>((resolve) => budget.waiters.push(resolve)),
+	});
+	if (budget.probing && budget.inFlight > 0) return waitForReply();
+	const info = budget.info;
+	if (info) {
+		const resetMs = info.reset * 1000;
+		// After the reset the new window holds the full limit again.
+		const remaining = resetMs > nowMs ? info.remaining : info.limit;
+		if (remaining - budget.inFlight <= 0) {
+			if (budget.inFlight > 0) return waitForReply();
+			if (resetMs > nowMs) return { go: false, waitMs: resetMs - nowMs };
+		}
+	}
+	budget.inFlight++;
+	return { go: true };
 }
 
 /**
- * Pacing: when the last reply said no calls are left in the window, the next call waits for the
- * reset instead of spending a request on a certain 429. Returns the milliseconds to wait (0: go).
+ * Ends a call reserved by `takeTurn`: records the reply's figures; a 429 closes the gate for
+ * every request of the key for `retryAfterMs`. Requests waiting for a reply ask again.
  */
-export function waitBeforeCallMs(fingerprint: string, nowMs: number): number {
-	const info = lastSeen.get(fingerprint);
-	if (!info || info.remaining > 0) return 0;
-	const resetMs = info.reset * 1000;
-	return resetMs > nowMs ? resetMs - nowMs : 0;
+export function callAnswered(
+	fingerprint: string,
+	nowMs: number,
+	outcome: { replied: boolean; info?: RateLimitInfo; retryAfterMs?: number },
+): void {
+	const budget = budgetOf(fingerprint);
+	budget.inFlight = Math.max(0, budget.inFlight - 1);
+	recordRateLimit(fingerprint, outcome.info);
+	if (outcome.retryAfterMs !== undefined) {
+		budget.gateUntilMs = Math.max(budget.gateUntilMs, nowMs + outcome.retryAfterMs);
+		budget.probing = true;
+	} else if (outcome.replied) {
+		budget.probing = false;
+	}
+	const waiters = budget.waiters.splice(0);
+	for (const wake of waiters) wake();
 }
 
 export function forgetRateLimits(): void {
-	lastSeen.clear();
+	for (const budget of budgets.values()) budget.waiters.splice(0).forEach((wake) => wake());
+	budgets.clear();
 }

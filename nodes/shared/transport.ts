@@ -1,17 +1,22 @@
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { isExecuteContext, type ApiContext } from './context';
 import { CREDENTIAL_TYPE, getServiceCredential, type ServiceCredential } from './credentials';
 import { fieldMessages, readEnvelope } from './envelope';
 import { readErrorInfo, serviceError, type ServiceErrorInfo } from './errors';
 import {
+	callAnswered,
 	lastRateLimit,
 	rateLimitMessage,
 	readRateLimitHeaders,
-	recordRateLimit,
 	retryAfterSeconds,
-	spendOne,
-	waitBeforeCallMs,
+	takeTurn,
 	type RateLimitInfo,
 } from './rateLimit';
 import { readKeptInvoiceId } from './service';
@@ -169,6 +174,68 @@ function rateLimitFailure(
 	);
 }
 
+// n8n's request helper reads the credential (a database read and a decryption) on every call
+// unless it is given one: an action run hands it the credential it read once.
+const decryptedPerExecution = new WeakMap<object, Promise<IAdditionalCredentialOptions>>();
+
+async function credentialOptions(
+	ctx: ApiContext,
+	itemIndex: number | undefined,
+): Promise<IAdditionalCredentialOptions | undefined> {
+	if (!isExecuteContext(ctx)) return undefined;
+	let options = decryptedPerExecution.get(ctx);
+	if (!options) {
+		const details = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		options = ctx.getCredentials(CREDENTIAL_TYPE, itemIndex).then((data) => ({
+			credentialsDecrypted: {
+				id: details?.id ?? '',
+				name: details?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: data as ICredentialDataDecryptedObject,
+			},
+		}));
+		decryptedPerExecution.set(ctx, options);
+		options.catch(() => decryptedPerExecution.delete(ctx));
+	}
+	return await options;
+}
+
+const waitTooLong = (settings: TransportSettings) =>
+	`longer than the ${settings.maxRateLimitWaitSeconds} s this node may wait`;
+
+/**
+ * Waits until the key's shared budget lets this request go (see `takeTurn`): for a call in flight
+ * to be answered, or for the window's reset or a 429's Retry-After, the latter counted against
+ * the node's Max Rate-Limit Wait.
+ */
+async function waitForTurn(
+	ctx: ApiContext,
+	req: ApiRequest,
+	fingerprint: string,
+	settings: TransportSettings,
+	waited: { ms: number },
+): Promise<void> {
+	for (;;) {
+		const turn = takeTurn(fingerprint, clock.now());
+		if (turn.go) return;
+		if ('answered' in turn) {
+			await turn.answered;
+			continue;
+		}
+		if (waited.ms + turn.waitMs > settings.maxRateLimitWaitSeconds * 1000) {
+			throw rateLimitFailure(
+				ctx,
+				req,
+				turn.waitMs / 1000,
+				waitTooLong(settings),
+				lastRateLimit(fingerprint),
+			);
+		}
+		waited.ms += turn.waitMs;
+		await clock.sleep(turn.waitMs);
+	}
+}
+
 /**
  * The one request function: every node, the trigger and every dropdown call the service through
  * it. It reads the envelope, maps errors, paces and waits for the rate limit, and retries what is
@@ -179,6 +246,7 @@ export async function apiRequest<T = IDataObject>(
 	req: ApiRequest,
 ): Promise<ApiReply<T>> {
 	const credential: ServiceCredential = await getServiceCredential(this, req.itemIndex);
+	const decrypted = await credentialOptions(this, req.itemIndex);
 	const settings = { ...readSettings(this, req.itemIndex), ...req.settings };
 	const resendable =
 		req.retry !== false &&
@@ -199,44 +267,44 @@ export async function apiRequest<T = IDataObject>(
 		disableFollowRedirect: true,
 	};
 
-	let rateLimitWaitedMs = 0;
 	let rateLimitRetries = 0;
 	let failedAttempts = 0;
-	const capMs = settings.maxRateLimitWaitSeconds * 1000;
-	const waitTooLong = `longer than the ${settings.maxRateLimitWaitSeconds} s this node may wait`;
+	const waited = { ms: 0 };
 
 	for (;;) {
-		const paceMs = waitBeforeCallMs(credential.fingerprint, clock.now());
-		if (paceMs > 0) {
-			if (rateLimitWaitedMs + paceMs > capMs) {
-				throw rateLimitFailure(
-					this,
-					req,
-					paceMs / 1000,
-					waitTooLong,
-					lastRateLimit(credential.fingerprint),
-				);
-			}
-			rateLimitWaitedMs += paceMs;
-			await clock.sleep(paceMs);
-		}
-		spendOne(credential.fingerprint);
-
-		let response: RawResponse;
+		await waitForTurn(this, req, credential.fingerprint, settings, waited);
+		let response: RawResponse | undefined;
+		let thrown: unknown;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
 				options,
+				decrypted,
 			)) as RawResponse;
 		} catch (error) {
-			const failure = classifyThrown(error);
+			thrown = error;
+		}
+		const headersIn = (response?.headers ?? {}) as IDataObject;
+		const rateLimit = readRateLimitHeaders(headersIn);
+		const retryAfterMs =
+			response?.statusCode === 429
+				? retryAfterSeconds(headersIn, clock.now(), rateLimit) * 1000
+				: undefined;
+		callAnswered(credential.fingerprint, clock.now(), {
+			replied: response !== undefined,
+			info: rateLimit,
+			retryAfterMs,
+		});
+
+		if (response === undefined) {
+			const failure = classifyThrown(thrown);
 			if (!failure) {
 				throw serviceError(
 					this,
 					{
 						code: 'REQUEST_FAILED',
-						message: `it failed before any reply (${thrownDetail(error)})`,
+						message: `it failed before any reply (${thrownDetail(thrown)})`,
 					},
 					{
 						itemIndex: req.itemIndex,
@@ -267,25 +335,21 @@ export async function apiRequest<T = IDataObject>(
 			);
 		}
 
-		const headersIn = (response.headers ?? {}) as IDataObject;
-		const rateLimit = readRateLimitHeaders(headersIn);
-		recordRateLimit(credential.fingerprint, rateLimit);
 		const status = response.statusCode;
 		const envelope = readEnvelope(response.body);
 		const requestId = envelope.kind === 'not-envelope' ? undefined : envelope.meta.request_id;
 
-		if (status === 429) {
-			const waitMs = retryAfterSeconds(headersIn, clock.now(), rateLimit) * 1000;
-			if (rateLimitWaitedMs + waitMs > capMs || rateLimitRetries >= MAX_RATE_LIMIT_RETRIES) {
+		if (retryAfterMs !== undefined) {
+			// The gate is closed for every request of the key; this one waits at it with the rest.
+			const capMs = settings.maxRateLimitWaitSeconds * 1000;
+			if (waited.ms + retryAfterMs > capMs || rateLimitRetries >= MAX_RATE_LIMIT_RETRIES) {
 				const why =
-					rateLimitWaitedMs + waitMs > capMs
-						? waitTooLong
+					waited.ms + retryAfterMs > capMs
+						? waitTooLong(settings)
 						: `and the service still refused after ${rateLimitRetries} waits`;
-				throw rateLimitFailure(this, req, waitMs / 1000, why, rateLimit, requestId);
+				throw rateLimitFailure(this, req, retryAfterMs / 1000, why, rateLimit, requestId);
 			}
-			rateLimitWaitedMs += waitMs;
 			rateLimitRetries++;
-			await clock.sleep(waitMs);
 			continue;
 		}
 

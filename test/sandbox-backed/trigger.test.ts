@@ -113,6 +113,9 @@ describe('Surplus Lines Trigger against the sandbox', () => {
 
 		await control('/faults', { rate_limit_429: 1, path_prefix: '/invoices', count: 1 });
 		const first = await t.poll();
+		// Polls are minutes apart: the next comes after the 429's Retry-After (1 s), which holds
+		// back every call of the key until then.
+		await new Promise((resolve) => setTimeout(resolve, 1100));
 		await control('/faults', { error_500: 1, path_prefix: '/invoices', count: 3 });
 		const second = await t.poll();
 		const third = await t.poll();

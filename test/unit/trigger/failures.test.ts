@@ -35,6 +35,7 @@ describe('a 429 or a network error: no events this time, a later try, nothing lo
 		const trigger = activeTrigger({ invoiceIds: '1001' });
 		nock(API).get('/invoices/1001').reply(429, failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), { 'Retry-After': '60' });
 		await expect(trigger.poll()).resolves.toEqual([]);
+		fake().advance(60_000); // the next poll comes after the Retry-After (calls before it wait)
 		serveInvoice(invoice(1001, { status: 'sent' }));
 		expect(await trigger.poll()).toEqual([]); // baseline now
 		serveInvoice(invoice(1001, { status: 'success' }));

@@ -31,3 +31,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw explainConflict(this, error, 'deleted', i);
 	}
 }
+
+/** Two items changing the same invoice run in item order. */
+export { invoiceOrderKey as orderKey } from '../../../shared/execute';

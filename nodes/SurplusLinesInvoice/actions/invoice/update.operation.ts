@@ -44,3 +44,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw noteKeptInvoice(explainConflict(this, error, 'changed', i));
 	}
 }
+
+/** Two items changing the same invoice run in item order. */
+export { invoiceOrderKey as orderKey } from '../../../shared/execute';

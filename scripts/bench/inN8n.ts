@@ -1,0 +1,259 @@
+/**
+ * The package in a real n8n 2.8.4 (packed, `n8n execute`) against n8n's HTTP Request node doing
+ * the same calls in the same execution, against the sandbox with 0 ms and 50 ms added to each
+ * reply (fault `delay_ms`). Node times come from the run data (`executionTime`); calls are
+ * counted at the sandbox per key (the package on the t2 key, the HTTP Request node on the t3 key
+ * of the same account); memory is the resident size of n8n and its task runner while the nodes
+ * ran. Each comparison runs twice, the branches in both orders. Prints figures and the issue's
+ * targets beside them; asserts nothing. Env: N8N_BIN (scripts/bench/run.sh sets it),
+ * BENCH_ONLY=reads,creates,window,createMany.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { REPO_ROOT, killAllChildren } from '../../test/e2e/n8n';
+import { json } from '../../test/e2e/runData';
+import { keyByName } from '../../test/sandbox';
+import { BenchN8n, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
+import { batches, estimateNode, estimateRow, httpNode, invoiceNode, invoiceRow, rows, workflow, type WorkflowJson } from './workflows';
+
+// BENCH_SCALE=0.1 makes every count ten times smaller (a quick look; figures not comparable).
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const READS = Math.round(500 * scale);
+const CREATES = Math.round(1000 * scale);
+const WINDOW = { seconds: 10, limit: 50, creates: 200 };
+const MANY = Math.round(10_000 * scale);
+const HIGH_LIMITS = { t1: 1_000_000, t2: 1_000_000, t3: 1_000_000 };
+
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const wanted = (name: string) => !only || only.includes(name);
+
+/** The built package has the "Input Item As Is" body source (issue 12, another branch). */
+function hasInputItemMode(): boolean {
+	const file = join(REPO_ROOT, 'dist/nodes/SurplusLinesInvoice/actions/invoice/body.description.js');
+	return existsSync(file) && readFileSync(file, 'utf8').includes("'inputItem'");
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
+const failedItems = (items: IDataObject[]) => items.filter((i) => i.error !== undefined).length;
+
+function prepare(sandbox: BenchSandbox, options: { delayMs?: number; window?: { seconds: number; t2: number } } = {}) {
+	sandbox.world.reset();
+	sandbox.world.rateLimiter.configure(options.window?.seconds ?? 3600, options.window ? { ...HIGH_LIMITS, t2: options.window.t2 } : HIGH_LIMITS);
+	if (options.delayMs) sandbox.world.faults.configure({ delay_ms: options.delayMs });
+	sandbox.calls.take();
+}
+
+/** Invoices 1001.. stored through the service (t3 batches), for the reads. */
+async function storeInvoices(sandbox: BenchSandbox, count: number) {
+	for (let start = 0; start < count; start += 500) {
+		const invoices = Array.from({ length: Math.min(500, count - start) }, (_, k) => {
+			const i = start + k;
+			return { policy_number: `READ-${i}`, insured_name: `Insured ${i}`, state_code: 'TX', net_premium: 1000 + i, effective_date: '2026-01-01', expiration_date: '2027-01-01' };
+		});
+		const res = await fetch(`${sandbox.baseUrl}/invoices/batch`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${keyByName('t3').key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ invoices }),
+		});
+		if (res.status >= 300) throw new Error(`storing invoices: ${res.status} ${await res.text()}`);
+	}
+}
+
+/** Stored invoices per policy number under `prefix`: how many policies have more than one. */
+function duplicates(sandbox: BenchSandbox, prefix: string): { stored: number; duplicated: number } {
+	const perPolicy = new Map<string, number>();
+	for (const invoice of sandbox.world.invoices.all()) {
+		const policy = String(invoice.input.policyNumber);
+		if (policy.startsWith(`${prefix}-`)) perPolicy.set(policy, (perPolicy.get(policy) ?? 0) + 1);
+	}
+	return { stored: perPolicy.size, duplicated: [...perPolicy.values()].filter((n) => n > 1).length };
+}
+
+interface Pair {
+	label: string;
+	target: string;
+	packageNode: string;
+	httpNode: string;
+	/** Path segments of the pair's calls, to count them apart from other branches'. */
+	segments: string[];
+}
+
+interface PairResult {
+	packageMs: number;
+	httpMs: number;
+	packageCalls: number;
+	httpCalls: number;
+	packageFailed: number;
+	httpFailed: number;
+	packagePeak: number;
+	httpPeak: number;
+	extra?: string;
+}
+
+function measurePair(execution: Execution, calls: Calls, pair: Pair): PairResult {
+	const p = task(execution.run, pair.packageNode);
+	const h = task(execution.run, pair.httpNode);
+	return {
+		packageMs: p.executionTime ?? NaN,
+		httpMs: h.executionTime ?? NaN,
+		packageCalls: calls.count('t2', pair.segments),
+		httpCalls: calls.count('t3', pair.segments),
+		packageFailed: failedItems(json(execution.run, pair.packageNode)),
+		httpFailed: failedItems(json(execution.run, pair.httpNode)),
+		packagePeak: peakMb(execution, [pair.packageNode]).total,
+		httpPeak: peakMb(execution, [pair.httpNode]).total,
+	};
+}
+
+function printPair(pair: Pair, r: PairResult, order: string) {
+	console.log(`\n${pair.label} (${order})`);
+	console.log(
+		`  package ${seconds(r.packageMs)}, HTTP Request node ${seconds(r.httpMs)}: ratio ${ratio(r.packageMs, r.httpMs)}   (target: ${pair.target})\n` +
+			`  calls ${r.packageCalls} / ${r.httpCalls}; failed items ${r.packageFailed} / ${r.httpFailed}; peak memory while running ${r.packagePeak.toFixed(0)} / ${r.httpPeak.toFixed(0)} MB${r.extra ? `; ${r.extra}` : ''}`,
+	);
+}
+
+async function readsAndEstimates(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
+	for (const delayMs of [0, 50]) {
+		const reads: Pair = { label: `${READS} Invoice Get, ${delayMs} ms added to each reply`, target: delayMs ? 'at most 1.0' : 'none (for reference)', packageNode: 'Package Get', httpNode: 'HTTP Get', segments: ['invoices'] };
+		const estimates: Pair = { label: `${READS} Calculator Estimate, ${delayMs} ms added to each reply`, target: delayMs ? 'at most 1.0' : 'none (for reference)', packageNode: 'Package Estimate', httpNode: 'HTTP Estimate', segments: ['calculator'] };
+		prepare(sandbox);
+		await storeInvoices(sandbox, READS);
+		if (delayMs) sandbox.world.faults.configure({ delay_ms: delayMs });
+		sandbox.calls.take();
+		const execution = await n8n.execute(flows.reads.id);
+		const calls = sandbox.calls.take();
+		printPair(reads, measurePair(execution, calls, reads), 'package first');
+		printPair(estimates, measurePair(execution, calls, estimates), 'HTTP Request node first');
+		const other = calls.count('t2', ['auth']);
+		if (other) console.log(`  (package key-information calls: ${other})`);
+	}
+}
+
+async function creates(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
+	const delayMs = 50;
+	const pair: Pair = { label: `${CREATES} Invoice Create, one call per item (t2), ${delayMs} ms added to each reply`, target: 'at most 1.0, 0 duplicates, 0 failed', packageNode: 'Package Create', httpNode: 'HTTP Create', segments: ['invoices', 'auth'] };
+	prepare(sandbox, { delayMs });
+	const execution = await n8n.execute(flows.creates.id);
+	const result = measurePair(execution, sandbox.calls.take(), pair);
+	const pkg = duplicates(sandbox, 'PKG');
+	const http = duplicates(sandbox, 'HTTP');
+	result.extra = `stored ${pkg.stored} / ${http.stored}, duplicates ${pkg.duplicated} / ${http.duplicated}`;
+	printPair(pair, result, 'HTTP Request node first');
+}
+
+async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
+	prepare(sandbox, { window: { seconds: WINDOW.seconds, t2: WINDOW.limit } });
+	const execution = await n8n.execute(flows.window.id);
+	const calls = sandbox.calls.take();
+	const t = task(execution.run, 'Package Create');
+	const ms = t.executionTime ?? NaN;
+	const windowMs = WINDOW.seconds * 1000;
+	// Windows are aligned to the epoch: the calls can end no sooner than the start of the window
+	// holding the last of them.
+	const firstReset = (Math.floor(t.startTime / windowMs) + 1) * windowMs;
+	const minimumMs = firstReset - t.startTime + (Math.ceil(WINDOW.creates / WINDOW.limit) - 2) * windowMs;
+	const items = json(execution.run, 'Package Create');
+	const dup = duplicates(sandbox, 'WIN');
+	console.log(`\n${WINDOW.creates} Invoice Create under a ${WINDOW.limit}-per-${WINDOW.seconds}-s window (t2), 0 ms added`);
+	console.log(
+		`  package ${seconds(ms)} against the window minimum ${seconds(minimumMs)}: ${ratio(ms, minimumMs)}; calls ${calls.count('t2')}, 429 replies ${calls.count('t2', undefined, 429)}; ` +
+			`failed items ${failedItems(items)}; stored ${dup.stored}, duplicates ${dup.duplicated}   (target: 0 failed, 0 × 429, at most 1.05)`,
+	);
+}
+
+async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean) {
+	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both)`);
+	const measure = async (id: string, label: string, nodes: string[], prefix: string) => {
+		prepare(sandbox);
+		const execution = await n8n.execute(flows[id].id);
+		const calls = sandbox.calls.take();
+		const ms = nodes.slice(1).reduce((sum, node) => sum + (task(execution.run, node).executionTime ?? 0), 0);
+		const peak = peakMb(execution, nodes);
+		const filed = duplicates(sandbox, prefix);
+		console.log(
+			`  ${label.padEnd(48)} ${seconds(ms).padStart(8)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
+		);
+		return { ms, peak: peak.total };
+	};
+	const hand = await measure('many-hand', 'hand-built: Code (batches of 500) + HTTP Request', ['Rows', 'Batches', 'HTTP Batch'], 'HAND');
+	const viaJson = await measure('many-json', 'package Create Many, JSON body {{ $json }}', ['Rows', 'Package Create Many'], 'MANY');
+	console.log(`  => JSON body: time ratio ${ratio(viaJson.ms, hand.ms)}, peak memory ratio ${ratio(viaJson.peak, hand.peak)}   (target: calls 20, peak memory at most the hand-built's)`);
+	if (inputItem) {
+		const asIs = await measure('many-item', 'package Create Many, Input Item As Is', ['Rows', 'Package Create Many'], 'MANY');
+		console.log(`  => Input Item As Is: time ratio ${ratio(asIs.ms, hand.ms)}, peak memory ratio ${ratio(asIs.peak, hand.peak)}`);
+	} else {
+		console.log('  (the "Input Item As Is" body source is not in this build: measured the JSON body only)');
+	}
+}
+
+function buildWorkflows(baseUrl: string, inputItem: boolean): Record<string, WorkflowJson> {
+	const readPair = {
+		package: [rows('Invoice IDs A', READS, '(i) => ({ id: 1001 + i })'), invoiceNode('Package Get', { operation: 'get', invoiceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } })],
+		http: [rows('Invoice IDs B', READS, '(i) => ({ id: 1001 + i })'), httpNode('HTTP Get', 'GET', `=${baseUrl}/invoices/{{ $json.id }}`)],
+	};
+	const estimatePair = {
+		package: [rows('Estimate Rows A', READS, estimateRow), estimateNode('Package Estimate')],
+		http: [rows('Estimate Rows B', READS, estimateRow), httpNode('HTTP Estimate', 'POST', `${baseUrl}/calculator/estimate`, '={{ $json }}')],
+	};
+	const createPair = {
+		package: [rows('Rows A', CREATES, invoiceRow('PKG')), invoiceNode('Package Create', { operation: 'create', inputMode: 'json', invoiceJson: '={{ $json }}' })],
+		http: [rows('Rows B', CREATES, invoiceRow('HTTP')), httpNode('HTTP Create', 'POST', `${baseUrl}/invoices`, '={{ $json }}')],
+	};
+	// A first branch runs every measured node on a few items, so no measured node pays for
+	// loading code or warming n8n up.
+	const warmRows = (name: string) => rows(name, 5, '(i) => ({ id: 1001 + i, state: "TX", premium: 1000, policy_fees: 0, effective_date: "2026-01-01" })');
+	const warmUp = [
+		[warmRows('Warm-up Rows 1'), invoiceNode('Warm-up Get', { operation: 'get', invoiceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }, 'warm')],
+		[warmRows('Warm-up Rows 2'), httpNode('Warm-up HTTP Get', 'GET', `=${baseUrl}/invoices/{{ $json.id }}`, undefined, true)],
+		[warmRows('Warm-up Rows 3'), estimateNode('Warm-up Estimate', true)],
+		[warmRows('Warm-up Rows 4'), httpNode('Warm-up HTTP Estimate', 'POST', `${baseUrl}/calculator/estimate`, '={{ $json }}', true)],
+	];
+	const warmUpCreate = [
+		[rows('Warm-up Rows 1', 5, invoiceRow('WARM')), invoiceNode('Warm-up Create', { operation: 'create', inputMode: 'json', invoiceJson: '={{ $json }}' }, 'warm')],
+		[rows('Warm-up Rows 2', 5, invoiceRow('WARMH')), httpNode('Warm-up HTTP Create', 'POST', `${baseUrl}/invoices`, '={{ $json }}', true)],
+	];
+	const flows: WorkflowJson[] = [
+		workflow('reads', [...warmUp, readPair.package, readPair.http, estimatePair.http, estimatePair.package]),
+		workflow('creates', [...warmUpCreate, createPair.http, createPair.package]),
+		workflow('window', [[rows('Rows', WINDOW.creates, invoiceRow('WIN')), invoiceNode('Package Create', { operation: 'create', inputMode: 'json', invoiceJson: '={{ $json }}' })]]),
+		workflow('many-hand', [[rows('Rows', MANY, invoiceRow('HAND')), batches('Batches', 500), httpNode('HTTP Batch', 'POST', `${baseUrl}/invoices/batch`, '={{ $json }}')]]),
+		workflow('many-json', [[rows('Rows', MANY, invoiceRow('MANY')), invoiceNode('Package Create Many', { operation: 'createMany', inputMode: 'json', invoiceJson: '={{ $json }}' }, 't3')]]),
+	];
+	if (inputItem) flows.push(workflow('many-item', [[rows('Rows', MANY, invoiceRow('MANY')), invoiceNode('Package Create Many', { operation: 'createMany', inputMode: 'inputItem' }, 't3')]]));
+	return Object.fromEntries(flows.map((f) => [f.id, f]));
+}
+
+async function main() {
+	const bin = process.env.N8N_BIN;
+	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/bench/run.sh sets it)');
+	const started = Date.now();
+	const sandbox = await startCountingSandbox();
+	const n8n = await BenchN8n.start(bin, sandbox);
+	try {
+		const inputItem = hasInputItemMode();
+		const flows = buildWorkflows(sandbox.baseUrl, inputItem);
+		await n8n.importWorkflows(Object.values(flows));
+		console.log(`bench: the packed package in n8n 2.8.4 (n8n execute) against n8n's HTTP Request node, sandbox at ${sandbox.baseUrl}`);
+		console.log('figures: node execution times from the run data; calls counted at the sandbox (package / HTTP Request node)');
+		if (wanted('reads')) await readsAndEstimates(n8n, sandbox, flows);
+		if (wanted('creates')) await creates(n8n, sandbox, flows);
+		if (wanted('window')) await window(n8n, sandbox, flows);
+		if (wanted('createMany')) await createMany(n8n, sandbox, flows, inputItem);
+		console.log(`\nbench in n8n: ${seconds(Date.now() - started)}`);
+	} finally {
+		n8n.close();
+		killAllChildren();
+		await sandbox.close();
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	killAllChildren();
+	process.exit(1);
+});

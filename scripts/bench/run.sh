@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# npm run bench: the package in a real n8n 2.8.4 against n8n's HTTP Request node (inN8n.ts), then
+# the in-process faults bench (faults.ts: exactly-once under lost replies and 500s, which the
+# real run does not inject). Prints figures; asserts nothing. BENCH_ONLY=reads,creates,window,createMany.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
+export N8N_BIN
+npx --no-install n8n-node build >/dev/null
+npx --no-install tsc -p scripts/bench/tsconfig.json
+node .cache/bench/scripts/bench/inN8n.js
+if [ -z "${BENCH_ONLY:-}" ]; then
+	echo
+	node .cache/bench/scripts/bench/faults.js
+fi

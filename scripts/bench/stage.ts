@@ -1,0 +1,244 @@
+/**
+ * The bench's stage: the sandbox behind a request counter, and a real n8n (the packed package
+ * installed as n8n's installer leaves it, test/e2e/n8n.ts) whose `n8n execute` runs are sampled
+ * for memory. Workflows are imported once and run by id.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+import { installPackedPackage, killTree, makeTempUserFolder, n8nEnv, runCliOk, tail, type N8nEnv } from '../../test/e2e/n8n';
+import { parseRawOutput, type Run, type TaskData } from '../../test/e2e/runData';
+import { KEYS, keyByName } from '../../test/sandbox';
+import { API_BASE, createHandler } from '../../test/sandbox/server';
+import { World } from '../../test/sandbox/world';
+
+/** One reply of the service: the key that called, the path's first segment, the status. */
+export interface Call {
+	key: string;
+	segment: string;
+	status: number;
+}
+
+/** The service's replies since the last `take()`. */
+export class CallCounter {
+	private calls: Call[] = [];
+
+	add(call: Call): void {
+		this.calls.push(call);
+	}
+
+	take(): Calls {
+		const taken = new Calls(this.calls);
+		this.calls = [];
+		return taken;
+	}
+}
+
+export class Calls {
+	constructor(private readonly calls: Call[]) {}
+
+	/** Calls by a key (name in keys.json), optionally only under some paths (e.g. "invoices"). */
+	count(key: string, segments?: string[], status?: number): number {
+		return this.calls.filter((c) => c.key === key && (!segments || segments.includes(c.segment)) && (status === undefined || c.status === status)).length;
+	}
+}
+
+export interface BenchSandbox {
+	world: World;
+	baseUrl: string;
+	calls: CallCounter;
+	close(): Promise<void>;
+}
+
+export async function startCountingSandbox(): Promise<BenchSandbox> {
+	const world = new World(() => new Date());
+	const calls = new CallCounter();
+	const nameOf = new Map(KEYS.map((k) => [`Bearer ${k.key}`, k.name]));
+	let baseUrl = '';
+	const handle = createHandler(world, () => baseUrl);
+	const server: Server = createServer((req, res) => {
+		if (req.url?.startsWith(API_BASE)) {
+			const key = nameOf.get(String(req.headers.authorization)) ?? 'none';
+			const segment = req.url.slice(API_BASE.length).split(/[/?]/)[1] ?? '';
+			res.on('finish', () => calls.add({ key, segment, status: res.statusCode }));
+		}
+		void handle(req, res);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	world.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	baseUrl = `${world.origin}${API_BASE}`;
+	return {
+		world,
+		baseUrl,
+		calls,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+/** Credential ids the bench workflows use. */
+export const CREDENTIALS = {
+	packageT2: { surplusLinesApi: { id: 'benchSlT2', name: 'Surplus Lines (t2)' } },
+	packageT3: { surplusLinesApi: { id: 'benchSlT3', name: 'Surplus Lines (t3)' } },
+	/** The HTTP Request node's Header Auth, with the t3 key of the same account (its calls are counted apart). */
+	httpT3: { httpHeaderAuth: { id: 'benchHttpT3', name: 'Header Auth (t3)' } },
+	/** Warm-up branches: a key of another account, so their calls are not counted with the measured ones. */
+	packageWarm: { surplusLinesApi: { id: 'benchSlWarm', name: 'Surplus Lines (warm-up)' } },
+	httpWarm: { httpHeaderAuth: { id: 'benchHttpWarm', name: 'Header Auth (warm-up)' } },
+};
+
+export interface Sample {
+	at: number;
+	/** Resident memory of the n8n process, bytes. */
+	main: number;
+	/** Resident memory of its other processes (the task runner that runs Code nodes), bytes. */
+	others: number;
+}
+
+export interface Execution {
+	run: Run;
+	samples: Sample[];
+}
+
+const PAGE = 4096;
+
+/** The processes of group `pgid` (Linux /proc): n8n and the task runner it started. */
+function groupPids(pgid: number): number[] {
+	const pids: number[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) pids.push(Number(entry));
+		} catch {
+			// the process ended meanwhile
+		}
+	}
+	return pids;
+}
+
+function rssOf(pid: number): number {
+	try {
+		return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE;
+	} catch {
+		return 0;
+	}
+}
+
+/** Samples the group's resident memory every 100 ms (looking for new processes every second). */
+function sampleGroup(pgid: number): { samples: Sample[]; stop(): void } {
+	const samples: Sample[] = [];
+	let pids: number[] = [];
+	let tick = 0;
+	const timer = setInterval(() => {
+		if (tick++ % 10 === 0) pids = groupPids(pgid);
+		let others = 0;
+		for (const pid of pids) if (pid !== pgid) others += rssOf(pid);
+		samples.push({ at: Date.now(), main: rssOf(pgid), others });
+	}, 100);
+	return { samples, stop: () => clearInterval(timer) };
+}
+
+export class BenchN8n {
+	private constructor(
+		readonly n8n: N8nEnv,
+		private readonly workDir: string,
+	) {}
+
+	static async start(bin: string, sandbox: BenchSandbox): Promise<BenchN8n> {
+		const userFolder = makeTempUserFolder();
+		installPackedPackage(userFolder);
+		const n8n = await n8nEnv(bin, userFolder);
+		const workDir = join(userFolder, 'bench-input');
+		mkdirSync(join(workDir, 'workflows'), { recursive: true });
+		const t3 = keyByName('t3').key;
+		const warm = keyByName('other-account-t2').key;
+		const credentials = [
+			{ id: CREDENTIALS.packageT2.surplusLinesApi.id, name: 'Surplus Lines (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
+			{ id: CREDENTIALS.packageT3.surplusLinesApi.id, name: 'Surplus Lines (t3)', type: 'surplusLinesApi', data: { apiKey: t3, baseUrl: sandbox.baseUrl } },
+			{ id: CREDENTIALS.httpT3.httpHeaderAuth.id, name: 'Header Auth (t3)', type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${t3}` } },
+			{ id: CREDENTIALS.packageWarm.surplusLinesApi.id, name: 'Surplus Lines (warm-up)', type: 'surplusLinesApi', data: { apiKey: warm, baseUrl: sandbox.baseUrl } },
+			{ id: CREDENTIALS.httpWarm.httpHeaderAuth.id, name: 'Header Auth (warm-up)', type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${warm}` } },
+		];
+		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials));
+		await runCliOk(n8n, ['import:credentials', `--input=${join(workDir, 'credentials.json')}`]);
+		return new BenchN8n(n8n, workDir);
+	}
+
+	async importWorkflows(workflows: Array<{ id: string }>): Promise<void> {
+		const dir = join(this.workDir, 'workflows');
+		for (const workflow of workflows) writeFileSync(join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+		await runCliOk(this.n8n, ['import:workflow', '--separate', `--input=${dir}`]);
+	}
+
+	/** `n8n execute --id --rawOutput`, its process group's memory sampled. */
+	async execute(id: string, timeoutMs = 600_000): Promise<Execution> {
+		// stdout to a file: n8n exits right after printing the run, and a pipe would lose its end.
+		const outFile = join(this.workDir, `${id}.out`);
+		const out = openSync(outFile, 'w');
+		const child = spawn(this.n8n.bin, ['execute', `--id=${id}`, '--rawOutput'], {
+			env: this.n8n.env,
+			cwd: this.n8n.userFolder,
+			detached: true,
+			stdio: ['ignore', out, 'pipe'],
+		});
+		closeSync(out);
+		const stop = () => killTree(child, 'SIGKILL');
+		process.once('exit', stop);
+		let stderr = '';
+		child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+		const sampler = sampleGroup(child.pid ?? 0);
+		const timer = setTimeout(stop, timeoutMs);
+		const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+		sampler.stop();
+		clearTimeout(timer);
+		process.removeListener('exit', stop);
+		const stdout = readFileSync(outFile, 'utf8');
+		rmSync(outFile);
+		if (process.env.BENCH_DUMP) writeFileSync(join(process.env.BENCH_DUMP, `${id}.out`), stdout);
+		const run = readRun(stdout);
+		if (code !== 0 || !run) throw new Error(`n8n execute ${id} exited ${code}${run ? '' : ', no run JSON'}\n${tail(stdout, 1500)}\n${tail(stderr, 1500)}`);
+		return { run, samples: sampler.samples };
+	}
+
+	close(): void {
+		rmSync(this.n8n.userFolder, { recursive: true, force: true });
+	}
+}
+
+/** The run n8n printed: the JSON from the first line starting with "{" (log lines come before it). */
+function readRun(stdout: string): Run | undefined {
+	const start = stdout.search(/^\{/m);
+	if (start < 0) return undefined;
+	const end = stdout.lastIndexOf('}');
+	try {
+		return JSON.parse(stdout.slice(start, end + 1)) as Run;
+	} catch {
+		return parseRawOutput(stdout);
+	}
+}
+
+export function task(run: Run, node: string): TaskData & { startTime: number } {
+	const tasks = run.data.resultData.runData[node];
+	if (!tasks?.length) throw new Error(`node "${node}" did not run`);
+	return tasks[tasks.length - 1] as TaskData & { startTime: number };
+}
+
+/** Peak resident memory (n8n + its task runner) while the given nodes ran, MB. */
+export function peakMb(execution: Execution, nodes: string[]): { total: number; main: number } {
+	const spans = nodes.map((n) => task(execution.run, n)).map((t) => [t.startTime, t.startTime + (t.executionTime ?? 0)]);
+	const from = Math.min(...spans.map((s) => s[0]));
+	const to = Math.max(...spans.map((s) => s[1]));
+	const inside = execution.samples.filter((s) => s.at >= from && s.at <= to);
+	const mb = (bytes: number) => bytes / 1024 / 1024;
+	return {
+		total: mb(Math.max(0, ...inside.map((s) => s.main + s.others))),
+		main: mb(Math.max(0, ...inside.map((s) => s.main))),
+	};
+}

@@ -1,0 +1,250 @@
+/**
+ * Items in parallel (the router's promise pool) within one rate budget per key (the transport's
+ * turn-taking). The server is nock with replies delayed on real timers, so requests overlap for
+ * real; the transport's waits run on the fake clock, so the virtual time of each request's
+ * arrival shows what it waited for.
+ */
+import { ExecuteContext } from 'n8n-core';
+import nock from 'nock';
+
+import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/execute';
+import { runNode } from '../harness/engine';
+import { ProbeNode } from '../harness/probeNode';
+import type { useFakeClock } from '../helpers/fakeClock';
+import { useNockSuite } from '../helpers/nockSuite';
+
+const KEY = 'sltax_t2_0123456789abcdefghijklmnopqrstuv';
+const BASE = 'https://sl.example.com';
+const API = `${BASE}/api/v1`;
+const credentials = { apiKey: KEY, baseUrl: BASE };
+
+const suite = useNockSuite();
+let fake: ReturnType<typeof useFakeClock>;
+beforeEach(() => {
+	fake = suite();
+});
+
+function envelope(data: unknown): nock.Body {
+	return { success: true, data, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: 'req_1', response_time_ms: 1 } };
+}
+function failure(code: string, message: string): nock.Body {
+	return { success: false, error: { code, message }, meta: { timestamp: '2026-11-22T12:00:00Z', request_id: 'req_2', response_time_ms: 1 } };
+}
+
+interface Arrival {
+	id: number;
+	/** Virtual time (fake clock) when the request arrived. */
+	at: number;
+	/** Requests in flight at the server when it arrived, itself included. */
+	inFlight: number;
+	status: number;
+}
+
+type Answer = { status: number; body: nock.Body; headers?: Record<string, string>; delayMs?: number };
+
+/**
+ * GET /invoices/:id answered by `answer` (called on arrival), after `delayMs` of real time.
+ * Records every arrival.
+ */
+function server(answer: (id: number, arrival: number) => Answer) {
+	const arrivals: Arrival[] = [];
+	let inFlight = 0;
+	nock(API)
+		.persist()
+		.get(/\/invoices\/\d+$/)
+		.reply((uri, _body, callback) => {
+			const id = Number(uri.split('/').pop());
+			inFlight++;
+			const reply = answer(id, arrivals.length);
+			arrivals.push({ id, at: fake.nowSeconds(), inFlight, status: reply.status });
+			setTimeout(() => {
+				inFlight--;
+				callback(null, [reply.status, reply.body, reply.headers ?? {}]);
+			}, reply.delayMs ?? 20);
+		});
+	return arrivals;
+}
+
+const ok = (id: number, delayMs = 20, headers: Record<string, string> = {}): Answer => ({
+	status: 200,
+	body: envelope({ id }),
+	headers,
+	delayMs,
+});
+
+function getEach(ids: number[], options: { concurrency?: number; continueOnFail?: boolean; maxRateLimitWaitSeconds?: number } = {}) {
+	const { continueOnFail, ...requestOptions } = options;
+	return runNode({
+		node: new ProbeNode(),
+		parameters: {
+			method: 'GET',
+			path: '={{ "/invoices/" + $json.id }}',
+			requestOptions,
+		},
+		credentials,
+		items: ids.map((id) => ({ id })),
+		continueOnFail,
+	});
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+describe('items in parallel', () => {
+	it('keeps output order and pairing when later items are answered first', async () => {
+		// Item 1 is answered last, item 30 first (real time).
+		const arrivals = server((id) => ok(id, 20 + (30 - id) * 6));
+		const { output, error } = await getEach(ids(30));
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(30));
+		expect(output!.map((o) => o.pairedItem)).toEqual(ids(30).map((id) => ({ item: id - 1 })));
+		// The first call goes alone (the key's budget is not known yet), then up to 25 at once.
+		expect(arrivals[0].inFlight).toBe(1);
+		const most = Math.max(...arrivals.map((a) => a.inFlight));
+		expect(most).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('runs items one by one with Concurrency 1', async () => {
+		const arrivals = server((id) => ok(id));
+		const { output } = await getEach(ids(4), { concurrency: 1 });
+		expect(output).toHaveLength(4);
+		expect(arrivals.map((a) => [a.id, a.inFlight])).toEqual(ids(4).map((id) => [id, 1]));
+	});
+
+	it('continue-on-fail: each failing item becomes its own error item, in its place', async () => {
+		server((id) =>
+			id % 3 === 0
+				? { status: 404, body: failure('NOT_FOUND', `Invoice ${id} not found`), delayMs: 10 }
+				: ok(id, 40 - id),
+		);
+		const { output } = await getEach(ids(7), { continueOnFail: true, concurrency: 4 });
+		expect(output!.map((o) => o.pairedItem)).toEqual(ids(7).map((id) => ({ item: id - 1 })));
+		expect(output!.map((o) => (o.json.code as string) ?? (o.json.data as { id: number }).id)).toEqual([
+			1, 2, 'NOT_FOUND', 4, 5, 'NOT_FOUND', 7,
+		]);
+		expect(output![2].json.error).toContain('Invoice 3 not found');
+	});
+
+	it('without continue-on-fail: fails on the first failing item and starts no item after it', async () => {
+		// Items 3 and 5 fail; item 5 is answered first, but the run fails on item 3, as one by one.
+		const arrivals = server((id) =>
+			id === 3 || id === 5
+				? { status: 404, body: failure('NOT_FOUND', `Invoice ${id} not found`), delayMs: id === 3 ? 60 : 5 }
+				: ok(id),
+		);
+		const { error } = await getEach(ids(40), { concurrency: 4 });
+		expect(error!.message).toContain('Invoice 3 not found');
+		expect(error!.context?.itemIndex).toBe(2);
+		// Items already in flight finish; none is started once a failure is known.
+		expect(Math.max(...arrivals.map((a) => a.id))).toBeLessThan(10);
+	});
+});
+
+describe('items changing the same invoice', () => {
+	it('run in item order, while other invoices go in parallel', async () => {
+		const log: string[] = [];
+		nock(API)
+			.persist()
+			.put(/\/invoices\/\d+$/)
+			.reply((uri, body, callback) => {
+				const id = Number(uri.split('/').pop());
+				const { commission } = body as { commission: number };
+				log.push(`start ${id}:${commission}`);
+				// The first update of invoice 7 is the slowest reply.
+				setTimeout(() => {
+					log.push(`end ${id}:${commission}`);
+					callback(null, [200, envelope({ id, commission })]);
+				}, commission === 1 ? 120 : 10);
+			});
+		const { output, error } = await runNode({
+			node: new SurplusLinesInvoice(),
+			parameters: {
+				resource: 'invoice',
+				operation: 'update',
+				invoiceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				inputMode: 'json',
+				invoiceJson: '={{ JSON.stringify({ commission: $json.commission }) }}',
+			},
+			credentials,
+			items: [
+				{ id: 5, commission: 0 }, // the first call goes alone: the key's budget is not known yet
+				{ id: 7, commission: 1 },
+				{ id: 8, commission: 2 },
+				{ id: 7, commission: 3 },
+			],
+		});
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => o.json.commission)).toEqual([0, 1, 2, 3]);
+		// Invoice 8 did not wait for invoice 7; the second update of 7 waited for the first.
+		expect(log.indexOf('start 8:2')).toBeLessThan(log.indexOf('end 7:1'));
+		expect(log.indexOf('start 7:3')).toBeGreaterThan(log.indexOf('end 7:1'));
+	});
+});
+
+describe('one rate budget for all items in flight', () => {
+	it('one 429 holds back every request until its Retry-After, then one call goes before the rest', async () => {
+		const reset = String(fake.nowSeconds() + 3600);
+		let refused = false;
+		const arrivals = server((id, n) => {
+			if (n === 3 && !refused) {
+				refused = true;
+				return { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': '30' }, delayMs: 5 };
+			}
+			return ok(id, 40, { 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '500', 'X-RateLimit-Reset': reset });
+		});
+		const start = fake.nowSeconds();
+		const { output, error } = await getEach(ids(12), { concurrency: 5 });
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(12));
+
+		expect(arrivals.filter((a) => a.status === 429)).toHaveLength(1);
+		const refusedAt = arrivals.findIndex((a) => a.status === 429);
+		const afterRefusal = arrivals.slice(refusedAt + 1);
+		// Requests already in flight were sent before the 429 (same virtual time); every request
+		// sent after it waited the 30 s.
+		const sentLater = afterRefusal.filter((a) => a.at > start);
+		const sentBefore = afterRefusal.filter((a) => a.at === start);
+		expect(sentBefore.length).toBeLessThan(5);
+		expect(sentLater.length + sentBefore.length).toBe(12 + 1 - (refusedAt + 1));
+		for (const a of sentLater) expect(a.at).toBeGreaterThanOrEqual(start + 30);
+		// After the wait, the first call went alone; the others followed its reply.
+		expect(sentLater[0].inFlight).toBe(1);
+		expect(fake.sleeps.every((ms) => ms <= 30_000)).toBe(true);
+		expect(fake.sleeps).toContain(30_000);
+	});
+
+	it('never sends more calls than the window has left, whatever the concurrency; the rest wait for the reset', async () => {
+		const reset = fake.nowSeconds() + 600;
+		let left = 4;
+		const arrivals = server((id) => {
+			const now = fake.nowSeconds();
+			if (now >= reset) return ok(id, 10, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '99', 'X-RateLimit-Reset': String(reset + 3600) });
+			left--;
+			if (left < 0) return { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': String(reset - now) } };
+			return ok(id, 10, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': String(left), 'X-RateLimit-Reset': String(reset) });
+		});
+		const start = fake.nowSeconds();
+		const { output, error } = await getEach(ids(10), { concurrency: 10, maxRateLimitWaitSeconds: 900 });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(10);
+		expect(arrivals.filter((a) => a.status === 429)).toHaveLength(0);
+		expect(arrivals.filter((a) => a.at === start)).toHaveLength(4);
+		for (const a of arrivals.slice(4)) expect(a.at).toBeGreaterThanOrEqual(reset);
+	});
+});
+
+describe('credential', () => {
+	it('is read once per execution, however many items and calls', async () => {
+		const reads = jest.spyOn(ExecuteContext.prototype, 'getCredentials');
+		try {
+			server((id) => ok(id, 5));
+			const { output } = await getEach(ids(25));
+			expect(output).toHaveLength(25);
+			// One read checked by the package, one handed to n8n's request helper for every call
+			// (which would otherwise read it again per call).
+			expect(reads).toHaveBeenCalledTimes(2);
+		} finally {
+			reads.mockRestore();
+		}
+	});
+});
