@@ -25,6 +25,7 @@ import {
 	REPO_ROOT,
 	RestSession,
 	runCliOk,
+	runStage,
 	startServer,
 	type RunningN8n,
 } from '../e2e/n8n';
@@ -141,19 +142,4 @@ async function main(): Promise<number> {
 	return failed > 0 || passed === 0 ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(`[browser] ${error.stack ?? error.message}`);
-		console.log('browser: 0 passed, 1 failed');
-		killAllChildren();
-		process.exit(1);
-	},
-);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => {
-		killAllChildren();
-		process.exit(130);
-	});
-}
+runStage('browser', main);
