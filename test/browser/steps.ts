@@ -177,9 +177,11 @@ export const STEPS: Step[] = [
 			await mapper.locator('[data-test-id="mapping-mode-select"]').click();
 			await editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText('Map Each Column Manually').click();
 			const fields = mapper.locator('[data-test-id="mapping-fields-container"]');
-			for (const label of ['Policy Number', 'Insured Name', 'Effective Date', 'Type']) {
-				await fields.getByText(label, { exact: false }).first().waitFor({ timeout: TIMEOUT });
+			for (const label of ['Policy Number', 'Insured Name', 'State']) {
+				await fields.getByText(label, { exact: true }).first().waitFor({ timeout: TIMEOUT });
 			}
+			// Further down the list (rendered, below the fold).
+			await fields.getByText('Effective Date', { exact: true }).first().waitFor({ state: 'attached', timeout: TIMEOUT });
 			await editor.shot('mapper-manual');
 		},
 	},

@@ -79,6 +79,7 @@ async function main(): Promise<void> {
 
 	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
 	const mailDir = join(userFolder, 'mailbox');
+	rmSync(mailDir, { recursive: true, force: true }); // this run's mails only
 	const mailbox = await startMailbox({ port: smtpPort, dir: mailDir });
 	const inbox = await serveInbox(mailbox, inboxPort);
 	installPackedPackage(userFolder);
