@@ -7,12 +7,15 @@ set -euo pipefail
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "${CHROMIUM}" ]; then
 	echo "[chromium] ${CHROMIUM} missing: installing Debian's chromium package" >&2
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "[chromium] installing needs root (apt-get install -y chromium)" >&2
+	if [ "$(id -u)" -eq 0 ]; then
+		as_root=()
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		as_root=(sudo)
+	else
+		echo "[chromium] installing needs root: sudo apt-get install -y chromium" >&2
 		exit 1
 	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update >&2
-	apt-get install -y --no-install-recommends chromium >&2
+	"${as_root[@]}" apt-get update >&2
+	"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >&2
 fi
 echo "${CHROMIUM}"

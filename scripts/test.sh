@@ -28,6 +28,7 @@ mkdir -p .cache
 stage "community scanner rules (packed tarball)" bash -c 'set -o pipefail; node scripts/scan-package.mjs | tee .cache/scan-output.txt'
 stage "jest (unit, sandbox, engine)" npx --no-install jest --ci --json --outputFile=.cache/jest-results.json
 stage "end-to-end (real n8n + sandbox)" bash -c 'set -o pipefail; bash scripts/e2e.sh | tee .cache/e2e-output.txt'
+stage "queue mode (n8n main + 2 workers, Redis, Postgres)" bash -c 'set -o pipefail; bash scripts/queue.sh | tee .cache/queue-output.txt'
 stage "browser (n8n's editor in Chromium)" bash -c 'set -o pipefail; bash scripts/browser.sh | tee .cache/browser-output.txt'
 
 echo
@@ -36,4 +37,4 @@ for line in "${STAGES[@]}"; do echo "  ${line}"; done
 echo "  total: $(( $(date +%s) - total_start )) s"
 
 # One closing line over both runners (jest's own summary is not in a form CI reads).
-node scripts/test-summary.js .cache/jest-results.json .cache/scan-output.txt .cache/e2e-output.txt .cache/browser-output.txt
+node scripts/test-summary.js .cache/jest-results.json .cache/scan-output.txt .cache/e2e-output.txt .cache/queue-output.txt .cache/browser-output.txt

@@ -43,14 +43,3 @@ export const estimateInput = z.object({
 		.refine((value) => isValidDate(value), `${MESSAGES.date} (YYYY-MM-DD)`)
 		.optional(),
 });
-
-/** A date parameter as YYYY-MM-DD: n8n's date picker gives `2024-06-01T00:00:00`, expressions may give a DateTime. */
-export function dateOnly(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const maybeDateTime = value as { toISODate?: () => string | null };
-	if (typeof maybeDateTime.toISODate === 'function')
-		return maybeDateTime.toISODate() ?? String(value);
-	const text = String(value).trim();
-	const match = /^(\d{4}-\d{2}-\d{2})(T.*)?$/.exec(text);
-	return match ? match[1] : text;
-}

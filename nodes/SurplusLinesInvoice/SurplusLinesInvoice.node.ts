@@ -33,6 +33,9 @@ export class SurplusLinesInvoice implements INodeType {
 		defaults: { name: 'Surplus Lines Invoice' },
 		usableAsTool: true,
 		...actionNodeBase,
+		// 2: Bill Taxes From Preview is a switch on the panel, on by default (1: an option, off).
+		version: [1, 2],
+		defaultVersion: 2,
 		properties: [
 			resourceProperty([{ name: 'Invoice', value: 'invoice' }]),
 			...invoice.description,

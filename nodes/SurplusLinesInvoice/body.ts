@@ -11,8 +11,10 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 
+import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
 import { columnsToBody, matchItemColumns, requiredColumnNames } from '../shared/invoiceColumns';
+import { noteInvoiceWarnings } from '../shared/warnings';
 import { type Conversion, validateInvoice } from './validation';
 
 /** UI name → request field, for the six required fields and the optional ones. */
@@ -42,6 +44,16 @@ const REQUIRED_UI_FIELDS = [
 	'effectiveDate',
 	'expirationDate',
 ];
+
+/** Date fields use n8n's date picker (`2026-01-01T00:00:00`, or a DateTime from an expression). */
+const DATE_FIELDS = new Set([
+	'effectiveDate',
+	'expirationDate',
+	'invoiceDate',
+	'transactionEffectiveDate',
+]);
+const fieldValue = <T>(name: string, value: T): T | string =>
+	DATE_FIELDS.has(name) ? (dateOnly(value) ?? value) : value;
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -138,7 +150,7 @@ function named(values: IDataObject): IDataObject {
 	const body: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (blank(value)) continue;
-		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : value;
+		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : fieldValue(name, value);
 	}
 	return body;
 }
@@ -217,7 +229,7 @@ function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial')
 					...Object.fromEntries(
 						REQUIRED_UI_FIELDS.map((name) => [
 							FIELD_NAMES[name],
-							ctx.getNodeParameter(name, i, ''),
+							fieldValue(name, ctx.getNodeParameter(name, i, '')),
 						]),
 					),
 					...named(withTypeCode(ctx, i)),
@@ -288,7 +300,7 @@ export function readInvoiceInput(
 		const column = sourceOf(c.field, sources);
 		return column ? { ...c, column } : c;
 	});
-	return { body: checked.body, converted };
+	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted };
 }
 
 /** Reads and checks the body; every problem is reported at once, before any call. */

@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { withUtcTimes } from '../shared/dates';
+import { invoiceWithoutLinks } from '../shared/links';
+
 export interface FilingMarks {
 	/** The service returned an earlier filing for the same Idempotency-Key (`Idempotent-Replayed: true`). */
 	replayed?: boolean;
@@ -34,7 +37,7 @@ export function invoiceJson(
 	simplify: boolean,
 	marks: FilingMarks = {},
 ): IDataObject {
-	const json = simplify ? simplifyInvoice(invoice) : { ...invoice };
+	const json = simplify ? simplifyInvoice(invoice) : invoiceWithoutLinks(withUtcTimes(invoice));
 	if (marks.replayed) json._replayed = true;
 	if (marks.recovered) json._recovered = true;
 	return json;

@@ -18,6 +18,9 @@ export class SurplusLinesTrigger implements INodeType {
 			dark: 'file:../../icons/surplusLines.dark.svg',
 		},
 		group: ['trigger'],
+		// Offered in the node list as surplusLinesInvoiceTrigger (listed with the Invoice node); this
+		// type stays for saved workflows.
+		hidden: true,
 		version: 1,
 		subtitle:
 			'={{ (($parameter["events"] || []).length) + ((($parameter["events"] || []).length) === 1 ? " event" : " events") }}',

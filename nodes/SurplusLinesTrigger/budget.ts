@@ -74,9 +74,20 @@ export interface Budget {
 	/** Calls per hour the key may make (X-RateLimit-Limit, else the tier's documented limit). */
 	limit: number;
 	limitSource: 'headers' | 'tier';
+	/** Budget Share, 0..1. */
+	share: number;
 	pollsPerHour: number;
+	/** What the share allows: floor(limit × share), at least 1. */
+	callsPerHour: number;
 	/** floor(limit × share ÷ polls per hour), at least 1. */
 	callsPerPoll: number;
+	/**
+	 * The schedule polls more often than even 1 call a poll allows (a schedule in seconds): polls
+	 * read at most `callsPerHour` calls an hour, spaced out, and the polls in between read nothing.
+	 */
+	paced: boolean;
+	/** Polls an hour that read: every poll, or `callsPerHour` when paced. */
+	readsPerHour: number;
 }
 
 export function computeBudget(
@@ -86,12 +97,56 @@ export function computeBudget(
 	perHour: number,
 ): Budget {
 	const limit = headerLimit && headerLimit > 0 ? headerLimit : HOURLY_CALL_LIMITS[tier];
+	const callsPerHour = Math.max(1, Math.floor(limit * share));
+	const paced = perHour > callsPerHour;
 	return {
 		limit,
 		limitSource: headerLimit && headerLimit > 0 ? 'headers' : 'tier',
+		share,
 		pollsPerHour: perHour,
+		callsPerHour,
 		callsPerPoll: Math.max(1, Math.floor((limit * share) / perHour)),
+		paced,
+		readsPerHour: paced ? callsPerHour : perHour,
 	};
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Paced polls read only from the time the last reading poll has paid for: each call it made
+ * buys an hour ÷ calls-per-hour. Times are taken to the whole second, as n8n's schedule fires
+ * on whole seconds (a few ms late), so a poll on time is never skipped for being a few ms early.
+ */
+export function mayReadNow(state: TriggerState, budget: Budget, now: number): boolean {
+	return !budget.paced || Math.floor(now / 1000) * 1000 >= (state.nextReadAt ?? 0);
+}
+
+/** When the next paced poll may read, after one that started at `now` and made `calls` calls. */
+export function nextReadAt(budget: Budget, now: number, calls: number): number {
+	return Math.floor(now / 1000) * 1000 + Math.ceil((calls * HOUR_MS) / budget.callsPerHour);
+}
+
+/** "14.4 seconds", "5 minutes", "1.5 hours", "3 days": a span as a person would say it. */
+export function describeSpan(seconds: number): string {
+	const [value, unit] =
+		seconds < 90
+			? [seconds, 'second']
+			: seconds < 90 * 60
+				? [seconds / 60, 'minute']
+				: seconds < 48 * 3600
+					? [seconds / 3600, 'hour']
+					: [seconds / 86400, 'day'];
+	const rounded = Math.round(value * 10) / 10;
+	return `${rounded} ${unit}${rounded === 1 ? '' : 's'}`;
+}
+
+const percent = (budget: Budget) => `${Math.round(budget.share * 100)}%`;
+
+/** Said once per schedule and limit when polls are skipped to keep the share. */
+export function pacingNotice(budget: Budget): string | undefined {
+	if (!budget.paced) return undefined;
+	return `The schedule polls ${budget.pollsPerHour} times an hour, but even 1 call a poll would spend ${budget.pollsPerHour} calls an hour, more than the ${budget.callsPerHour} the share allows (${Math.round(budget.limit)} calls/hour × ${percent(budget)}). The trigger reads at most ${budget.callsPerHour} times an hour, no more often than every ${describeSpan(3600 / budget.callsPerHour)}, and skips the polls in between. Poll less often, or raise the share, to read on every poll.`;
 }
 
 /** Calls a unit is expected to cost: a policy its pages of 100 transactions last time. */
@@ -178,10 +233,10 @@ export function pickUnits(
 export interface Coverage {
 	dueUnits: number;
 	dueCalls: number;
-	/** Polls needed to read every due unit once. */
+	/** Reading polls needed to read every due unit once. */
 	pollsPerRound: number;
-	/** Minutes between two reads of the same item at this schedule. */
-	minutesPerRound: number;
+	/** Seconds between two reads of the same item at this schedule. */
+	secondsPerRound: number;
 	covered: boolean;
 }
 
@@ -192,12 +247,15 @@ export function coverage(due: WatchUnit[], state: TriggerState, budget: Budget):
 		dueUnits: due.length,
 		dueCalls,
 		pollsPerRound,
-		minutesPerRound: Math.round((pollsPerRound * 60) / budget.pollsPerHour),
+		secondsPerRound: (pollsPerRound * 3600) / budget.readsPerHour,
 		covered: pollsPerRound <= 1,
 	};
 }
 
 export function coverageWarning(cover: Coverage, budget: Budget): string | undefined {
 	if (cover.covered) return undefined;
-	return `${cover.dueCalls} calls are needed to check every watched item, but one poll may spend ${budget.callsPerPoll} (${Math.round(budget.limit)} calls/hour × share ÷ ${budget.pollsPerHour} polls/hour): each item is read about every ${cover.minutesPerRound} minutes (every ${cover.pollsPerRound} polls). Poll less often, raise the share, watch policy numbers instead of single invoices, or use a higher tier key.`;
+	const perPoll = budget.paced
+		? `one poll may spend 1, on at most ${budget.callsPerHour} of the ${budget.pollsPerHour} polls an hour (${Math.round(budget.limit)} calls/hour × ${percent(budget)})`
+		: `one poll may spend ${budget.callsPerPoll} (${Math.round(budget.limit)} calls/hour × ${percent(budget)} ÷ ${budget.pollsPerHour} polls/hour)`;
+	return `${cover.dueCalls} calls are needed to check every watched item, but ${perPoll}: each item is read about every ${describeSpan(cover.secondsPerRound)} (every ${cover.pollsPerRound} reading polls). Poll less often, raise the share, watch policy numbers instead of single invoices, or use a higher tier key.`;
 }

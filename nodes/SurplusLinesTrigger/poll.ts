@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { getServiceCredential } from '../shared/credentials';
+import { eventWithoutLinks } from '../shared/links';
 import { lastRateLimit } from '../shared/rateLimit';
 import { clock } from '../shared/timing';
 import {
@@ -14,15 +15,19 @@ import {
 	coverage,
 	coverageWarning,
 	dueUnits,
+	mayReadNow,
+	nextReadAt,
+	pacingNotice,
 	pickUnits,
 	pollsPerHour,
+	unitCost,
 	type Budget,
 } from './budget';
 import { readConfig, type TriggerConfig, type WatchUnit } from './config';
 import { newTransactionEvent, observeInvoice, type EventFactory } from './events';
 import { classifyFailure, readInvoice, readPolicy } from './read';
 import { sampleRun } from './sample';
-import { loadState, prune, unitMemory, type TriggerState } from './state';
+import { loadState, prune, saveState, unitMemory, type TriggerState } from './state';
 
 interface PollRun {
 	ctx: IPollFunctions;
@@ -103,18 +108,39 @@ function logContext(ctx: IPollFunctions): IDataObject {
 }
 
 /**
+ * A schedule in seconds polls more often than even 1 call a poll allows: says so once (per
+ * schedule and limit), and tells whether this poll may read or is skipped to keep the share.
+ */
+function pacedPollMayRead(
+	ctx: IPollFunctions,
+	state: TriggerState,
+	budget: Budget,
+	now: number,
+): boolean {
+	const notice = pacingNotice(budget);
+	if (notice === undefined) return true;
+	const said = `${budget.pollsPerHour}/${budget.callsPerHour}`;
+	if (state.pacingSaid !== said) {
+		state.pacingSaid = said;
+		ctx.logger.warn(`Surplus Lines Trigger: ${notice}`, logContext(ctx));
+	}
+	return mayReadNow(state, budget, now);
+}
+
+/**
  * One poll of an active workflow: read the units the budget allows (round-robin), compare with
  * the stored values, emit each change once. The stored state moves only for what was read.
  */
 async function trackChanges(
 	ctx: IPollFunctions,
+	state: TriggerState,
 	config: TriggerConfig,
 	budgetOf: (state: TriggerState) => Budget,
 ) {
-	const state = loadState(ctx.getWorkflowStaticData('node'));
 	const now = clock.now();
 	prune(state, new Set(config.units.map((u) => u.key)));
 	const budget = budgetOf(state);
+	if (!pacedPollMayRead(ctx, state, budget, now)) return [];
 	const due = dueUnits(config.units, state, config, now);
 	const warning = coverageWarning(coverage(due, state, budget), budget);
 	// Once an hour is enough to be seen in the log without flooding it.
@@ -128,6 +154,9 @@ async function trackChanges(
 	// Claimed at once, so a poll that overlaps this one takes the next units instead.
 	const before = new Map(picked.map((u) => [u.key, state.units[u.key]?.picked]));
 	for (const unit of picked) unitMemory(state, unit.key).picked = seq;
+	const callsOf = (units: WatchUnit[]) =>
+		units.reduce((sum, unit) => sum + unitCost(unit, state), 0);
+	if (budget.paced) state.nextReadAt = nextReadAt(budget, now, callsOf(picked));
 
 	const run: PollRun = {
 		ctx,
@@ -136,6 +165,7 @@ async function trackChanges(
 		events: [],
 		factory: { config, detectedAt: new Date(now).toISOString() },
 	};
+	let attempted = picked;
 	for (const [index, unit] of picked.entries()) {
 		const failure = await attempt(run, unit);
 		if (failure === undefined) continue;
@@ -154,6 +184,7 @@ async function trackChanges(
 			const memory = state.units[rest.key];
 			if (memory?.picked === seq) memory.picked = before.get(rest.key);
 		}
+		attempted = picked.slice(0, index + 1);
 		if (outcome === 'fatal' && run.events.length === 0) throw asNodeError(ctx, failure);
 		const log = outcome === 'fatal' ? ctx.logger.error : ctx.logger.warn;
 		log.call(
@@ -163,6 +194,8 @@ async function trackChanges(
 		);
 		break;
 	}
+	// The calls as made: a policy listing may have grown by a page since last time.
+	if (budget.paced) state.nextReadAt = nextReadAt(budget, now, callsOf(attempted));
 	return run.events;
 }
 
@@ -181,12 +214,18 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 
 	if (this.getMode() === 'manual') {
 		const sample = await sampleRun(this, config, budgetOf());
-		return sample.length ? [this.helpers.returnJsonArray(sample)] : null;
+		return sample.length ? [this.helpers.returnJsonArray(sample.map(eventWithoutLinks))] : null;
 	}
 
-	const events = await trackChanges(this, config, budgetOf);
-	const state = loadState(this.getWorkflowStaticData('node'));
-	const limit = lastRateLimit(credential.fingerprint)?.limit;
-	if (limit) state.limit = limit;
-	return events.length ? [this.helpers.returnJsonArray(events)] : null;
+	const staticData = this.getWorkflowStaticData('node');
+	const state = loadState(staticData);
+	try {
+		const events = await trackChanges(this, state, config, budgetOf);
+		return events.length ? [this.helpers.returnJsonArray(events.map(eventWithoutLinks))] : null;
+	} finally {
+		const limit = lastRateLimit(credential.fingerprint)?.limit;
+		if (limit) state.limit = limit;
+		// Every path ends here: first poll, polls that only record, polls that emit, failed polls.
+		saveState(staticData, state);
+	}
 }

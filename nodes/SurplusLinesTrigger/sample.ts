@@ -1,7 +1,14 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { clock } from '../shared/timing';
-import { coverage, coverageWarning, pickUnits, type Budget } from './budget';
+import {
+	coverage,
+	coverageWarning,
+	describeSpan,
+	pacingNotice,
+	pickUnits,
+	type Budget,
+} from './budget';
 import type { TriggerConfig } from './config';
 import { currentStateEvents, newTransactionEvent, type EventFactory } from './events';
 import { readInvoice, readPolicy } from './read';
@@ -17,10 +24,13 @@ function budgetSummary(config: TriggerConfig, budget: Budget): IDataObject {
 		hourly_limit_from: budget.limitSource === 'headers' ? 'X-RateLimit-Limit' : 'key tier',
 		share_percent: Math.round(config.share * 100),
 		polls_per_hour: budget.pollsPerHour,
+		polls_that_read_per_hour: budget.readsPerHour,
 		watched_items: config.units.length,
 		polls_to_check_all: cover.pollsPerRound,
-		minutes_between_checks_of_an_item: cover.minutesPerRound,
-		warning: coverageWarning(cover, budget) ?? null,
+		minutes_between_checks_of_an_item: Math.round((cover.secondsPerRound / 60) * 100) / 100,
+		time_between_checks_of_an_item: describeSpan(cover.secondsPerRound),
+		warning:
+			[pacingNotice(budget), coverageWarning(cover, budget)].filter(Boolean).join(' ') || null,
 	};
 }
 

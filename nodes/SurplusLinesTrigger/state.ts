@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What the trigger remembers between polls, kept in the node's static data (n8n saves it with
- * the workflow, so it survives a restart). Short keys: 500 watched invoices stay a small record.
+ * What the trigger remembers between polls, kept in the node's static data, which n8n writes to
+ * its database with the workflow so that it survives a restart. Short keys: 500 watched invoices
+ * stay a small record.
  */
 
 /** Last values seen of one invoice. */
@@ -49,18 +50,39 @@ export interface TriggerState {
 	readSeq: number;
 	/** When the "list cannot be covered" warning was last logged, ms. */
 	warnedAt?: number;
+	/** Paced polls (a schedule in seconds): the earliest time the next poll may read, ms. */
+	nextReadAt?: number;
+	/** `<polls per hour>/<calls per hour>` of the pacing notice last logged, so it is said once. */
+	pacingSaid?: string;
 	/** Last X-RateLimit-Limit seen for the key. */
 	limit?: number;
 	invoices: Record<string, InvoiceMemory>;
 	units: Record<string, UnitMemory>;
 }
 
-/** Reads (or creates) the state inside the node's static data; changes write through. */
+/**
+ * The state inside the node's static data, created there when absent (at once, so a poll that
+ * overlaps this one shares it). Hand it back with `saveState` when the poll ends.
+ */
 export function loadState(staticData: IDataObject): TriggerState {
 	const existing = staticData.trigger as TriggerState | undefined;
 	if (existing && existing.v === 1) return existing;
-	staticData.trigger = { v: 1, seq: 0, readSeq: 0, invoices: {}, units: {} } satisfies TriggerState;
-	return staticData.trigger as TriggerState;
+	const created: TriggerState = { v: 1, seq: 0, readSeq: 0, invoices: {}, units: {} };
+	staticData.trigger = created;
+	return created;
+}
+
+/**
+ * Hands the state back to n8n after a poll, whatever the poll changed. n8n writes a workflow's
+ * static data only when its change flag is set, and only Proxies set it: n8n wraps the static
+ * data it loaded from its database and the node's own static data object, not the objects a node
+ * assigns into them. On the first activation the state is such an object, so changes inside it
+ * set no flag, n8n writes nothing, and its database keeps the first poll's state (after a restart
+ * the loaded state is wrapped, but objects added to it since are not). Assigning the state to the
+ * node's static data always sets the flag.
+ */
+export function saveState(staticData: IDataObject, state: TriggerState): void {
+	staticData.trigger = state;
 }
 
 export function unitMemory(state: TriggerState, key: string): UnitMemory {

@@ -1,13 +1,13 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { API_VERSION_SEGMENT } from './service';
 import type { ApiContext } from './context';
+import { checkCredentialFields, type Tier } from './credentialRules';
 import { localError } from './errors';
 
-export const CREDENTIAL_TYPE = 'surplusLinesApi';
+export { checkApiKey, checkBaseUrl, type Tier } from './credentialRules';
 
-export type Tier = 't1' | 't2' | 't3';
+export const CREDENTIAL_TYPE = 'surplusLinesApi';
 
 const TIER_NAMES: Record<Tier, string> = { t1: 'Basic', t2: 'Standard', t3: 'Premium' };
 
@@ -16,77 +16,6 @@ export interface ServiceCredential {
 	tier: Tier;
 	/** Short hash of the key: names the key in memory and in idempotency keys without revealing it. */
 	fingerprint: string;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-function isLoopback(hostname: string): boolean {
-	return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
-
-type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
-
-/** Trailing slashes off, `/api/v1` added when missing; plain http only for a loopback sandbox. */
-export function checkBaseUrl(raw: string): Checked<string> {
-	const trimmed = String(raw ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-	if (!trimmed)
-		return { ok: false, problem: 'Base URL is empty: enter the service address ending in /api/v1' };
-	let url: URL;
-	try {
-		url = new URL(trimmed);
-	} catch {
-		return {
-			ok: false,
-			problem: `Base URL "${trimmed}" is not a valid URL: enter it as https://host/api/v1`,
-		};
-	}
-	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-		return {
-			ok: false,
-			problem:
-				'Base URL must use https: the service redirects plain http, and a redirected POST turns into a GET, so an invoice would silently not be sent. Plain http is allowed only for a local sandbox (127.0.0.1 or localhost).',
-		};
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return { ok: false, problem: `Base URL must start with https:// (got "${url.protocol}")` };
-	}
-	return {
-		ok: true,
-		value: trimmed.endsWith(API_VERSION_SEGMENT) ? trimmed : `${trimmed}${API_VERSION_SEGMENT}`,
-	};
-}
-
-/**
- * Checks the key's form `<prefix>_<t1|t2|t3>_<32 lowercase letters and digits>` and reads its
- * tier. Problems describe what is wrong without repeating any part of the key.
- */
-export function checkApiKey(apiKey: string): Checked<Tier> {
-	const key = String(apiKey ?? '');
-	const expected = 'expected <prefix>_<t1|t2|t3>_<32 lowercase letters and digits>';
-	const problem = (text: string): Checked<Tier> => ({ ok: false, problem: text });
-	if (!key) return problem('API Key is empty: paste the key the operator issued');
-	if (/\s/.test(key))
-		return problem(`API Key contains a space or line break (often from copying): ${expected}`);
-	const parts = key.split('_');
-	if (parts.length < 3) return problem(`API Key does not have the expected form: ${expected}`);
-	const secret = parts[parts.length - 1];
-	const tier = parts[parts.length - 2];
-	const prefix = parts.slice(0, -2).join('_');
-	// The description does not limit the prefix; only its tier and secret parts have a form.
-	if (!prefix) return problem(`API Key has no prefix before the tier: ${expected}`);
-	if (tier !== 't1' && tier !== 't2' && tier !== 't3')
-		return problem(`API Key tier must be t1, t2 or t3: ${expected}`);
-	if (!/^[a-z0-9]{32}$/.test(secret)) {
-		const other = /[^a-z0-9]/.test(secret)
-			? ' and characters other than lowercase letters and digits'
-			: '';
-		return problem(
-			`API Key: the part after the tier has ${secret.length} characters${other}; ${expected}`,
-		);
-	}
-	return { ok: true, value: tier };
 }
 
 export function keyFingerprint(apiKey: string): string {
@@ -99,18 +28,16 @@ export async function getServiceCredential(
 	itemIndex?: number,
 ): Promise<ServiceCredential> {
 	const raw = (await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex)) as IDataObject;
-	const baseUrl = checkBaseUrl(String(raw.baseUrl ?? ''));
-	const tier = checkApiKey(String(raw.apiKey ?? ''));
-	const problem = !baseUrl.ok ? baseUrl.problem : !tier.ok ? tier.problem : undefined;
-	if (problem || !baseUrl.ok || !tier.ok) {
-		throw localError(ctx, 'INVALID_CREDENTIAL', problem ?? 'Invalid credential', {
+	const checked = checkCredentialFields(raw);
+	if (!checked.ok) {
+		throw localError(ctx, 'INVALID_CREDENTIAL', checked.problem, {
 			itemIndex,
 			description: 'Check the Surplus Lines API credential. No call was made.',
 		});
 	}
 	return {
-		baseUrl: baseUrl.value,
-		tier: tier.value,
+		baseUrl: checked.value.baseUrl,
+		tier: checked.value.tier,
 		fingerprint: keyFingerprint(String(raw.apiKey)),
 	};
 }

@@ -16,7 +16,11 @@ export const actionNodeBase = {
 
 export const operationSubtitle = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
 
-/** The Resource dropdown every action node starts with. */
+/**
+ * The Resource parameter every action node starts with. With one resource (Invoice, Document,
+ * Calculator) a dropdown of one choice is noise, so it is hidden; it stays a parameter with its
+ * options for saved workflows, the router and n8n's node creator (which lists actions by resource).
+ */
 export function resourceProperty(
 	options: Array<{ name: string; value: string }>,
 	defaultValue = options[0].value,
@@ -24,7 +28,7 @@ export function resourceProperty(
 	return {
 		displayName: 'Resource',
 		name: 'resource',
-		type: 'options',
+		type: options.length === 1 ? 'hidden' : 'options',
 		noDataExpression: true,
 		options,
 		default: defaultValue,
@@ -69,6 +73,9 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 		required: true,
 		description:
 			'Search a policy’s transactions by policy number, or give the service’s invoice ID',
+		// n8n 2.8.4 shows loading placeholders, not its "enter a search term" hint, while a list that
+		// requires a search term has none; so the list opens empty (no call) and this hint says what to type.
+		hint: 'From Policy: type a policy number in the search box to list its transactions, newest first',
 		modes: [
 			{
 				displayName: 'From Policy',
@@ -78,7 +85,6 @@ export function invoiceIdProperty(overrides: Partial<INodeProperties> = {}): INo
 				typeOptions: {
 					searchListMethod: 'searchInvoices',
 					searchable: true,
-					searchFilterRequired: true,
 				},
 			},
 			{

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { redactKeys } from './errors';
+
 export interface EnvelopeError {
 	code: string;
 	message: string;
@@ -19,10 +21,12 @@ export type Envelope =
 
 const PREVIEW_LENGTH = 120;
 
+// The preview goes into an error message, which n8n stores: keys and Bearer values are masked
+// in the whole reply first, so a cut can never keep part of one.
 function previewOf(body: unknown): string {
 	if (body === undefined || body === null || body === '') return '(empty body)';
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
-	const flat = text.replace(/\s+/g, ' ').trim();
+	const flat = redactKeys(text.replace(/\s+/g, ' ').trim());
 	return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH)}…` : flat;
 }
 

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from './context';
@@ -17,11 +17,16 @@ export interface ServiceErrorInfo {
 
 const CONTEXT_KEY = 'surplusLines';
 
-// Anything shaped like a key is masked, whatever text it hides in.
-const KEY_PATTERN = /[A-Za-z0-9_-]*_t[123]_[a-z0-9]{32}/g;
+// Anything that starts like a key (a prefix, the tier, then any tail) is masked whole, even when a
+// reply cut it short or added to it, and so is any Bearer value: text from a reply (an echoed
+// request, a proxy's debug page) reaches error messages and n8n stores those.
+const KEY_PATTERN = /[^\s"'`<>()[\]{},;:=]*_t[123]_[^\s"'`<>()[\]{},;]*/gi;
+const BEARER_PATTERN = /\b(bearer)(\s|%20|&nbsp;|\+)+[^\s"'`<>,;]+/gi;
 
 export function redactKeys(text: string): string {
-	return text.replace(KEY_PATTERN, '[redacted API key]');
+	return text
+		.replace(BEARER_PATTERN, '$1 [redacted]')
+		.replace(KEY_PATTERN, '[redacted API key]');
 }
 
 const HEADLINES: Record<string, string> = {
@@ -139,18 +144,66 @@ export function readErrorInfo(error: unknown): ServiceErrorInfo | undefined {
 	return context?.[CONTEXT_KEY] as ServiceErrorInfo | undefined;
 }
 
-/** The continue-on-fail item for a failed input item: message, code, field messages, request ID. */
-export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
+// What identifies the row an error item stands for (policy number, type, effective date), kept
+// with the error until the item is built.
+const ROWS = new WeakMap<object, IDataObject>();
+
+/** Keeps what identifies the failed row with the error; the error item carries it. */
+export function withRow<T>(error: T, row: IDataObject): T {
+	if (error && typeof error === 'object' && Object.keys(row).length)
+		ROWS.set(error, { ...ROWS.get(error), ...row });
+	return error;
+}
+
+/** Message, description, code, field messages, request ID, extras and row identity of an error. */
+function errorDetails(error: Error): IDataObject {
 	const info = readErrorInfo(error);
-	const json: IDataObject = { error: redactKeys(error.message) };
+	const details: IDataObject = { message: redactKeys(String(error.message)) };
 	const description = (error as { description?: string | null }).description;
-	if (description) json.description = redactKeys(description);
+	if (description) details.description = redactKeys(description);
 	if (info) {
-		json.code = info.code;
-		if (info.httpStatus) json.httpStatus = info.httpStatus;
-		if (info.fields?.length) json.fields = info.fields.map(redactKeys);
-		if (info.requestId) json.requestId = info.requestId;
-		Object.assign(json, info.extra ?? {});
+		details.code = info.code;
+		if (info.httpStatus) details.httpStatus = info.httpStatus;
+		if (info.fields?.length) details.fields = info.fields.map(redactKeys);
+		if (info.requestId) details.requestId = info.requestId;
+		Object.assign(details, info.extra ?? {});
 	}
-	return { json, pairedItem: { item: itemIndex } };
+	return { ...details, ...ROWS.get(error) };
+}
+
+const ERROR_ITEMS = new WeakSet<INodeExecutionData>();
+
+/** A routed error item holds its details under `error` (an object), next to `message`. */
+function isRouted(json: IDataObject): boolean {
+	return typeof json.error === 'object' && json.error !== null && !Array.isArray(json.error);
+}
+
+/**
+ * The continue-on-fail item for a failed input item. With On Error "Continue" it is flat:
+ * `error` (the message), description, code, fields, requestId, extras and the row's identity.
+ * With "Continue (using error output)" n8n moves an item to the error output only when its json
+ * is `{error}` or `{message, error}` (or the item has `error` set, which makes n8n replace the
+ * json by the bare message), so the same details go under `error`, next to `message`; n8n then
+ * adds the input item's fields, so the row's own columns come along.
+ */
+export function errorItem(error: Error, itemIndex: number, node?: INode): INodeExecutionData {
+	const { message, ...details } = errorDetails(error);
+	const onError = ((error as { node?: INode }).node ?? node)?.onError;
+	const json: IDataObject =
+		onError === 'continueErrorOutput'
+			? { message, error: { message, ...details } }
+			: { error: message, ...details };
+	const item = { json, pairedItem: { item: itemIndex } };
+	ERROR_ITEMS.add(item);
+	return item;
+}
+
+/** Adds fields to an error item in the place its continue mode keeps them. */
+export function addToErrorItem(item: INodeExecutionData, fields: IDataObject): void {
+	Object.assign(isRouted(item.json) ? (item.json.error as IDataObject) : item.json, fields);
+}
+
+/** Whether an output item was built by errorItem (either continue mode). */
+export function isErrorItem(item: INodeExecutionData): boolean {
+	return ERROR_ITEMS.has(item);
 }

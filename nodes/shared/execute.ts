@@ -48,7 +48,7 @@ export async function routeOperations(
 			);
 		} catch (error) {
 			if (this.continueOnFail()) {
-				output.push(errorItem(error as Error, itemIndex));
+				output.push(errorItem(error as Error, itemIndex, this.getNode()));
 				continue;
 			}
 			throw withItemIndex(this, error as Error, itemIndex);

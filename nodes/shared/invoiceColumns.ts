@@ -14,6 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { INVOICE_FEE_CODES } from './rules';
+import { FEE_TYPE_NAMES } from './service';
 import { isBlankValue, readAmount } from './values';
 
 interface SingleColumn {
@@ -332,6 +333,11 @@ for (const code of INVOICE_FEE_CODES) {
 	(FEE_ALIASES[code] ?? []).forEach((alias, n) =>
 		addName(alias, { id: feeColumnId(code), rank: n + 1 }),
 	);
+}
+// The names the dropdowns show ("State Surcharge"), after the aliases: where two codes share a
+// name ("Filing Fee"), the alias or the first code keeps it.
+for (const code of INVOICE_FEE_CODES) {
+	if (FEE_TYPE_NAMES[code]) addName(FEE_TYPE_NAMES[code], { id: feeColumnId(code), rank: 50 });
 }
 
 function numbered(

@@ -35,6 +35,29 @@ export function retryAfterSeconds(
 	return 60;
 }
 
+/**
+ * What a rate-limit failure says about the wait, from the figure that decided it: the window's
+ * reset (X-RateLimit-Reset) when the wait runs to it, else the service's Retry-After, which may be
+ * shorter than the window. One time only, so the message cannot contradict itself.
+ */
+export function rateLimitMessage(
+	waitSeconds: number,
+	why: string,
+	info: RateLimitInfo | undefined,
+	nowMs: number,
+): string {
+	const used = `the key has used ${info ? `${info.limit} calls an hour` : 'its hourly limit'}`;
+	const wait = Math.ceil(waitSeconds);
+	if (info && Math.abs(info.reset * 1000 - nowMs - waitSeconds * 1000) <= 1000) {
+		const reset = new Date(info.reset * 1000).toISOString();
+		return `${used}; the count restarts at ${reset} (in ${wait} s), ${why}`;
+	}
+	const asked = info
+		? `the service asks to wait ${wait} s before the next call (Retry-After)`
+		: `the next call may be made in about ${wait} s`;
+	return `${used}; ${asked}, ${why}`;
+}
+
 // Last figures seen per key (by fingerprint). Module state lives as long as the n8n process, so
 // pacing carries across items and executions that share a key.
 const lastSeen = new Map<string, RateLimitInfo>();

@@ -123,3 +123,61 @@ export function readKeptInvoiceId(details: unknown): number | undefined {
 	const id = (details as IDataObject | undefined)?.invoice_id;
 	return typeof id === 'number' ? id : undefined;
 }
+
+/**
+ * Display names of fee and tax codes. `GET /reference/fee-types` gives codes without names; the
+ * description names the calculator's line items (the tax codes), and the other names are this
+ * package's reading of the codes. A name the service sends wins over this table.
+ */
+export const FEE_TYPE_NAMES: Readonly<Record<string, string>> = {
+	// From the description's calculator line items.
+	sl_tax: 'Surplus Lines Tax',
+	stamping_fee: 'Stamping Fee',
+	fire_marshal: 'Fire Marshal Tax',
+	figa: 'FIGA Assessment',
+	service_fee: 'Service Fee',
+	surcharge: 'State Surcharge',
+	regulatory_fee: 'Regulatory Fee',
+	slas_fee: 'SLAS/Clearinghouse Fee',
+	municipal_tax: 'Municipal Tax',
+	flat_fee: 'Filing Fee',
+	// Fee codes, named by this package.
+	policy_fee_company: 'Policy Fee (Company)',
+	policy_fee_broker: 'Policy Fee (Broker)',
+	technology_fee: 'Technology Fee',
+	acca_dues: 'ACCA Dues',
+	reinstatement_fee: 'Reinstatement Fee',
+	equipment_charge: 'Equipment Charge',
+	assessment_fee: 'Assessment Fee',
+	vehicle_crime_fee: 'Vehicle Crime Fee',
+	other: 'Other Fee',
+	inspection_fee: 'Inspection Fee',
+	broker_fee: 'Broker Fee',
+	// Pass-through twins of three tax codes (the dropdown's description says which).
+	filing_fee: 'Filing Fee',
+	clearinghouse_fee: 'Clearinghouse Fee',
+	fire_marshall_tax: 'Fire Marshal Tax',
+	fslso_service: 'FSLSO Service Fee',
+};
+
+/** `served` (a name in the service's reply) first, then the table, then the code made readable. */
+export function feeTypeName(code: string, served?: unknown): string {
+	if (typeof served === 'string' && served.trim()) return served.trim();
+	return FEE_TYPE_NAMES[code] ?? code.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/**
+ * The surplus lines tax code. Every state and DC levies surplus lines tax (the calculator computes
+ * an `sl_tax` line for all 51), so an invoice sent without it is almost always a mistake.
+ */
+export const SURPLUS_LINES_TAX_CODE = 'sl_tax';
+
+/**
+ * The zone of the service's own timestamps without a zone (`created` of an invoice, `added` of a
+ * document): the description says US Central. The nodes add each as UTC ISO 8601 (`created_utc`,
+ * `added_utc`), the convention of the package's own times (`detected_at`, `url_expires_at`).
+ */
+export const SERVICE_TIME_ZONE = 'America/Chicago';
+
+/** Timestamp fields the service gives in SERVICE_TIME_ZONE, as `YYYY-MM-DD HH:MM:SS`. */
+export const SERVICE_LOCAL_TIME_FIELDS = ['created', 'added'] as const;

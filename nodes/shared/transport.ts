@@ -6,6 +6,7 @@ import { fieldMessages, readEnvelope } from './envelope';
 import { readErrorInfo, serviceError, type ServiceErrorInfo } from './errors';
 import {
 	lastRateLimit,
+	rateLimitMessage,
 	readRateLimitHeaders,
 	recordRateLimit,
 	retryAfterSeconds,
@@ -145,10 +146,6 @@ function backoffMs(attempt: number): number {
 	return Math.round(base + clock.random() * RETRY_POLICY.jitterMs);
 }
 
-function isoFromUnix(seconds: number): string {
-	return new Date(seconds * 1000).toISOString();
-}
-
 function rateLimitFailure(
 	ctx: ApiContext,
 	req: ApiRequest,
@@ -157,16 +154,12 @@ function rateLimitFailure(
 	info: RateLimitInfo | undefined,
 	requestId?: string,
 ) {
-	const limit = info ? `${info.limit} calls an hour` : 'its hourly limit';
-	const reset = info
-		? isoFromUnix(info.reset)
-		: isoFromUnix(Math.floor(clock.now() / 1000) + waitSeconds);
 	return serviceError(
 		ctx,
 		{
 			code: 'RATE_LIMIT_EXCEEDED',
 			httpStatus: 429,
-			message: `the key has used ${limit}; the count restarts at ${reset} (in ${Math.ceil(waitSeconds)} s), ${why}`,
+			message: rateLimitMessage(waitSeconds, why, info, clock.now()),
 			requestId,
 		},
 		{

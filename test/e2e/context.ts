@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../sandbox';
+import type { RestSession } from './n8n';
 import type { Mailbox } from './mailbox';
 import type { Run } from './runData';
 
@@ -19,6 +20,18 @@ export interface Context {
 	mailbox: Mailbox;
 }
 
+/** For `restart` scenarios: the running `n8n start`, which the scenario may stop and start again. */
+export interface ServerControl {
+	/** A logged-in session with the n8n running now (a new one after `start()`). */
+	readonly session: RestSession;
+	/** The n8n binary (its install folder holds n8n's own modules, e.g. sqlite3). */
+	bin: string;
+	/** n8n's sqlite database file. */
+	database: string;
+	stop(): Promise<void>;
+	start(): Promise<void>;
+}
+
 export interface Scenario {
 	/** Short name, used in the report and by E2E_ONLY. */
 	name: string;
@@ -30,9 +43,11 @@ export interface Scenario {
 	 * `cli` (default): `n8n execute`; `server`: a manual run in `n8n start` (polling triggers);
 	 * `active`: the workflow is activated in `n8n start` and its scheduled polls are collected.
 	 */
-	via?: 'cli' | 'server' | 'active';
+	via?: 'cli' | 'server' | 'active' | 'restart';
 	/** For `active`: what changes in the service once the workflow is active, and when enough runs came. */
 	active?: { afterActivation(ctx: Context): Promise<void>; until(runs: Run[]): boolean; quietMs: number; timeoutMs: number };
+	/** For `restart`: drives the server itself (activate, stop, start again) and returns the runs to check. */
+	restart?(ctx: Context, n8n: ServerControl): Promise<Run[]>;
 	/** The run is expected to end in an error (exit code 1 from `n8n execute`). */
 	expectRunError?: boolean;
 	/** Runs after the sandbox is reset, before the workflow. */

@@ -9,7 +9,7 @@
  *
  * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n, kept between runs),
  * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525),
- * INBOX_PORT (8025).
+ * INBOX_PORT (8025), N8N_RUNNERS_BROKER_PORT (the task runners' broker; a free port when unset).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,7 +83,8 @@ async function main(): Promise<void> {
 	const mailbox = await startMailbox({ port: smtpPort, dir: mailDir });
 	const inbox = await serveInbox(mailbox, inboxPort);
 	installPackedPackage(userFolder);
-	const n8n = await n8nEnv(bin, userFolder, n8nPort);
+	const brokerPort = process.env.N8N_RUNNERS_BROKER_PORT ? numberFromEnv('N8N_RUNNERS_BROKER_PORT', 0) : undefined;
+	const n8n = await n8nEnv(bin, userFolder, n8nPort, brokerPort);
 	const filesDir = copyExampleFiles(userFolder);
 
 	// Credential and examples are imported on every start: the sandbox port may differ, and the

@@ -48,9 +48,9 @@ export interface N8nEnv {
 }
 
 /** Environment for one n8n user folder: sqlite, no telemetry, loopback only, own ports. */
-export async function n8nEnv(bin: string, userFolder: string, port?: number): Promise<N8nEnv> {
+export async function n8nEnv(bin: string, userFolder: string, port?: number, broker?: number): Promise<N8nEnv> {
 	const n8nPort = port ?? (await freePort());
-	const brokerPort = await freePort();
+	const brokerPort = broker ?? (await freePort());
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
 		N8N_USER_FOLDER: userFolder,

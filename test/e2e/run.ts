@@ -35,9 +35,11 @@ import {
 	type N8nEnv,
 	type RunningN8n,
 } from './n8n';
+import { checkCredentialTests } from './credentialTest';
 import { parseRawOutput, type Run } from './runData';
-import type { Context, Scenario } from './context';
+import type { Context, Scenario, ServerControl } from './context';
 import { SCENARIOS } from './scenarios';
+import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
@@ -148,7 +150,7 @@ async function main(): Promise<number> {
 
 		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder, mailbox };
 		const cliRuns = runnable.filter((r) => (r.scenario.via ?? 'cli') === 'cli');
-		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active');
+		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active' || r.scenario.via === 'restart');
 
 		for (const { scenario, workflow } of cliRuns) {
 			outcomes.push(await runScenario(scenario, context, async () => [await executeCli(n8n, workflow.id, scenario)]));
@@ -158,21 +160,41 @@ async function main(): Promise<number> {
 			t = Date.now();
 			server = await startServer(n8n);
 			const startMs = Date.now() - t;
-			const session = new RestSession(server.url);
+			let session = new RestSession(server.url);
 			await session.ownerSetupOrLogin(OWNER);
 			console.log(`[e2e] n8n start answered in ${seconds(startMs)} at ${server.url}`);
+			const control: ServerControl = {
+				get session() {
+					return session;
+				},
+				bin,
+				database: join(userFolder, '.n8n', 'database.sqlite'),
+				stop: async () => {
+					await server?.stop();
+					server = undefined;
+				},
+				start: async () => {
+					server = await startServer(n8n);
+					session = new RestSession(server.url);
+					await session.ownerSetupOrLogin(OWNER);
+				},
+			};
 			outcomes.push(await checkServerListsNodes(session, built));
+			outcomes.push(await checkCredentialTests(session, sandbox.baseUrl, keyByName('t2').key));
 			for (const { scenario, workflow } of serverRuns) {
 				const active = scenario.active;
+				const restart = scenario.restart;
 				outcomes.push(
 					await runScenario(scenario, context, async () =>
-						active
+						restart
+							? await restart(context, control).finally(() => (server ? undefined : control.start()))
+							: active
 							? (await runActivated(session, workflow.id, bin, { ...active, afterActivation: () => active.afterActivation(context) })).runs
 							: [await runViaServer(session, workflow.id, bin)],
 					),
 				);
 			}
-			reportMemory(server);
+			if (server) reportMemory(server);
 		}
 	} finally {
 		if (server) await server.stop();
@@ -224,6 +246,7 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 			writeFileSync(join(process.env.E2E_DUMP, `${scenario.name}.json`), JSON.stringify(runs.length === 1 ? runs[0] : runs, null, 2));
 		}
 		await scenario.check(runs[0], context, runs);
+		for (const run of runs) assertNoSecretsInOutputs(run, context, scenario);
 		const ms = Date.now() - start;
 		console.log(`[e2e] passed  ${scenario.name} (${seconds(ms)})`);
 		return { name: scenario.name, status: 'passed', ms };

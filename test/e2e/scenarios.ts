@@ -8,6 +8,9 @@ import { api, control, invoiceBody, storedBinary, type Scenario } from './contex
 import { items, json } from './runData';
 import { EXAMPLE_SCENARIOS } from './scenarios-examples';
 import { MAPPER_SCENARIOS } from './scenarios-mapper';
+import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
+import { RESULT_SCENARIOS } from './scenarios-results';
+import { EDITOR_SCENARIOS } from './scenarios-editor';
 
 export type { Context, Scenario } from './context';
 
@@ -228,7 +231,7 @@ const createMany: Scenario = {
 		assert.equal(out[2].summary, '2 of 5 rows not filed; 3 filed');
 		assert.equal(out[3].summary, '2 of 5 rows not filed; 3 filed');
 		const hints = (run.data.resultData.runData['Create Many']?.[0] as { hints?: Array<{ message: string }> }).hints ?? [];
-		assert.match(String(hints[0]?.message), /^2 of 5 rows were not filed or not confirmed \(items 2, 3\); 3 filed\./);
+		assert.match(String(hints[0]?.message), /^2 of 5 rows were not filed or not confirmed \(rows 3, 4\); 3 filed\./);
 
 		for (const [id, policy] of [[1001, 'E2E-CM-1'], [1002, 'E2E-CM-2'], [1003, 'E2E-CM-5']] as const) {
 			const stored = await api(ctx, 'GET', `/invoices/${id}`);
@@ -245,8 +248,8 @@ const createManyStops: Scenario = {
 	async check(run, ctx) {
 		const error = run.data.resultData.error;
 		assert.equal(error?.node?.name, 'Create Many');
-		assert.equal(error?.message, 'Item 2: Invalid input, nothing was sent: insured_name: This field is required');
-		assert.match(String(error?.description), /1 of 5 items failed\.\nNo invoice was filed\./);
+		assert.equal(error?.message, 'Row 3: Invalid input, nothing was sent: insured_name: This field is required');
+		assert.match(String(error?.description), /1 of 5 rows failed\.\nNo invoice was filed\./);
 		// Without "continue on error" a bad row stops the node before any call: not even the good rows.
 		const me = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${ctx.keys.t2}` } });
 		assert.equal(me.headers.get('x-ratelimit-remaining'), '999', 'this read is the first call of the hour');
@@ -332,4 +335,7 @@ export const SCENARIOS: Scenario[] = [
 	triggerActive,
 	...EXAMPLE_SCENARIOS,
 	...MAPPER_SCENARIOS,
+	...TRIGGER_RESTART_SCENARIOS,
+	...RESULT_SCENARIOS,
+	...EDITOR_SCENARIOS,
 ];

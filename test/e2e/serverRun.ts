@@ -24,7 +24,7 @@ interface Execution {
 }
 
 /** n8n stores execution data in the `flatted` format; read it with n8n's own copy. */
-function unflatten(bin: string, data: unknown): Run['data'] {
+export function unflatten(bin: string, data: unknown): Run['data'] {
 	if (typeof data !== 'string') return data as Run['data'];
 	const nodeModules = dirname(dirname(bin)); // <runtime>/node_modules/.bin/n8n
 	const requireFromN8n = createRequire(join(nodeModules, 'n8n', 'package.json'));
@@ -67,7 +67,7 @@ interface ExecutionSummary {
 	status?: string;
 }
 
-async function listExecutions(session: RestSession, workflowId: string): Promise<ExecutionSummary[]> {
+export async function listExecutions(session: RestSession, workflowId: string): Promise<ExecutionSummary[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const res = await session.request<{ data: { results: ExecutionSummary[] } }>('GET', `/rest/executions?filter=${filter}&limit=50`);
 	if (res.status !== 200) throw new Error(`GET /rest/executions: ${res.status} ${JSON.stringify(res.body)}`);

@@ -89,7 +89,7 @@ class NodeTypes implements INodeTypes {
 	}
 }
 
-/** Applies a credential type's generic `authenticate` block, as n8n's CLI credentials helper does. */
+/** Applies the credential type's `authenticate`, as n8n's CLI credentials helper does. */
 class CredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: ICredentialDataDecryptedObject | undefined) {
 		super();
@@ -102,12 +102,9 @@ class CredentialsHelper extends ICredentialsHelper {
 	}
 
 	async authenticate(credentials: ICredentialDataDecryptedObject, _typeName: string, options: IHttpRequestOptions) {
-		const auth = this.type.authenticate as { properties: { headers?: Record<string, string> } };
-		const resolve = (template: string) =>
-			template.replace(/^=/, '').replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) => String(credentials[key] ?? ''));
-		const headers = { ...(options.headers ?? {}) } as IDataObject;
-		for (const [name, value] of Object.entries(auth.properties.headers ?? {})) headers[name] = resolve(value);
-		return { ...options, headers };
+		const authenticate = this.type.authenticate;
+		if (typeof authenticate !== 'function') throw new Error('the harness expects an authenticate function');
+		return await authenticate(credentials, options);
 	}
 
 	async preAuthentication() {
@@ -137,7 +134,7 @@ export interface CredentialData {
 	baseUrl: string;
 }
 
-function additionalData(credentials: CredentialData | undefined, workflow: Workflow, mode: WorkflowExecuteMode) {
+export function additionalData(credentials: CredentialData | undefined, workflow: Workflow, mode: WorkflowExecuteMode) {
 	const data = {
 		credentialsHelper: new CredentialsHelper(credentials as unknown as ICredentialDataDecryptedObject),
 		hooks: new ExecutionLifecycleHooks(mode, 'test-execution', {
@@ -176,6 +173,8 @@ function additionalData(credentials: CredentialData | undefined, workflow: Workf
 export interface NodeRun {
 	/** Output items of the node under test (first output), undefined when the run failed. */
 	output?: INodeExecutionData[];
+	/** Items n8n moved to the error output (On Error: Continue (using error output)); else undefined. */
+	errorOutput?: INodeExecutionData[];
 	/** The error that stopped the run, as n8n recorded it. */
 	error?: Error & { description?: string; context?: IDataObject; httpCode?: string };
 	run: IRun;
@@ -186,7 +185,8 @@ export interface RunOptions {
 	parameters: Record<string, NodeParameterValueType | object>;
 	items?: IDataObject[];
 	credentials?: CredentialData;
-	continueOnFail?: boolean;
+	/** true: On Error "Continue"; 'errorOutput': "Continue (using error output)". */
+	continueOnFail?: boolean | 'errorOutput';
 	settings?: Partial<INode>;
 }
 
@@ -208,7 +208,14 @@ export async function runNode(options: RunOptions): Promise<NodeRun> {
 	const nodeTypes = new NodeTypes([options.node]);
 	const underTest = nodeOf({
 		...options,
-		settings: { ...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}), ...options.settings },
+		settings: { ...(options.continueOnFail
+			? {
+					onError:
+						options.continueOnFail === 'errorOutput'
+							? ('continueErrorOutput' as const)
+							: ('continueRegularOutput' as const),
+				}
+			: {}), ...options.settings },
 	});
 	const itemsNode: INode = {
 		id: 'items',
@@ -235,6 +242,7 @@ export async function runNode(options: RunOptions): Promise<NodeRun> {
 	return {
 		run,
 		output: taskData?.data?.main?.[0] ?? undefined,
+		errorOutput: taskData?.data?.main?.[1] ?? undefined,
 		error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'],
 	};
 }
@@ -266,6 +274,66 @@ export async function pollNode(options: PollOptions): Promise<{ emitted: INodeEx
 	const emitted = await options.node.poll!.call(context);
 	const staticData = (workflow.staticData as IDataObject)[`node:${node.name}`] as IDataObject;
 	return { emitted, staticData: JSON.parse(JSON.stringify(staticData ?? {})) };
+}
+
+/**
+ * A polling trigger in an active workflow as n8n 2.8.4 runs it. ActiveWorkflows keeps one Workflow
+ * between polls; WorkflowStaticDataService writes its static data to the database only when
+ * `workflow.staticData.__dataChanged` is set (n8n's Proxy sets it on assignments it sees), and only
+ * after the poll at activation and after a poll that emits. `saved` is what the database holds;
+ * `restart()` builds a new Workflow from it and polls once, as `n8n start` does. A manual poll runs
+ * on a Workflow of its own and writes nothing (n8n does not save manual runs' static data).
+ */
+export function activePoller(options: Omit<PollOptions, 'staticData' | 'mode'> & { saved?: IDataObject }) {
+	const nodeTypes = new NodeTypes([options.node]);
+	const node = nodeOf(options, 'Trigger');
+	const key = `node:${node.name}`;
+	let database = JSON.stringify(options.saved ? { [key]: options.saved } : {});
+	let workflow: Workflow | undefined;
+	let writes = 0;
+	const build = () =>
+		new Workflow({ id: 'wf-active', name: 'active', nodes: [node], connections: {}, active: true, nodeTypes, staticData: JSON.parse(database) as IDataObject });
+	const changed = (wf: Workflow) => (wf.staticData as IDataObject).__dataChanged === true;
+	const pollOn = async (wf: Workflow, mode: WorkflowExecuteMode, credentials = options.credentials) =>
+		await options.node.poll!.call(new PollContext(wf, node, additionalData(credentials, wf, mode), mode, 'activate'));
+	const poller = {
+		/** One scheduled poll (the first one is the activation's); the node's output. */
+		async poll(credentials?: CredentialData): Promise<INodeExecutionData[][] | null> {
+			const activation = workflow === undefined;
+			const wf = (workflow ??= build());
+			const emitted = await pollOn(wf, 'trigger', credentials);
+			if ((activation || emitted !== null) && changed(wf)) {
+				database = JSON.stringify(wf.staticData);
+				(wf.staticData as IDataObject).__dataChanged = false;
+				writes += 1;
+			}
+			return emitted;
+		},
+		/** "Fetch Test Event": whether it marked its Workflow's static data as changed, and its output. */
+		async manual(): Promise<{ emitted: INodeExecutionData[][] | null; changed: boolean }> {
+			const wf = build();
+			const emitted = await pollOn(wf, 'manual');
+			return { emitted, changed: changed(wf) };
+		},
+		/** n8n stops (what it did not write is gone) and starts again: the activation poll runs. */
+		async restart(): Promise<INodeExecutionData[][] | null> {
+			workflow = undefined;
+			return await poller.poll();
+		},
+		/** The node's static data as the database holds it. */
+		get saved(): IDataObject {
+			return ((JSON.parse(database) as IDataObject)[key] ?? {}) as IDataObject;
+		},
+		/** The node's static data in the running n8n. */
+		get live(): IDataObject {
+			return JSON.parse(JSON.stringify((workflow?.staticData as IDataObject | undefined)?.[key] ?? {})) as IDataObject;
+		},
+		/** Database writes of the static data so far. */
+		get writes(): number {
+			return writes;
+		},
+	};
+	return poller;
 }
 
 /** Calls a `methods.loadOptions`, `methods.listSearch` or `methods.resourceMapping` function in n8n's LoadOptionsContext. */

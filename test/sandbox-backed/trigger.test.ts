@@ -2,10 +2,10 @@
  * The Surplus Lines Trigger in n8n's PollContext against the local sandbox: statuses are moved
  * with the control endpoints and each change must come out exactly once.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { pollNode } from '../harness/engine';
+import { activePoller } from '../harness/engine';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { client, invoiceBody } from '../sandbox/testkit';
@@ -26,24 +26,23 @@ async function create(body: IDataObject = {}): Promise<IDataObject> {
 
 const EVERY_5_MINUTES = { item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] };
 
+/** The trigger in an active workflow, its static data written as n8n 2.8.4 writes it (`activePoller`). */
 function trigger(parameters: IDataObject, key = 't2') {
-	let staticData: IDataObject = {};
 	const all = ['invoiceStatus', 'filingState', 'documentFetchStatus', 'newTransaction'];
+	const poller = activePoller({
+		node: new LoadedTrigger(),
+		parameters: { events: all, pollTimes: EVERY_5_MINUTES, options: {}, ...parameters },
+		credentials: { apiKey: keyByName(key).key, baseUrl: sb.baseUrl },
+	});
+	const json = (emitted: INodeExecutionData[][] | null) => (emitted?.[0] ?? []).map((item) => item.json);
 	return {
 		async poll(mode: 'trigger' | 'manual' = 'trigger') {
-			const { emitted, staticData: next } = await pollNode({
-				node: new LoadedTrigger(),
-				parameters: { events: all, pollTimes: EVERY_5_MINUTES, options: {}, ...parameters },
-				credentials: { apiKey: keyByName(key).key, baseUrl: sb.baseUrl },
-				staticData,
-				mode,
-			});
-			if (mode === 'trigger') staticData = next;
-			return (emitted?.[0] ?? []).map((item) => item.json);
+			return json(mode === 'manual' ? (await poller.manual()).emitted : await poller.poll());
 		},
-		restart() {
+		/** n8n stops and starts again: module memory gone, the activation poll on what n8n wrote. */
+		async restart() {
 			forgetRateLimits();
-			staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			return json(await poller.restart());
 		},
 	};
 }
@@ -81,7 +80,10 @@ describe('Surplus Lines Trigger against the sandbox', () => {
 		]);
 		expect(rejected[1].message).toBe('Missing SL-2');
 
-		t.restart();
+		expect(await t.restart()).toEqual([]);
+		// A change while n8n is down comes out once, at the restart's activation poll.
+		await control(`/documents/${documentId}/fetch`, { fetch_status: 'failed' });
+		expect(brief(await t.restart())).toEqual([['document_fetch_status_changed', id, 'fetched', 'failed']]);
 		expect(await t.poll()).toEqual([]);
 
 		const endorsement = await create({ policy_number: 'POL-P', type_code: 'ENDORSEMENT', net_premium: 500, effective_date: '2026-06-01' });

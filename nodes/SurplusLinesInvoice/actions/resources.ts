@@ -1,15 +1,16 @@
 import type { ResourceMap } from '../../shared/execute';
+import { withRowResults } from '../rows';
 import * as invoice from './invoice/Invoice.resource';
 
 /** resource → operation → module, for the shared router. */
 export const resources: ResourceMap = {
 	invoice: {
-		create: invoice.create,
-		createMany: invoice.createMany,
-		preview: invoice.preview,
+		create: withRowResults(invoice.create, 'full'),
+		createMany: withRowResults(invoice.createMany, 'full'),
+		preview: withRowResults(invoice.preview, 'full'),
 		get: invoice.get,
 		getAll: invoice.getAll,
-		update: invoice.update,
+		update: withRowResults(invoice.update, 'partial'),
 		delete: invoice.delete,
 	},
 };

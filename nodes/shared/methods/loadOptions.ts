@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../transport';
-import { LIST_KEYS, PATHS, readList } from '../service';
+import { LIST_KEYS, PATHS, feeTypeName, readList } from '../service';
 
 async function fetchList(
 	ctx: ILoadOptionsFunctions,
@@ -13,9 +13,6 @@ async function fetchList(
 }
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
-
-/** `policy_fee_company` → `Policy Fee Company`: the service lists codes without names. */
-const readable = (code: string) => code.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** Dropdown feeders shared by every node. Each fetches its list once per use; nothing is hard-coded. */
 export const loadOptions = {
@@ -73,7 +70,7 @@ async function feeTypeOptions(ctx: ILoadOptionsFunctions, acceptedBy: 'invoices'
 			(t) => !Array.isArray(t.accepted_by) || (t.accepted_by as string[]).includes(acceptedBy),
 		)
 		.map((t) => ({
-			name: `${readable(String(t.code))} (${String(t.code)})`,
+			name: `${feeTypeName(String(t.code), t.name)} (${String(t.code)})`,
 			value: String(t.code),
 			description: `${String(t.category ?? '')}${t.alias_of ? `; same as ${String(t.alias_of)} (send only one of the two)` : ''}`,
 		}))

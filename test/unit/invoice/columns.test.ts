@@ -101,6 +101,10 @@ describe('column names of sheets (Map Automatically)', () => {
 			'Stamping Fee': 'fee_stamping_fee',
 			fire_marshall_tax: 'fee_fire_marshall_tax',
 			'Fire Marshal Tax': 'fee_fire_marshal',
+			'State Surcharge': 'fee_surcharge',
+			'SLAS/Clearinghouse Fee': 'fee_slas_fee',
+			'Filing Fee': 'fee_filing_fee',
+			'Policy Fee (Broker)': 'fee_policy_fee_broker',
 			ZIP: 'address_zip',
 			'Address Type': 'address_type',
 		};
@@ -154,8 +158,8 @@ describe('Map Columns body source', () => {
 		expect(byId.get('insurer_3_naic')!.displayName).toBe('Insurer 3 NAIC');
 		expect(byId.get('insurer_1_percent')!.type).toBe('number');
 		expect(result.fields.filter((f) => f.id.startsWith('fee_')).map((f) => [f.id, f.displayName])).toEqual([
-			['fee_policy_fee_company', 'Fee: Policy Fee Company (policy_fee_company)'],
-			['fee_sl_tax', 'Fee: Sl Tax (sl_tax)'],
+			['fee_policy_fee_company', 'Fee: Policy Fee (Company) (policy_fee_company)'],
+			['fee_sl_tax', 'Fee: Surplus Lines Tax (sl_tax)'],
 		]);
 		// Every column of the mapper finds itself by its own display name in Map Automatically.
 		for (const field of result.fields.filter((f) => !f.id.startsWith('fee_'))) expect(columnForName(field.displayName)?.id).toBe(field.id);
@@ -225,7 +229,7 @@ describe('Map Columns body source', () => {
 		expect(output).toBeUndefined();
 		expect(trap.isDone()).toBe(false);
 		expect(error!.message).toBe(
-			'Item 1: Invalid input, nothing was sent: net_premium (column "Premium"): Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
+			'Row 2: Invalid input, nothing was sent: net_premium (column "Premium"): Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
 		);
 		nock.cleanAll();
 		const sent: IDataObject[][] = [];

@@ -69,7 +69,7 @@ describe('Create Many', () => {
 		const items = rows(3);
 		items[2] = { ...items[2], effective_date: 'tomorrow' };
 		const { error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
-		expect(error!.message).toBe('Item 2: Invalid input, nothing was sent: effective_date: Must be a valid date');
+		expect(error!.message).toBe('Row 3: Invalid input, nothing was sent: effective_date: Must be a valid date');
 		expect(error!.description).toContain('No invoice was filed.');
 		expect(trap.isDone()).toBe(false);
 	});
@@ -96,7 +96,7 @@ describe('Create Many', () => {
 			{
 				type: 'warning',
 				location: 'outputPane',
-				message: '1 of 502 rows were not filed or not confirmed (items 3); 501 filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).',
+				message: '1 of 502 rows were not filed or not confirmed (rows 4); 501 filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).',
 			},
 		]);
 	});
@@ -108,15 +108,15 @@ describe('Create Many', () => {
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(60), key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		expect(output!.filter((o) => o.json.code === 'VALIDATION_ERROR').map((o) => (o.pairedItem as { item: number }).item)).toEqual(refused);
-		expect(hintsOf(result)[0].message).toContain(`(items ${refused.join(', ')}); 30 filed.`);
+		expect(hintsOf(result)[0].message).toContain(`(rows ${refused.map((i) => i + 1).join(', ')}); 30 filed.`);
 	});
 
 	it('a locally bad row names every other bad row, without truncation', async () => {
 		const items = rows(40).map((r, i) => (i % 2 ? r : { ...r, effective_date: 'x' }));
 		const trap = nock(API).post('/invoices/batch').reply(200, envelope({ results: [] }));
 		const { error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
-		const others = Array.from({ length: 19 }, (_, i) => (i + 1) * 2);
-		expect(error!.description).toContain(`20 of 40 items failed (also items ${others.join(', ')}).`);
+		const others = Array.from({ length: 19 }, (_, i) => (i + 1) * 2 + 1);
+		expect(error!.description).toContain(`20 of 40 rows failed (also rows ${others.join(', ')}).`);
 		expect(trap.isDone()).toBe(false);
 	});
 

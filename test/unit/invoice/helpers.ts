@@ -80,7 +80,7 @@ export function derivedKey(apiKey: string, body: unknown, path = '/invoices') {
 
 export function run(
 	parameters: IDataObject,
-	options: { items?: IDataObject[]; key?: string; continueOnFail?: boolean } = {},
+	options: { items?: IDataObject[]; key?: string; continueOnFail?: boolean | 'errorOutput' } = {},
 ) {
 	return runNode({
 		node: new SurplusLinesInvoice(),

@@ -3,28 +3,9 @@ import nock from 'nock';
 import { computeBudget, pollsPerHour } from '../../../nodes/SurplusLinesTrigger/budget';
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
 import { useNockSuite } from '../../helpers/nockSuite';
-import { API, activeTrigger, envelope, filing, invoice, rateHeaders, servePolicy, type TriggerParams } from './helpers';
+import { API, activeTrigger, envelope, filing, invoice, rateHeaders, serveAny, servePolicy, type TriggerParams } from './helpers';
 
 const fake = useNockSuite();
-
-/** Serves GET /invoices/{id} for any id and records which ids each poll read. */
-function serveAny(statusOf: (id: number) => string = () => 'sent', limit = 1000, inv = invoice) {
-	const reads: number[] = [];
-	nock(API)
-		.persist()
-		.get(/^\/api\/v1\/invoices\/\d+$/)
-		.reply(200, (uri) => {
-			const id = Number(uri.split('/').pop());
-			reads.push(id);
-			return envelope(inv(id, { status: statusOf(id) }));
-		}, rateHeaders(limit));
-	return {
-		reads,
-		take() {
-			return reads.splice(0, reads.length);
-		},
-	};
-}
 
 function ids(from: number, count: number): string {
 	return Array.from({ length: count }, (_, i) => from + i).join(',');
@@ -49,7 +30,16 @@ describe('schedule → polls per hour', () => {
 	});
 
 	it('calls per poll = floor(limit × share ÷ polls per hour), at least 1', () => {
-		expect(computeBudget('t2', undefined, 0.25, 12)).toEqual({ limit: 1000, limitSource: 'tier', pollsPerHour: 12, callsPerPoll: 20 });
+		expect(computeBudget('t2', undefined, 0.25, 12)).toEqual({
+			limit: 1000,
+			limitSource: 'tier',
+			share: 0.25,
+			pollsPerHour: 12,
+			callsPerHour: 250,
+			callsPerPoll: 20,
+			paced: false,
+			readsPerHour: 12,
+		});
 		expect(computeBudget('t2', 600, 0.25, 12).callsPerPoll).toBe(12);
 		expect(computeBudget('t1', undefined, 0.25, 60).callsPerPoll).toBe(1);
 		expect(computeBudget('t3', undefined, 0.5, 12).callsPerPoll).toBe(208);
@@ -86,11 +76,12 @@ describe('spreading watched items over polls', () => {
 		expect((trigger.staticData.trigger as { limit: number }).limit).toBe(600);
 	});
 
-	it('a share of 5% at every minute gives 1 call a poll (never 0)', async () => {
+	it('a share of 10% at every minute gives 1 call a poll (1000 × 10% ÷ 60 = 1.7)', async () => {
 		const server = serveAny();
-		const trigger = activeTrigger({ invoiceIds: ids(1001, 3), options: { budgetShare: 5 }, pollTimes: { item: [{ mode: 'everyMinute' }] } });
+		const trigger = activeTrigger({ invoiceIds: ids(1001, 3), options: { budgetShare: 10 }, pollTimes: { item: [{ mode: 'everyMinute' }] } });
 		await trigger.poll();
 		expect(server.take()).toEqual([1001]);
+		fake().advance(60_000);
 		await trigger.poll();
 		expect(server.take()).toEqual([1002]);
 	});

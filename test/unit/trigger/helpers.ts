@@ -1,10 +1,10 @@
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 
 import { SurplusLinesTrigger } from '../../../nodes/SurplusLinesTrigger/SurplusLinesTrigger.node';
-import { pollNode } from '../../harness/engine';
+import { activePoller, pollNode } from '../../harness/engine';
 
 /**
  * The trigger as n8n loads it: n8n's node loader puts its "Poll Times" parameter in front of the
@@ -62,6 +62,25 @@ export function serveInvoice(inv: IDataObject, headers = rateHeaders()) {
 	return nock(API).get(`/invoices/${String(inv.id)}`).reply(200, envelope(inv), headers);
 }
 
+/** Serves GET /invoices/{id} for any id and records which ids each poll read. */
+export function serveAny(statusOf: (id: number) => string = () => 'sent', limit = 1000, inv = invoice) {
+	const reads: number[] = [];
+	nock(API)
+		.persist()
+		.get(/^\/api\/v1\/invoices\/\d+$/)
+		.reply(200, (uri) => {
+			const id = Number(uri.split('/').pop());
+			reads.push(id);
+			return envelope(inv(id, { status: statusOf(id) }));
+		}, rateHeaders(limit));
+	return {
+		reads,
+		take() {
+			return reads.splice(0, reads.length);
+		},
+	};
+}
+
 export function servePolicy(policy: string, rows: IDataObject[], page = 1, total = rows.length) {
 	return nock(API)
 		.get('/invoices')
@@ -81,33 +100,39 @@ export interface TriggerParams {
 }
 
 /**
- * An active workflow's trigger across polls: each poll runs in n8n's PollContext and the static
- * data is carried to the next, as n8n does. `restart()` keeps only the saved static data.
+ * An active workflow's trigger across polls, as n8n 2.8.4 runs it (see `activePoller`): one
+ * Workflow between polls, its static data written to the "database" only when n8n would write it.
+ * `staticData` is what the database holds; `restart()` keeps only that.
  */
-export function activeTrigger(params: TriggerParams, staticData: IDataObject = {}) {
-	let data = staticData;
+export function activeTrigger(params: TriggerParams, staticData?: IDataObject) {
 	const parameters = {
 		events: ['invoiceStatus', 'filingState', 'documentFetchStatus', 'newTransaction'],
 		pollTimes: EVERY_5_MINUTES,
 		options: {},
 		...params,
 	};
+	const poller = activePoller({ node: new LoadedTrigger(), parameters, credentials, saved: staticData });
+	const json = (emitted: INodeExecutionData[][] | null) => (emitted?.[0] ?? []).map((item) => item.json);
 	return {
 		async poll(mode: 'trigger' | 'manual' = 'trigger') {
-			return await this.pollWith(credentials, mode);
+			return json(mode === 'manual' ? (await poller.manual()).emitted : await poller.poll());
 		},
 		/** A poll with other credentials (e.g. a base URL that drops connections). */
-		async pollWith(creds: typeof credentials, mode: 'trigger' | 'manual' = 'trigger') {
-			const result = await pollNode({ node: new LoadedTrigger(), parameters, credentials: creds, staticData: data, mode });
-			if (mode === 'trigger') data = result.staticData;
-			return (result.emitted?.[0] ?? []).map((item) => item.json);
+		async pollWith(creds: typeof credentials) {
+			return json(await poller.poll(creds));
+		},
+		/** n8n stops and starts again: the activation poll on what the database holds. */
+		async restart() {
+			return json(await poller.restart());
 		},
 		/** Runs a poll on a shared static-data object (for polls that overlap). */
 		pollShared(shared: IDataObject) {
 			return pollNode({ node: new LoadedTrigger(), parameters, credentials, staticData: shared });
 		},
+		poller,
+		/** The node's static data as n8n's database holds it. */
 		get staticData() {
-			return data;
+			return poller.saved;
 		},
 	};
 }

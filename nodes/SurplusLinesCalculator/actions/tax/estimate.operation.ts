@@ -12,7 +12,8 @@ import { apiRequest } from '../../../shared/transport';
 import { zodIssueLines } from '../../../shared/zodIssues';
 import { explainForbidden } from '../../forbidden';
 import { perLineItem, simplify } from '../../output';
-import { dateOnly, estimateInput } from '../../validation';
+import { dateOnly } from '../../../shared/dates';
+import { estimateInput } from '../../validation';
 
 const properties: INodeProperties[] = [
 	{

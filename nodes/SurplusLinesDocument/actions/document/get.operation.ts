@@ -13,7 +13,7 @@ export const description = updateDisplayOptions(
 	[invoiceField, ...referenceFields],
 );
 
-/** One document with a fresh download link (valid 60 minutes; `url_expires_at` says until when). */
+/** One document: `file_ready` says whether Download can get the file; the signed link is left out. */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,

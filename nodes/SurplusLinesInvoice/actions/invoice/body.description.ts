@@ -108,8 +108,6 @@ const jsonBodyPartial: INodeProperties = {
 export const jsonBodyProperty = (partial: boolean): INodeProperties =>
 	partial ? jsonBodyPartial : jsonBodyFull;
 
-const DATE_PLACEHOLDER = 'YYYY-MM-DD';
-
 /** The six required fields; `optional` for Update (where they live in a collection). */
 export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 	const req = !optional;
@@ -151,9 +149,8 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 		{
 			displayName: 'Effective Date',
 			name: 'effectiveDate',
-			type: 'string',
+			type: 'dateTime',
 			default: '',
-			placeholder: DATE_PLACEHOLDER,
 			required: req,
 			description:
 				'Start of the policy term; for an endorsement or cancellation the date of the change (unless Transaction Effective Date is set)',
@@ -161,9 +158,8 @@ export function requiredFieldProperties(optional: boolean): INodeProperties[] {
 		{
 			displayName: 'Expiration Date',
 			name: 'expirationDate',
-			type: 'string',
+			type: 'dateTime',
 			default: '',
-			placeholder: DATE_PLACEHOLDER,
 			required: req,
 			description: 'The policy’s expiration date',
 		},
@@ -202,9 +198,8 @@ export const optionalFieldOptions: INodeProperties[] = [
 	{
 		displayName: 'Invoice Date',
 		name: 'invoiceDate',
-		type: 'string',
+		type: 'dateTime',
 		default: '',
-		placeholder: DATE_PLACEHOLDER,
 		description: 'Defaults to the effective date',
 	},
 	{
@@ -234,9 +229,8 @@ export const optionalFieldOptions: INodeProperties[] = [
 	{
 		displayName: 'Transaction Effective Date',
 		name: 'transactionEffectiveDate',
-		type: 'string',
+		type: 'dateTime',
 		default: '',
-		placeholder: DATE_PLACEHOLDER,
 		description:
 			'Endorsement or cancellation on accounts with the new features: the date of the change, while Effective and Expiration Date hold the policy term',
 	},
@@ -326,10 +320,20 @@ const companyFields = (shareNote: string): INodeProperties[] => [
 		type: 'options',
 		default: 'companyId',
 		options: [
-			{ name: 'Company ID', value: 'companyId', description: 'The service’s company ID' },
-			{ name: 'NAIC Code', value: 'naic', description: 'Accounts with the new features only' },
+			// The first choice's value stays companyId (saved workflows); its name says what the field does.
 			{
-				name: 'Company Name',
+				name: 'Search (Name or NAIC) or Company ID',
+				value: 'companyId',
+				description:
+					'Pick the company from the service’s list by name or NAIC code, or give its ID; every account',
+			},
+			{
+				name: 'NAIC Code, Looked Up When Filed',
+				value: 'naic',
+				description: 'Accounts with the new features only',
+			},
+			{
+				name: 'Company Name, Looked Up When Filed',
 				value: 'companyName',
 				description: 'Accounts with the new features only',
 			},

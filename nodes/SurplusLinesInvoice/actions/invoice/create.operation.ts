@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
@@ -13,10 +8,17 @@ import { fileInvoice, idempotencyKeyFor } from '../../filing';
 import { invoiceJson } from '../../output';
 import { billTaxesFromPreview } from '../../preview';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
+import {
+	billTaxesSwitch,
+	filedTaxWarning,
+	markTaxWarning,
+	wantsTaxesFromPreview,
+} from '../../taxes';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
 
 const properties: INodeProperties[] = [
 	...bodyProperties(false),
+	billTaxesSwitch,
 	...idempotencyProperties,
 	simplifyProperty,
 	{
@@ -31,6 +33,8 @@ const properties: INodeProperties[] = [
 				name: 'billTaxesFromPreview',
 				type: 'boolean',
 				default: false,
+				// Version 2 has its own switch, on by default (taxes.ts).
+				displayOptions: { show: { '@version': [1] } },
 				description:
 					'Whether to preview first and add the computed tax lines (tax_calculation.line_items) to the fees, then create. One extra call. Codes already in the fees (or their alias) are kept as sent. Nothing is created when the preview reports validation errors. The derived Idempotency-Key comes from the invoice before the tax lines are added, so a re-run with changed rates still returns the first filing.',
 			},
@@ -48,12 +52,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const input = readInvoiceInput(this, i);
 	let body = input.body;
 	const choice = readIdempotencyChoice(this, i);
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
 	// the day's rates must not turn a re-run of the same invoice into a new filing.
 	const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, i);
 	let previewNotes: string[] | undefined;
-	if (options.billTaxesFromPreview === true) {
+	if (wantsTaxesFromPreview(this, i)) {
 		const billed = await billTaxesFromPreview(this, body, i);
 		body = billed.body;
 		previewNotes = billed.notes;
@@ -65,5 +68,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		result,
 	);
 	if (previewNotes?.length) json._previewNotes = previewNotes;
-	return [{ json: noteConversions(json, input.converted) }];
+	return [
+		{
+			json: noteConversions(
+				markTaxWarning(this, json, filedTaxWarning(result.invoice)),
+				input.converted,
+			),
+		},
+	];
 }

@@ -2,18 +2,25 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
-import { errorItem } from '../../../shared/errors';
+import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { BATCH_MAX_INVOICES } from '../../../shared/service';
 import { isOutcomeUnknown } from '../../../shared/transport';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import { invoiceJson } from '../../output';
+import { filedTaxWarning, markTaxWarning } from '../../taxes';
 import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
+
+/**
+ * The notice over Create Many, in one place: short, and true on every account and tier. Say here
+ * what a re-run does once that is the same on every account.
+ */
+export const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Each item comes out as its invoice or as an error item: run only the error items again.`;
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `One invoice per input item. t3 keys send up to ${BATCH_MAX_INVOICES} per call; t2 keys, and items with their own Idempotency Key, one call per item. A bad item stops the node before anything is sent unless On Error is set to Continue. After that, each item comes out as its invoice or as an error item: route the error items rather than re-running, since a re-run would file the filed items again.`,
+		displayName: CREATE_MANY_NOTICE,
 		name: 'createManyNotice',
 		type: 'notice',
 		default: '',
@@ -32,22 +39,22 @@ type Failure = { index: number; error: Error };
 
 /** The first local failure, with every failed item listed (before any call: nothing was filed). */
 function annotateLocal(error: Error, failures: Failure[], total: number): Error {
-	const others = failures.slice(1).map((f) => f.index);
+	const others = failures.slice(1).map((f) => f.index + 1);
 	const lines = [
-		`${failures.length} of ${total} items failed${others.length ? ` (also items ${others.join(', ')})` : ''}.`,
+		`${failures.length} of ${total} rows failed${others.length ? ` (also rows ${others.join(', ')})` : ''}.`,
 		'No invoice was filed.',
 		'Turn on Settings → On Error → Continue to file the good items and get each bad item as its own error item.',
 	];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.description = [error.description, ...lines].filter(Boolean).join('\n');
-		error.message = `Item ${failures[0].index}: ${error.message}`;
+		error.message = `Row ${failures[0].index + 1}: ${error.message}`;
 	}
 	return error;
 }
 
 /** The warning shown over the output after calls were made and some items were not filed. */
 function notFiledSummary(notFiled: number[], filed: number, total: number): string {
-	return `${notFiled.length} of ${total} rows were not filed or not confirmed (items ${notFiled.join(', ')}); ${filed} filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).`;
+	return `${notFiled.length} of ${total} rows were not filed or not confirmed (rows ${notFiled.map((i) => i + 1).join(', ')}); ${filed} filed. They come out as error items: fix and run only those rows again (running every row again would file the filed ones a second time).`;
 }
 
 /** Items with their own Idempotency Key are filed one by one: a batch call cannot carry per-invoice keys. */
@@ -98,20 +105,25 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		if (!refusals.some(isOutcomeUnknown)) throw refusals[0];
 	}
 	const output = new Array<INodeExecutionData>(count);
-	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index);
+	for (const failure of failures) output[failure.index] = errorItem(failure.error, failure.index, this.getNode());
 	const notFiled = failures.map((f) => f.index);
 	let filed = 0;
 	for (const outcome of outcomes) {
 		if ('error' in outcome) {
 			notFiled.push(outcome.index);
-			output[outcome.index] = errorItem(outcome.error, outcome.index);
+			output[outcome.index] = errorItem(outcome.error, outcome.index, this.getNode());
 			continue;
 		}
 		filed++;
 		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
 		output[outcome.index] = {
 			json: noteConversions(
-				invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+				markTaxWarning(
+					this,
+					invoiceJson(outcome.filed.invoice, simplify, outcome.filed),
+					filedTaxWarning(outcome.filed.invoice),
+					{ hint: false },
+				),
 				converted[outcome.index],
 			),
 			pairedItem: { item: outcome.index },
@@ -121,7 +133,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		notFiled.sort((a, b) => a - b);
 		// Each error item says how the run went (counts); the warning lists every item not filed.
 		const counts = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
-		for (const index of notFiled) output[index].json.summary = counts;
+		for (const index of notFiled) addToErrorItem(output[index], { summary: counts });
 		this.addExecutionHints?.({
 			message: notFiledSummary(notFiled, filed, count),
 			type: 'warning',

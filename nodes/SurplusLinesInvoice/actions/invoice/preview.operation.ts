@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noteConversions, readInvoiceInput } from '../../body';
 import { previewInvoice } from '../../preview';
+import { markTaxWarning, previewTaxWarning } from '../../taxes';
 import { bodyProperties } from './body.description';
 
 export const description = updateDisplayOptions(
@@ -12,7 +13,8 @@ export const description = updateDisplayOptions(
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const input = readInvoiceInput(this, i);
-	const reply = await previewInvoice(this, input.body, i);
-	return [{ json: noteConversions(reply.data, input.converted) }];
+	const { body, converted } = readInvoiceInput(this, i);
+	const reply = await previewInvoice(this, body, i);
+	const json = markTaxWarning(this, { ...reply.data }, previewTaxWarning(body, reply.data));
+	return [{ json: noteConversions(json, converted) }];
 }

@@ -1,0 +1,74 @@
+/**
+ * What every Invoice output item says about its row beyond the reply: an error item names the row
+ * it stands for (policy number, type, effective date, where known), so a "not filed" branch can
+ * write the reason back to the right row; a filed or previewed item carries the body's sanity
+ * warnings (`_warnings`).
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { addToErrorItem, isErrorItem, withRow } from '../shared/errors';
+import type { OperationModule } from '../shared/execute';
+import { takeInvoiceWarnings } from '../shared/warnings';
+import { readRawBody } from './body';
+
+const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
+
+/** The row's identity from its raw body (read again only for a failed item; never throws). */
+export function rowIdentity(ctx: IExecuteFunctions, itemIndex: number, mode: 'full' | 'partial') {
+	const identity: IDataObject = {};
+	try {
+		const raw = readRawBody(ctx, itemIndex, mode);
+		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return identity;
+		for (const field of IDENTITY_FIELDS) {
+			const value = (raw as IDataObject)[field];
+			if (typeof value === 'string' || typeof value === 'number')
+				identity[field] = typeof value === 'string' ? value.trim() : value;
+		}
+		if (mode === 'full' && identity.type_code === undefined) identity.type_code = 'NEW';
+	} catch {
+		// A body that cannot be read (e.g. not JSON) names nothing; the error item says why.
+	}
+	return identity;
+}
+
+function withWarnings(item: INodeExecutionData, warnings: string[]): INodeExecutionData {
+	if (warnings.length) item.json = { ...item.json, _warnings: warnings };
+	return item;
+}
+
+function pairedIndex(item: INodeExecutionData, fallback: number): number {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	return typeof paired === 'object' && paired ? paired.item : fallback;
+}
+
+/** An operation whose items carry their row's identity (errors) and warnings (results). */
+export function withRowResults(module: OperationModule, mode: 'full' | 'partial'): OperationModule {
+	const { execute, executeAll } = module;
+	return {
+		description: module.description,
+		execute:
+			execute &&
+			async function (this: IExecuteFunctions, itemIndex: number) {
+				try {
+					const items = await execute.call(this, itemIndex);
+					const warnings = takeInvoiceWarnings(this, itemIndex);
+					return items.map((item) => withWarnings(item, warnings));
+				} catch (error) {
+					takeInvoiceWarnings(this, itemIndex);
+					throw withRow(error, rowIdentity(this, itemIndex, mode));
+				}
+			},
+		executeAll:
+			executeAll &&
+			async function (this: IExecuteFunctions) {
+				const items = await executeAll.call(this);
+				return items.map((item, position) => {
+					const index = pairedIndex(item, position);
+					if (!isErrorItem(item)) return withWarnings(item, takeInvoiceWarnings(this, index));
+					takeInvoiceWarnings(this, index);
+					addToErrorItem(item, rowIdentity(this, index, mode));
+					return item;
+				});
+			},
+	};
+}

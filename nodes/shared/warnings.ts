@@ -1,0 +1,125 @@
+/**
+ * Sanity warnings on an invoice body: things the service accepts (so they are sent) that are
+ * most often a typo in a sheet. They go on the output item (`_warnings`) and on Preview's output,
+ * so they are seen before the state sees them. Never a refusal: the service decides.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+/** Larger than any real premium or fee; 1e308 and friends are typos, not amounts. */
+export const ABSURD_AMOUNT = 1e12;
+
+const POSITIVE_TYPES = new Set(['NEW', 'RENEWAL']);
+
+function list(value: unknown): IDataObject[] {
+	return Array.isArray(value)
+		? (value.filter((v) => v && typeof v === 'object') as IDataObject[])
+		: [];
+}
+
+function amount(value: unknown): number | undefined {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+		return Number(value);
+	return undefined;
+}
+
+/** Every amount of the body with its field path, in the service's naming. */
+function amounts(body: IDataObject): Array<[string, unknown]> {
+	const found: Array<[string, unknown]> = [
+		['net_premium', body.net_premium],
+		['policy_limit', body.policy_limit],
+		['commission', body.commission],
+	];
+	list(body.fees).forEach((f, n) => found.push([`fees[${n}].amount`, f.amount]));
+	list(body.coverages).forEach((c, n) => {
+		found.push([`coverages[${n}].amount`, c.amount]);
+		list(c.limits).forEach((l, m) =>
+			found.push([`coverages[${n}].limits[${m}].premium`, l.premium]),
+		);
+	});
+	list(body.insurers).forEach((i, n) => {
+		found.push([`insurers[${n}].amount`, i.amount]);
+		list(i.companies).forEach((c, m) =>
+			found.push([`insurers[${n}].companies[${m}].amount`, c.amount]),
+		);
+	});
+	return found.filter(([, value]) => value !== undefined && value !== null && value !== '');
+}
+
+/** Percent shares that do not add up to 100 (within a hundredth), per list of companies. */
+function percentProblems(path: string, companies: IDataObject[]): string[] {
+	const percents = companies.map((c) => amount(c.percent)).filter((p) => p !== undefined);
+	if (!percents.length) return [];
+	const sum = percents.reduce((a, b) => a + b, 0);
+	if (Math.abs(sum - 100) <= 0.01) return [];
+	return [
+		`${path}: the percent shares add up to ${Math.round(sum * 100) / 100}, not 100; check each insurer's percent`,
+	];
+}
+
+/**
+ * The warnings for one invoice body (a full body, or the fields an Update sends). The type is
+ * NEW when a full body leaves it out (the service's default); an Update without a type is not
+ * judged on the sign of its premium.
+ */
+export function invoiceWarnings(body: IDataObject, mode: 'full' | 'partial' = 'full'): string[] {
+	const warnings: string[] = [];
+	const type = String(body.type_code ?? (mode === 'full' ? 'NEW' : '')).toUpperCase();
+	const premium = amount(body.net_premium);
+	if (premium !== undefined && premium < 0 && POSITIVE_TYPES.has(type)) {
+		warnings.push(
+			`net_premium: ${premium} is negative on a ${type} transaction; a new or renewal transaction normally has a positive premium (returned premium is filed as an ENDORSEMENT or CANCELLATION)`,
+		);
+	}
+	const effective = typeof body.effective_date === 'string' ? body.effective_date : undefined;
+	const expiration = typeof body.expiration_date === 'string' ? body.expiration_date : undefined;
+	if (effective && expiration && expiration.slice(0, 10) < effective.slice(0, 10)) {
+		warnings.push(
+			`expiration_date: ${expiration} is before the effective date ${effective}; check the policy term`,
+		);
+	}
+	const insurers = list(body.insurers);
+	const plain = insurers.filter((i) => !Array.isArray(i.companies));
+	warnings.push(...percentProblems('insurers', plain));
+	insurers.forEach((group, n) => {
+		if (Array.isArray(group.companies))
+			warnings.push(...percentProblems(`insurers[${n}].companies`, list(group.companies)));
+	});
+	for (const [path, value] of amounts(body)) {
+		const number = amount(value);
+		if (number !== undefined && Math.abs(number) > ABSURD_AMOUNT) {
+			warnings.push(
+				`${path}: ${number} is larger than any real amount (over ${ABSURD_AMOUNT.toExponential()}); check for a typo`,
+			);
+		}
+	}
+	return warnings;
+}
+
+// Warnings found where an item's body is read, kept until the item's output is built (the
+// Invoice node's router puts them on the item). Keyed by the execution's context object, so
+// nothing outlives the run.
+const NOTED = new WeakMap<object, Map<number, string[]>>();
+
+/** Records the warnings of item `itemIndex`'s body; returns the body unchanged. */
+export function noteInvoiceWarnings(
+	ctx: object,
+	itemIndex: number,
+	body: IDataObject,
+	mode: 'full' | 'partial' = 'full',
+): IDataObject {
+	const warnings = invoiceWarnings(body, mode);
+	if (!NOTED.has(ctx)) NOTED.set(ctx, new Map());
+	const byItem = NOTED.get(ctx)!;
+	if (warnings.length) byItem.set(itemIndex, warnings);
+	else byItem.delete(itemIndex);
+	return body;
+}
+
+/** The warnings noted for item `itemIndex` (and forgets them). */
+export function takeInvoiceWarnings(ctx: object, itemIndex: number): string[] {
+	const byItem = NOTED.get(ctx);
+	const warnings = byItem?.get(itemIndex) ?? [];
+	byItem?.delete(itemIndex);
+	return warnings;
+}

@@ -1,0 +1,61 @@
+/**
+ * The stage's workflow: a production webhook receives `{ rows: [...] }`, one item per row, and the
+ * Invoice node files each row (Create, JSON input, Idempotency-Key derived from the row). The node
+ * continues on error, so a failed row comes back as an item and the caller sees every outcome;
+ * the webhook answers when the execution has finished, with the Invoice node's items.
+ */
+export interface Credential {
+	id: string;
+	name: string;
+}
+
+export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential }) {
+	const node = (n: number) => `c7000000-0000-4000-8000-${options.webhookId.slice(-8)}000${n}`;
+	return {
+		id: options.id,
+		name: options.name,
+		nodes: [
+			{
+				id: node(1),
+				name: 'Rows In',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: options.webhookId,
+				parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			},
+			{
+				id: node(2),
+				name: 'One Item Per Row',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { fieldToSplitOut: 'body.rows', options: {} },
+			},
+			{
+				id: node(3),
+				name: 'File Invoice',
+				type: 'n8n-nodes-surplus-lines.surplusLinesInvoice',
+				typeVersion: 1,
+				position: [440, 0],
+				onError: 'continueRegularOutput',
+				parameters: {
+					resource: 'invoice',
+					operation: 'create',
+					inputMode: 'json',
+					invoiceJson: '={{ JSON.stringify($json) }}',
+					idempotency: 'derived',
+					simplify: true,
+				},
+				credentials: { surplusLinesApi: options.credential },
+			},
+		],
+		connections: {
+			'Rows In': { main: [[{ node: 'One Item Per Row', type: 'main', index: 0 }]] },
+			'One Item Per Row': { main: [[{ node: 'File Invoice', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
