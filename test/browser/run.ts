@@ -30,7 +30,7 @@ import {
 	type RunningN8n,
 } from '../e2e/n8n';
 import { Editor } from './editor';
-import { STEPS, type BrowserWorld } from './steps';
+import { credentialCases, STEPS, type BrowserWorld } from './steps';
 
 const OWNER = { email: 'browser@example.com', password: 'Browser-Password-1', firstName: 'Browser', lastName: 'Test' };
 /** Chromium as the brief for CI asks: headless, no sandbox (root), nothing fetched from outside. */
@@ -73,6 +73,8 @@ async function main(): Promise<number> {
 		const credentials = [
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
+			// What the credential's test says when something is wrong (steps.ts, CREDENTIAL_CASES).
+			...credentialCases(sandbox.baseUrl).map((c) => ({ id: c.id, name: c.name, type: 'surplusLinesApi', data: c.data })),
 		];
 		writeFileSync(join(work, 'credentials.json'), JSON.stringify(credentials));
 		await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
