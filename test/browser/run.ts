@@ -25,11 +25,12 @@ import {
 	REPO_ROOT,
 	RestSession,
 	runCliOk,
+	runStage,
 	startServer,
 	type RunningN8n,
 } from '../e2e/n8n';
 import { Editor } from './editor';
-import { STEPS, type BrowserWorld } from './steps';
+import { credentialCases, STEPS, type BrowserWorld } from './steps';
 
 const OWNER = { email: 'browser@example.com', password: 'Browser-Password-1', firstName: 'Browser', lastName: 'Test' };
 /** Chromium as the brief for CI asks: headless, no sandbox (root), nothing fetched from outside. */
@@ -72,6 +73,8 @@ async function main(): Promise<number> {
 		const credentials = [
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
+			// What the credential's test says when something is wrong (steps.ts, CREDENTIAL_CASES).
+			...credentialCases(sandbox.baseUrl).map((c) => ({ id: c.id, name: c.name, type: 'surplusLinesApi', data: c.data })),
 		];
 		writeFileSync(join(work, 'credentials.json'), JSON.stringify(credentials));
 		await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
@@ -141,19 +144,4 @@ async function main(): Promise<number> {
 	return failed > 0 || passed === 0 ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(`[browser] ${error.stack ?? error.message}`);
-		console.log('browser: 0 passed, 1 failed');
-		killAllChildren();
-		process.exit(1);
-	},
-);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => {
-		killAllChildren();
-		process.exit(130);
-	});
-}
+runStage('browser', main);

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 
+import { CREDENTIAL_TEST_MESSAGES } from '../../credentials/SurplusLinesApi.credentials';
+import { checkApiKey, checkBaseUrl } from '../../nodes/shared/credentialRules';
 import type { RunningSandbox } from '../sandbox';
 import { keyByName } from '../sandbox';
 import type { RestSession } from '../e2e/n8n';
@@ -47,6 +49,37 @@ async function createInvoices(world: BrowserWorld, policies: string[]): Promise<
 		});
 		assert.equal(res.status, 201, `setup: invoice for ${policy}`);
 	}
+}
+
+function problem(checked: { ok: true } | { ok: false; problem: string }): string {
+	if (checked.ok) throw new Error('expected a refusal');
+	return checked.problem;
+}
+
+/** Credentials that are wrong in one way each, and what their test must say. */
+export function credentialCases(sandboxBaseUrl: string): Array<{ id: string; name: string; data: { apiKey: string; baseUrl: string }; message: string }> {
+	const key = keyByName('t2').key;
+	const prefix = key.split('_').slice(0, -2).join('_');
+	const port = new URL(sandboxBaseUrl).port;
+	return [
+		{ id: 'slBrowserBadKey', name: 'Malformed key', data: { apiKey: 'not-a-key', baseUrl: sandboxBaseUrl }, message: problem(checkApiKey('not-a-key')) },
+		{ id: 'slBrowserUnknown', name: 'Unknown key', data: { apiKey: `${prefix}_t2_${'z'.repeat(32)}`, baseUrl: sandboxBaseUrl }, message: CREDENTIAL_TEST_MESSAGES.keyRefused },
+		{ id: 'slBrowserHttp', name: 'Plain http, not loopback', data: { apiKey: key, baseUrl: `http://0.0.0.0:${port}/api/v1` }, message: problem(checkBaseUrl('http://0.0.0.0')) },
+	];
+}
+
+function credentialSays(c: ReturnType<typeof credentialCases>[number]): Step {
+	return {
+		name: `credential test: ${c.name.toLowerCase()}`,
+		async run(editor) {
+			const modal = await editor.openCredential(c.name);
+			// The banner says "Couldn't connect"; "More details" shows the test's own message.
+			await modal.getByText('More details', { exact: true }).first().click();
+			await modal.getByText(c.message.slice(0, 60), { exact: false }).first().waitFor({ timeout: TIMEOUT });
+			await editor.shot(`credential-${c.id}`);
+			await editor.closeModal(modal);
+		},
+	};
 }
 
 /** The t2 key's calls left this hour, as the sandbox counts them (this read costs one). */
@@ -111,14 +144,24 @@ export const STEPS: Step[] = [
 			await modal.getByText('Connection tested successfully').first().waitFor({ timeout: TIMEOUT });
 			const before = await callsLeft(world);
 			await modal.getByRole('button', { name: 'Retry' }).click();
+			// The success banner stays up while the test runs again: wait for the test's call (each of
+			// our reads costs one, so the test's shows as one more than we made).
+			let reads = 0;
+			let after = before;
+			const deadline = Date.now() + TIMEOUT;
+			while (before - after < reads + 1 && Date.now() < deadline) {
+				await editor.page.waitForTimeout(500);
+				after = await callsLeft(world);
+				reads += 1;
+			}
+			assert.ok(before - after >= reads + 1, `the Retry button called the sandbox (calls left ${before} → ${after} after ${reads} reads of ours)`);
 			await modal.getByText('Connection tested successfully').first().waitFor({ timeout: TIMEOUT });
-			const after = await callsLeft(world);
-			// `after` is read by one more call of ours: the button's test made at least one more.
-			assert.ok(before - after >= 2, `the Retry button called the sandbox (calls left ${before} → ${after})`);
 			await editor.shot('credential-tested');
 			await editor.closeModal(modal);
 		},
 	},
+	// The messages do not depend on the sandbox's port: any base URL gives the same cases.
+	...credentialCases('http://127.0.0.1:1/api/v1').map(credentialSays),
 	{
 		name: 'execute a node (tax estimate)',
 		async run(editor) {
@@ -153,8 +196,9 @@ export const STEPS: Step[] = [
 			// The current state of both watched policies: status and filing state of each.
 			await output.getByText('4 items').first().waitFor({ timeout: TIMEOUT });
 			await editor.outputAsJson(output);
-			await output.getByText('DEMO-POL-2').first().waitFor({ timeout: TIMEOUT });
-			await output.getByText('filing_state_changed').first().waitFor({ timeout: TIMEOUT });
+			// (the JSON view renders what is on screen: the first event)
+			await output.getByText('"invoice_status_changed"').first().waitFor({ timeout: TIMEOUT });
+			await output.getByText('"DEMO-POL-1"').first().waitFor({ timeout: TIMEOUT });
 			await editor.shot('trigger-test-event');
 			await editor.closeNode();
 		},
@@ -167,17 +211,20 @@ export const STEPS: Step[] = [
 			const ndv = await editor.openNode('Create Invoice (Bill Taxes From Preview)');
 			const mapper = ndv.locator('[data-test-id="resource-mapper-container"]');
 			await mapper.waitFor({ timeout: TIMEOUT });
-			// Reading the file and extracting its rows shows the CSV's columns as the node's input.
-			await ndv.getByRole('button', { name: 'Execute previous nodes' }).click();
-			await ndv.getByText('Policy #', { exact: true }).first().waitFor({ timeout: TIMEOUT });
+			// The CSV's columns as the node's input: from the last run, or by reading the file now.
+			const column = ndv.getByText('Policy #', { exact: true }).first();
+			if (!(await column.isVisible())) await ndv.getByRole('button', { name: 'Execute previous nodes' }).click();
+			await column.waitFor({ timeout: TIMEOUT });
 			await editor.shot('mapper-automatic');
 			// Map Each Column Manually lists the service's invoice fields, fee columns among them.
 			await mapper.locator('[data-test-id="mapping-mode-select"]').click();
 			await editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText('Map Each Column Manually').click();
 			const fields = mapper.locator('[data-test-id="mapping-fields-container"]');
-			for (const label of ['Policy Number', 'Insured Name', 'Effective Date', 'Type']) {
-				await fields.getByText(label, { exact: false }).first().waitFor({ timeout: TIMEOUT });
+			for (const label of ['Policy Number', 'Insured Name', 'State']) {
+				await fields.getByText(label, { exact: true }).first().waitFor({ timeout: TIMEOUT });
 			}
+			// Further down the list (rendered, below the fold).
+			await fields.getByText('Effective Date', { exact: true }).first().waitFor({ state: 'attached', timeout: TIMEOUT });
 			await editor.shot('mapper-manual');
 		},
 	},

@@ -78,8 +78,8 @@ async function main(): Promise<void> {
 	mkdirSync(userFolder, { recursive: true });
 
 	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
-	await seed(sandbox.baseUrl);
 	const mailDir = join(userFolder, 'mailbox');
+	rmSync(mailDir, { recursive: true, force: true }); // this run's mails only
 	const mailbox = await startMailbox({ port: smtpPort, dir: mailDir });
 	const inbox = await serveInbox(mailbox, inboxPort);
 	installPackedPackage(userFolder);
@@ -113,6 +113,9 @@ async function main(): Promise<void> {
 	const notify = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${NOTIFY_EXAMPLE_ID}`);
 	const activated = await session.request('POST', `/rest/workflows/${NOTIFY_EXAMPLE_ID}/activate`, { versionId: notify.body.data.versionId });
 	if (activated.status !== 200) throw new Error(`activating the notification example: ${activated.status} ${JSON.stringify(activated.body)}`);
+	// Seeded once the example watches (its first poll is a baseline), so their first status changes
+	// become mails; earlier, the sandbox would have settled them while n8n was starting.
+	await seed(sandbox.baseUrl);
 
 	let stopping = false;
 	const stop = async (): Promise<void> => {

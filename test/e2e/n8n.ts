@@ -202,6 +202,28 @@ export function killAllChildren(signal: NodeJS.Signals = 'SIGTERM'): void {
 }
 process.on('exit', () => killAllChildren('SIGKILL'));
 
+/**
+ * Runs a test stage's main function: exits with its code; a crash counts as one failure in the
+ * stage's summary line (`<stage>: 0 passed, 1 failed`). Ctrl-C or a kill stops n8n children too.
+ */
+export function runStage(stage: string, main: () => Promise<number>): void {
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.on(signal, () => {
+			killAllChildren();
+			process.exit(130);
+		});
+	}
+	main().then(
+		(code) => process.exit(code),
+		(error: Error) => {
+			console.error(`[${stage}] ${error.stack ?? error.message}`);
+			console.log(`${stage}: 0 passed, 1 failed`);
+			killAllChildren();
+			process.exit(1);
+		},
+	);
+}
+
 export interface RunningN8n {
 	child: ChildProcess;
 	url: string;

@@ -29,6 +29,7 @@ import {
 	RestSession,
 	runCli,
 	runCliOk,
+	runStage,
 	startServer,
 	tail,
 	type N8nEnv,
@@ -299,21 +300,4 @@ function reportMemory(server: RunningN8n): void {
 	}
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(`[e2e] ${error.stack ?? error.message}`);
-		console.log('e2e: 0 passed, 1 failed');
-		killAllChildren();
-		process.exit(1);
-	},
-);
-
-// Ctrl-C / kill: stop n8n children too.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => {
-		killAllChildren();
-		process.exit(130);
-	});
-}
-
+runStage('e2e', main);
