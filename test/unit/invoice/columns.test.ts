@@ -5,9 +5,11 @@ import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusL
 import { columnForName, columnKey } from '../../../nodes/shared/invoiceColumns';
 import { INVOICE_FEE_CODES } from '../../../nodes/shared/rules';
 import { loadOptions } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, run, setupSuite } from './helpers';
+import { API, BASE, KEYS, envelope, invoiceFor, run, meReply, setupSuite } from './helpers';
 
 setupSuite();
+// Creates ask the account once per run whether it has the idempotency feature.
+beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
 const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
 const columnsParams = (operation: string, columns: IDataObject = AUTO, extra: IDataObject = {}) => ({
@@ -340,7 +342,8 @@ describe('Input Item As Is body source', () => {
 		const items = Array.from({ length: 3 }, (_, n) => ({ policy_number: `AI-${n}`, insured_name: 'X', state_code: 'FL', net_premium: 100 + n, effective_date: '2026-01-01', expiration_date: '2027-01-01' }));
 		const { output, error } = await run({ operation: 'createMany', inputMode: 'inputItem' }, { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
-		expect(sent).toEqual([items]);
+		// Each row as it came, plus the key a single Create of it would carry.
+		expect(sent).toEqual([items.map((item) => ({ ...item, idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);
 		expect(output!.map((o) => o.json._converted)).toEqual([undefined, undefined, undefined]);
 	});
 });

@@ -85,7 +85,8 @@ describe('Create', () => {
 
 	it('a filed row says outcome filed and adds no hint', async () => {
 		newFeaturesAccount();
-		const body = row();
+		// With its Surplus Lines Tax line, so the only hint that could appear is one about refiling.
+		const body = row({ fees: [{ type: 'sl_tax', amount: 58.5 }] });
 		nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 1005)));
 		const { output, hints } = await runWithHints(jsonParams('create', { simplify: true }), [body]);
 		expect(output![0].json.outcome).toBe('filed');

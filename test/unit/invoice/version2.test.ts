@@ -9,9 +9,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode, type NodeRun } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, row, setupSuite } from './helpers';
+import { API, BASE, KEYS, envelope, invoiceFor, row, meReply, setupSuite } from './helpers';
 
 setupSuite();
+// Creates ask the account once per run whether it has the idempotency feature.
+beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
 /** The Create node of a workflow saved by the package's first release (typeVersion 1). */
 const SAVED_V1_NODE = {

@@ -1,9 +1,11 @@
 import nock from 'nock';
 
 import { invoiceWarnings } from '../../../nodes/shared/warnings';
-import { API, envelope, invoiceFor, jsonParams, row, run, setupSuite } from '../invoice/helpers';
+import { API, envelope, invoiceFor, jsonParams, row, run, meReply, setupSuite } from '../invoice/helpers';
 
 setupSuite();
+// Creates ask the account once per run whether it has the idempotency feature.
+beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
 describe('invoiceWarnings (the rules)', () => {
 	it('a negative premium on NEW (also by default) or RENEWAL, not on ENDORSEMENT or CANCELLATION', () => {
