@@ -197,6 +197,13 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 		}
 	}
 }
+/** Stops the child's process group: SIGTERM, then SIGKILL when it is still there after 15 s. */
+export async function stopTree(child: ChildProcess, exited: Promise<void>): Promise<void> {
+	killTree(child);
+	const killer = setTimeout(() => killTree(child, 'SIGKILL'), 15_000);
+	await exited;
+	clearTimeout(killer);
+}
 export function killAllChildren(signal: NodeJS.Signals = 'SIGTERM'): void {
 	for (const child of children) killTree(child, signal);
 }
@@ -269,10 +276,7 @@ export async function startServer(n8n: N8nEnv, opts: { timeoutMs?: number; echo?
 		url,
 		log: () => log,
 		stop: async () => {
-			killTree(child);
-			const killer = setTimeout(() => killTree(child, 'SIGKILL'), 15_000);
-			await exited;
-			clearTimeout(killer);
+			await stopTree(child, exited);
 			untrack(child);
 		},
 	};

@@ -17,7 +17,7 @@ import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync } from 
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
-import { freePort, killTree, n8nEnv, runCliOk, sleep, tail, type N8nEnv } from '../e2e/n8n';
+import { freePort, killTree, n8nEnv, runCliOk, sleep, stopTree, tail, type N8nEnv } from '../e2e/n8n';
 
 export interface Proc {
 	name: string;
@@ -44,10 +44,7 @@ function startProcess(tmp: string, name: string, cmd: string, args: string[], en
 		child,
 		log: () => log,
 		stop: async () => {
-			killTree(child);
-			const killer = setTimeout(() => killTree(child, 'SIGKILL'), 15_000);
-			await exited;
-			clearTimeout(killer);
+			await stopTree(child, exited);
 			running.delete(proc);
 		},
 	};
