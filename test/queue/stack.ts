@@ -180,12 +180,15 @@ export interface Main {
 	proc: Proc;
 }
 
-/** `n8n start`; ready when the REST API answers. */
+/**
+ * `n8n start`; ready when the log says the editor is accessible and the REST API answers:
+ * /rest/settings answers before the login and owner routes exist (as startServer in the e2e).
+ */
 export async function startMain(shared: Shared, mode: 'queue' | 'regular'): Promise<Main> {
 	const env = await stackEnv(shared, mode);
 	const proc = startProcess(shared.tmp, `n8n main (${mode})`, shared.bin, ['start'], env.env, shared.userFolder);
 	const url = `http://127.0.0.1:${env.port}`;
-	await waitReady(proc, () => answers(`${url}/rest/settings`), 120_000);
+	await waitReady(proc, async () => /Editor is now accessible/.test(proc.log()) && answers(`${url}/rest/settings`), 120_000);
 	return { url, proc };
 }
 
