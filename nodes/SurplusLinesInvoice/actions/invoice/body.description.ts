@@ -635,38 +635,59 @@ export const simplifyProperty: INodeProperties = {
 		'Whether to return only ID, policy, type, status, filed, state, premium, fees total and warnings instead of the whole invoice',
 };
 
-/** Idempotency for Create and Create Many. */
+const idempotencyMode: INodeProperties = {
+	displayName: 'Idempotency',
+	name: 'idempotency',
+	type: 'options',
+	default: 'derived',
+	options: [
+		{
+			name: 'Derived From the Invoice',
+			value: 'derived',
+			description:
+				'The same invoice sent again (a re-run, Retry On Fail) returns the first filing instead of a second one, for 24 hours',
+		},
+		{
+			name: 'Own Key',
+			value: 'own',
+			description: 'Your own key, at most 255 characters, no spaces',
+		},
+		{ name: 'Off', value: 'off', description: 'Every run files a new invoice' },
+	],
+	description:
+		'Whether to send an Idempotency-Key (accounts with the idempotency feature honour it). A replayed filing is marked _replayed: true.',
+};
+
+const idempotencyKey: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	required: true,
+	description: 'One key per invoice, e.g. from your own row ID',
+};
+
+/** Idempotency for Create and Create Many in workflows saved with version 1: on the main panel. */
 export const idempotencyProperties: INodeProperties[] = [
+	{ ...idempotencyMode, displayOptions: { show: { '@version': [1] } } },
 	{
-		displayName: 'Idempotency',
-		name: 'idempotency',
-		type: 'options',
-		default: 'derived',
-		options: [
-			{
-				name: 'Derived From the Invoice',
-				value: 'derived',
-				description:
-					'The same invoice sent again (a re-run, Retry On Fail) returns the first filing instead of a second one, for 24 hours',
-			},
-			{
-				name: 'Own Key',
-				value: 'own',
-				description: 'Your own key, at most 255 characters, no spaces',
-			},
-			{ name: 'Off', value: 'off', description: 'Every run files a new invoice' },
-		],
-		description:
-			'Whether to send an Idempotency-Key (accounts with the idempotency feature honour it). A replayed filing is marked _replayed: true.',
+		...idempotencyKey,
+		displayOptions: { show: { '@version': [1], idempotency: ['own'] } },
 	},
+];
+
+/**
+ * From version 2 the same two settings are Options entries (the safe default needs no attention).
+ * Inside a collection n8n resolves displayOptions against the collection's own values, so the key
+ * is offered once Idempotency is set to Own Key (n8n-workflow getNodeParameters, editor alike).
+ */
+export const idempotencyOptions: INodeProperties[] = [
+	{ ...idempotencyMode, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
 	{
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		required: true,
-		displayOptions: { show: { idempotency: ['own'] } },
-		description: 'One key per invoice, e.g. from your own row ID',
+		...idempotencyKey,
+		description:
+			'One key per invoice, e.g. from your own row ID; used when Idempotency is Own Key',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }], idempotency: ['own'] } },
 	},
 ];
 
