@@ -89,6 +89,25 @@ export class Editor {
 		return await options.allInnerTexts();
 	}
 
+	/** A parameter of the open panel by its path (`options.idempotency`, `fees.fee[0].type`). */
+	parameter(path: string): Locator {
+		return this.byTestId('ndv').locator(`[data-parameter-path="parameters.${path}"]`);
+	}
+
+	/** Opens the Options collection's "Add Option" list and returns what it offers. */
+	async optionsToAdd(): Promise<string[]> {
+		const collection = this.byTestId('ndv')
+			.locator('[data-test-id="parameter-item"]')
+			.filter({ has: this.page.getByText('Options', { exact: true }) })
+			.first();
+		const add = collection.locator('[data-test-id="collection-parameter-add"]');
+		await add.scrollIntoViewIfNeeded();
+		await add.click();
+		const options = this.page.locator('.el-select-dropdown:visible [data-test-id="collection-parameter-option"]');
+		await options.first().waitFor({ timeout: TIMEOUT });
+		return (await options.allInnerTexts()).map((t) => t.trim());
+	}
+
 	/** Presses the panel's "Execute step" and waits for the output panel to show a result. */
 	async executeOpenNode(): Promise<Locator> {
 		await this.byTestId('node-execute-button').first().click();
