@@ -120,7 +120,7 @@ describe('what each version’s panel shows', () => {
 	function shown(list: INodeProperties[], values: IDataObject, typeVersion: number, root = values): string[] {
 		const node = { typeVersion } as INode;
 		return list
-			.filter((p) => NodeHelpers.displayParameter(values as never, p, node, undefined, root as never))
+			.filter((p) => NodeHelpers.displayParameter(values as never, p, node, null, root as never))
 			.map((p) => p.name);
 	}
 
