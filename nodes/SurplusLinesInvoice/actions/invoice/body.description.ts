@@ -694,6 +694,21 @@ export const idempotencyOptions: INodeProperties[] = [
 const byName = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
 const fieldsOnly = { show: { inputMode: ['fields'] } };
+const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
+
+/**
+ * The groups users fill least (an insured's address, documents usually attached later with the
+ * Document node, insurer groups for multi-line policies). From version 2 they are entries of
+ * Additional Fields (Update Fields on Update) instead of empty sections on the panel; workflows
+ * saved with version 1 keep them where they were (`../../body.ts` reads both places).
+ */
+export const FOLDED_GROUPS = ['insuredAddress', 'documents', 'insurerGroups'];
+
+const isFolded = (p: INodeProperties) => FOLDED_GROUPS.includes(p.name);
+const foldedGroupOptions: INodeProperties[] = collectionProperties
+	.filter(isFolded)
+	.map((p) => ({ ...p, displayOptions: { show: fromVersion2 } }));
+const fieldsInVersion1 = { show: { ...fieldsOnly.show, '@version': [1] } };
 
 /** The required fields with Type right after Policy Number. */
 function withTypeAfterPolicyNumber(required: INodeProperties[]): INodeProperties[] {
@@ -716,6 +731,7 @@ export function bodyProperties(partial: boolean): INodeProperties[] {
 						...requiredFieldProperties(true),
 						...optionalFieldOptions,
 						typeCodeProperty,
+						...foldedGroupOptions,
 					].sort(byName),
 				},
 			]
@@ -727,13 +743,18 @@ export function bodyProperties(partial: boolean): INodeProperties[] {
 					type: 'collection',
 					placeholder: 'Add Field',
 					default: {},
-					options: [...optionalFieldOptions, legacyTypeCodeOption].sort(byName),
+					options: [...optionalFieldOptions, legacyTypeCodeOption, ...foldedGroupOptions].sort(
+						byName,
+					),
 				},
 			];
 	return [
 		partial ? inputModeProperty : inputModeFullProperty,
 		jsonBodyProperty(partial),
 		...(partial ? [] : columnsProperties),
-		...[...fields, ...collectionProperties].map((p) => ({ ...p, displayOptions: fieldsOnly })),
+		...[...fields, ...collectionProperties].map((p) => ({
+			...p,
+			displayOptions: isFolded(p) ? fieldsInVersion1 : fieldsOnly,
+		})),
 	];
 }
