@@ -25,6 +25,10 @@ export class Editor {
 
 	/** A screenshot of the whole window, numbered in the order taken. Returns its path. */
 	async shot(name: string): Promise<string> {
+		// Let opening dropdowns and pickers finish their transition (capped: spinners run forever).
+		await this.page
+			.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 1500 })
+			.catch(() => undefined);
 		shots += 1;
 		const file = join(this.screenshotDir, `${String(shots).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.png`);
 		await this.page.screenshot({ path: file });
@@ -94,11 +98,16 @@ export class Editor {
 		return this.byTestId('ndv').locator(`[data-parameter-path="parameters.${path}"]`);
 	}
 
-	/** Opens the Options collection's "Add Option" list and returns what it offers. */
-	async optionsToAdd(): Promise<string[]> {
+	/** Clicks an entry of the dropdown that is open. */
+	async choose(text: string): Promise<void> {
+		await this.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText(text, { exact: true }).click();
+	}
+
+	/** Opens a collection's "Add …" list (Options unless named) and returns what it offers. */
+	async optionsToAdd(label = 'Options'): Promise<string[]> {
 		const collection = this.byTestId('ndv')
 			.locator('[data-test-id="parameter-item"]')
-			.filter({ has: this.page.getByText('Options', { exact: true }) })
+			.filter({ has: this.page.getByText(label, { exact: true }) })
 			.first();
 		const add = collection.locator('[data-test-id="collection-parameter-add"]');
 		await add.scrollIntoViewIfNeeded();

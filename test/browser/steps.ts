@@ -29,6 +29,11 @@ const STICKY = 'n8n-nodes-base.stickyNote';
 const V2_WORKFLOW = 'slBrowserInvV2';
 const OURS = 'n8n-nodes-surplus-lines.';
 
+async function openV2(editor: Editor, node: string) {
+	await editor.openWorkflow(V2_WORKFLOW);
+	return await editor.openNode(node);
+}
+
 function example(world: BrowserWorld, id: string): BrowserWorld['examples'][number] {
 	const found = world.examples.find((e) => e.id === id);
 	assert.ok(found, `example ${id} is loaded`);
@@ -142,8 +147,7 @@ export const STEPS: Step[] = [
 	{
 		name: 'invoice v2: idempotency in options',
 		async run(editor) {
-			await editor.openWorkflow(V2_WORKFLOW);
-			const ndv = await editor.openNode('Create Invoice (Version 2)');
+			const ndv = await openV2(editor, 'Create Invoice (Version 2)');
 			assert.equal(await editor.parameter('idempotency').count(), 0, 'no Idempotency on the main panel');
 			const key = editor.parameter('options.idempotencyKey');
 			await editor.parameter('options.idempotency').getByRole('combobox').first().waitFor({ timeout: TIMEOUT });
@@ -156,14 +160,29 @@ export const STEPS: Step[] = [
 		},
 	},
 	{
+		name: 'invoice v2: the groups filled least are additional fields',
+		async run(editor) {
+			await openV2(editor, 'Create Invoice (Version 2)');
+			for (const kept of ['coverages', 'insurers', 'fees']) await editor.byTestId(`fixed-collection-${kept}`).waitFor({ timeout: TIMEOUT });
+			for (const folded of ['insuredAddress', 'documents', 'insurerGroups']) {
+				assert.equal(await editor.byTestId(`fixed-collection-${folded}`).count(), 0, `${folded} is not a section of its own`);
+			}
+			const offered = await editor.optionsToAdd('Additional Fields');
+			for (const name of ['Documents', 'Insured Address', 'Insurer Groups by Line of Business', 'Invoice Number']) {
+				assert.ok(offered.includes(name), `Additional Fields offers ${name} (offered: ${offered.join(', ')})`);
+			}
+			await editor.shot('invoice-v2-additional-fields');
+			await editor.page.keyboard.press('Escape');
+		},
+	},
+	{
 		name: 'invoice v2: the idempotency key is offered once own key is chosen',
 		async run(editor) {
-			await editor.openWorkflow(V2_WORKFLOW);
-			await editor.openNode('Create Many (Version 2)');
+			await openV2(editor, 'Create Many (Version 2)');
 			assert.deepEqual(await editor.optionsToAdd(), ['Idempotency', 'Look for Rows Already Filed (Accounts Without Idempotency)', 'Max Wait for a Lost Create (Seconds)', 'Replayed Invoices Show']);
-			await editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText('Idempotency', { exact: true }).click();
+			await editor.choose('Idempotency');
 			await editor.parameter('options.idempotency').click();
-			await editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText('Own Key', { exact: true }).click();
+			await editor.choose('Own Key');
 			assert.ok((await editor.optionsToAdd()).includes('Idempotency Key'), 'Idempotency Key is offered once Idempotency is Own Key');
 			await editor.shot('invoice-v2-create-many-options');
 			await editor.page.keyboard.press('Escape');
@@ -172,8 +191,7 @@ export const STEPS: Step[] = [
 	{
 		name: 'invoice v2: the effective date is a date picker',
 		async run(editor) {
-			await editor.openWorkflow(V2_WORKFLOW);
-			await editor.openNode('Create Invoice (Version 2)');
+			await openV2(editor, 'Create Invoice (Version 2)');
 			const input = editor.parameter('effectiveDate').locator('.el-date-editor--datetime input');
 			assert.equal(await input.inputValue(), '2026-03-01 00:00:00');
 			await input.click();
@@ -189,8 +207,7 @@ export const STEPS: Step[] = [
 	{
 		name: 'invoice v2: fee types by name with the code beside',
 		async run(editor) {
-			await editor.openWorkflow(V2_WORKFLOW);
-			await editor.openNode('Create Invoice (Version 2)');
+			await openV2(editor, 'Create Invoice (Version 2)');
 			await editor.parameter('fees.fee[0].type').scrollIntoViewIfNeeded();
 			const types = await editor.dropdownOptions('type');
 			for (const code of ['sl_tax', 'figa', 'stamping_fee']) {
@@ -199,7 +216,7 @@ export const STEPS: Step[] = [
 			}
 			// Typing filters by name: the taxes, each with its code.
 			await editor.page.keyboard.type('tax');
-			const shown = editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
+			const shown = editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').filter({ visible: true });
 			await shown.getByText(`${FEE_TYPE_NAMES.sl_tax} (sl_tax)`, { exact: true }).waitFor({ timeout: TIMEOUT });
 			assert.ok((await shown.count()) < types.length, 'the list is filtered');
 			await editor.shot('invoice-v2-fee-types');
