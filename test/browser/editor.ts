@@ -27,7 +27,7 @@ export class Editor {
 	async shot(name: string): Promise<string> {
 		// Let opening dropdowns and pickers finish their transition (capped: spinners run forever).
 		await this.page
-			.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 1500 })
+			.waitForFunction('document.getAnimations().every((a) => a.playState !== "running")', undefined, { timeout: 1500 })
 			.catch(() => undefined);
 		shots += 1;
 		const file = join(this.screenshotDir, `${String(shots).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.png`);
