@@ -15,6 +15,7 @@ import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
 import { columnsToBody, matchItemColumns, requiredColumnNames } from '../shared/invoiceColumns';
 import { noteInvoiceWarnings } from '../shared/warnings';
+import { FOLDED_GROUPS } from './actions/invoice/body.description';
 import { type Conversion, validateInvoice } from './validation';
 
 /** UI name → request field, for the six required fields and the optional ones. */
@@ -96,9 +97,15 @@ function lob(row: IDataObject): IDataObject {
 	return blank(row.lobName) ? {} : { lob_name: row.lobName };
 }
 
-/** The repeating groups of the Fields mode, as request arrays; empty groups are left out. */
-function collections(ctx: IExecuteFunctions, i: number): IDataObject {
-	const get = (name: string) => ctx.getNodeParameter(name, i, {}) as IDataObject;
+/**
+ * The repeating groups of the Fields mode, as request arrays; empty groups are left out. From
+ * version 2 the folded groups are read from `holder` (Additional Fields or Update Fields).
+ */
+function collections(ctx: IExecuteFunctions, i: number, holder?: IDataObject): IDataObject {
+	const get = (name: string) =>
+		(holder && FOLDED_GROUPS.includes(name)
+			? (holder[name] ?? {})
+			: ctx.getNodeParameter(name, i, {})) as IDataObject;
 	const body: IDataObject = {};
 
 	const address = get('insuredAddress').address as IDataObject | undefined;
@@ -223,19 +230,24 @@ function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial')
 	// The item is the request: no expression is evaluated (Create Many's fastest source).
 	if (inputMode === 'inputItem') return { raw: ctx.getInputData()[i]?.json ?? {} };
 	if (inputMode === 'columns') return columnsBody(ctx, i);
-	const top =
+	const extra =
 		mode === 'full'
-			? {
-					...Object.fromEntries(
-						REQUIRED_UI_FIELDS.map((name) => [
-							FIELD_NAMES[name],
-							fieldValue(name, ctx.getNodeParameter(name, i, '')),
-						]),
-					),
-					...named(withTypeCode(ctx, i)),
-				}
-			: named(ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
-	return { raw: { ...top, ...collections(ctx, i) } };
+			? withTypeCode(ctx, i)
+			: (ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
+	const holder = ctx.getNode().typeVersion >= 2 ? extra : undefined;
+	const fields = holder
+		? Object.fromEntries(Object.entries(extra).filter(([name]) => !FOLDED_GROUPS.includes(name)))
+		: extra;
+	const required =
+		mode === 'full'
+			? Object.fromEntries(
+					REQUIRED_UI_FIELDS.map((name) => [
+						FIELD_NAMES[name],
+						fieldValue(name, ctx.getNodeParameter(name, i, '')),
+					]),
+				)
+			: {};
+	return { raw: { ...required, ...named(fields), ...collections(ctx, i, holder) } };
 }
 
 /** The raw request body of item `i`, before the local checks. */

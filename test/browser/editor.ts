@@ -25,6 +25,10 @@ export class Editor {
 
 	/** A screenshot of the whole window, numbered in the order taken. Returns its path. */
 	async shot(name: string): Promise<string> {
+		// Let opening dropdowns and pickers finish their transition (capped: spinners run forever).
+		await this.page
+			.waitForFunction('document.getAnimations().every((a) => a.playState !== "running")', undefined, { timeout: 1500 })
+			.catch(() => undefined);
 		shots += 1;
 		const file = join(this.screenshotDir, `${String(shots).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.png`);
 		await this.page.screenshot({ path: file });
@@ -87,6 +91,30 @@ export class Editor {
 		const options = this.page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
 		await options.first().waitFor({ timeout: TIMEOUT });
 		return await options.allInnerTexts();
+	}
+
+	/** A parameter of the open panel by its path (`options.idempotency`, `fees.fee[0].type`). */
+	parameter(path: string): Locator {
+		return this.byTestId('ndv').locator(`[data-parameter-path="parameters.${path}"]`);
+	}
+
+	/** Clicks an entry of the dropdown that is open. */
+	async choose(text: string): Promise<void> {
+		await this.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').getByText(text, { exact: true }).click();
+	}
+
+	/** Opens a collection's "Add …" list (Options unless named) and returns what it offers. */
+	async optionsToAdd(label = 'Options'): Promise<string[]> {
+		const collection = this.byTestId('ndv')
+			.locator('[data-test-id="parameter-item"]')
+			.filter({ has: this.page.getByText(label, { exact: true }) })
+			.first();
+		const add = collection.locator('[data-test-id="collection-parameter-add"]');
+		await add.scrollIntoViewIfNeeded();
+		await add.click();
+		const options = this.page.locator('.el-select-dropdown:visible [data-test-id="collection-parameter-option"]');
+		await options.first().waitFor({ timeout: TIMEOUT });
+		return (await options.allInnerTexts()).map((t) => t.trim());
 	}
 
 	/** Presses the panel's "Execute step" and waits for the output panel to show a result. */

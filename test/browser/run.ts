@@ -32,6 +32,7 @@ import {
 import { Editor } from './editor';
 import { credentialCases, STEPS, type BrowserWorld } from './steps';
 
+const BROWSER_WORKFLOWS = join(REPO_ROOT, 'test', 'browser', 'workflows');
 const OWNER = { email: 'browser@example.com', password: 'Browser-Password-1', firstName: 'Browser', lastName: 'Test' };
 /** Chromium as the brief for CI asks: headless, no sandbox (root), nothing fetched from outside. */
 const CHROMIUM_ARGS = [
@@ -80,6 +81,8 @@ async function main(): Promise<number> {
 		await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
 		const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 		for (const file of examples) writeFileSync(join(work, 'workflows', file), readFileSync(join(REPO_ROOT, 'examples', file)));
+		// The browser test's own workflows (panels no example shows, e.g. Invoice version 2).
+		for (const file of readdirSync(BROWSER_WORKFLOWS)) writeFileSync(join(work, 'workflows', file), readFileSync(join(BROWSER_WORKFLOWS, file)));
 		await runCliOk(n8n, ['import:workflow', '--separate', `--input=${join(work, 'workflows')}`]);
 
 		let t = Date.now();
@@ -103,6 +106,8 @@ async function main(): Promise<number> {
 			session,
 			examples: examples.map((file) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as BrowserWorld['examples'][number]),
 		};
+		// A step may leave a panel changed (not saved): leave the page without n8n's "leave?" prompt.
+		browser.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
 		let page = browser.pages()[0] ?? (await browser.newPage());
 		for (const step of STEPS) {
 			if (only && !only.includes(step.name) && step.name !== 'sign in') continue;

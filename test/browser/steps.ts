@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../../credentials/SurplusLinesApi.credentials';
 import { checkApiKey, checkBaseUrl } from '../../nodes/shared/credentialRules';
+import { FEE_TYPE_NAMES } from '../../nodes/shared/service';
 import type { RunningSandbox } from '../sandbox';
 import { keyByName } from '../sandbox';
 import type { RestSession } from '../e2e/n8n';
@@ -24,7 +25,14 @@ export interface Step {
 }
 
 const STICKY = 'n8n-nodes-base.stickyNote';
+/** test/browser/workflows/invoice-v2-panel.json: Invoice version 2 panels no example shows. */
+const V2_WORKFLOW = 'slBrowserInvV2';
 const OURS = 'n8n-nodes-surplus-lines.';
+
+async function openV2(editor: Editor, node: string) {
+	await editor.openWorkflow(V2_WORKFLOW);
+	return await editor.openNode(node);
+}
 
 function example(world: BrowserWorld, id: string): BrowserWorld['examples'][number] {
 	const found = world.examples.find((e) => e.id === id);
@@ -133,6 +141,85 @@ export const STEPS: Step[] = [
 			assert.ok(states.length >= 51, `the service's 50 states and DC, got ${states.length}`);
 			assert.ok(states.some((s) => /Texas/.test(s)), `Texas among ${states.slice(0, 5).join(', ')}…`);
 			await editor.shot('state-dropdown');
+			await editor.page.keyboard.press('Escape');
+		},
+	},
+	{
+		name: 'invoice v2: idempotency in options',
+		async run(editor) {
+			const ndv = await openV2(editor, 'Create Invoice (Version 2)');
+			assert.equal(await editor.parameter('idempotency').count(), 0, 'no Idempotency on the main panel');
+			const key = editor.parameter('options.idempotencyKey');
+			await editor.parameter('options.idempotency').getByRole('combobox').first().waitFor({ timeout: TIMEOUT });
+			assert.equal(await editor.parameter('options.idempotency').locator('input').first().inputValue(), 'Own Key');
+			assert.equal(await key.locator('input').first().inputValue(), 'ROW-1');
+			await key.scrollIntoViewIfNeeded();
+			assert.equal(await ndv.locator('[data-test-id="parameter-issues"]').count(), 0, 'the panel shows no parameter issues');
+			await editor.shot('invoice-v2-create-options');
+			await editor.closeNode();
+		},
+	},
+	{
+		name: 'invoice v2: the groups filled least are additional fields',
+		async run(editor) {
+			await openV2(editor, 'Create Invoice (Version 2)');
+			for (const kept of ['coverages', 'insurers', 'fees']) await editor.byTestId(`fixed-collection-${kept}`).waitFor({ timeout: TIMEOUT });
+			for (const folded of ['insuredAddress', 'documents', 'insurerGroups']) {
+				assert.equal(await editor.byTestId(`fixed-collection-${folded}`).count(), 0, `${folded} is not a section of its own`);
+			}
+			const offered = await editor.optionsToAdd('Additional Fields');
+			for (const name of ['Documents', 'Insured Address', 'Insurer Groups by Line of Business', 'Invoice Number']) {
+				assert.ok(offered.includes(name), `Additional Fields offers ${name} (offered: ${offered.join(', ')})`);
+			}
+			await editor.shot('invoice-v2-additional-fields');
+			await editor.page.keyboard.press('Escape');
+		},
+	},
+	{
+		name: 'invoice v2: the idempotency key is offered once own key is chosen',
+		async run(editor) {
+			await openV2(editor, 'Create Many (Version 2)');
+			assert.deepEqual(await editor.optionsToAdd(), ['Idempotency', 'Look for Rows Already Filed (Accounts Without Idempotency)', 'Max Wait for a Lost Create (Seconds)', 'Replayed Invoices Show']);
+			await editor.choose('Idempotency');
+			await editor.parameter('options.idempotency').click();
+			await editor.choose('Own Key');
+			assert.ok((await editor.optionsToAdd()).includes('Idempotency Key'), 'Idempotency Key is offered once Idempotency is Own Key');
+			await editor.shot('invoice-v2-create-many-options');
+			await editor.page.keyboard.press('Escape');
+		},
+	},
+	{
+		name: 'invoice v2: the effective date is a date picker',
+		async run(editor) {
+			await openV2(editor, 'Create Invoice (Version 2)');
+			const input = editor.parameter('effectiveDate').locator('.el-date-editor--datetime input');
+			assert.equal(await input.inputValue(), '2026-03-01 00:00:00');
+			await input.click();
+			const picker = editor.page.locator('.el-picker-panel:visible');
+			await picker.waitFor({ timeout: TIMEOUT });
+			await picker.locator('td.available').getByText('15', { exact: true }).click();
+			await editor.shot('invoice-v2-date-picker');
+			await picker.getByRole('button', { name: 'OK' }).click();
+			assert.equal(await input.inputValue(), '2026-03-15 00:00:00', 'the day picked is the field’s value');
+			await editor.closeNode();
+		},
+	},
+	{
+		name: 'invoice v2: fee types by name with the code beside',
+		async run(editor) {
+			await openV2(editor, 'Create Invoice (Version 2)');
+			await editor.parameter('fees.fee[0].type').scrollIntoViewIfNeeded();
+			const types = await editor.dropdownOptions('type');
+			for (const code of ['sl_tax', 'figa', 'stamping_fee']) {
+				const label = `${FEE_TYPE_NAMES[code]} (${code})`;
+				assert.ok(types.some((t) => t.split('\n')[0] === label), `${label} among ${types.slice(0, 4).join(' | ')}…`);
+			}
+			// Typing filters by name: the taxes, each with its code.
+			await editor.page.keyboard.type('tax');
+			const shown = editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').filter({ visible: true });
+			await shown.getByText(`${FEE_TYPE_NAMES.sl_tax} (sl_tax)`, { exact: true }).waitFor({ timeout: TIMEOUT });
+			assert.ok((await shown.count()) < types.length, 'the list is filtered');
+			await editor.shot('invoice-v2-fee-types');
 			await editor.page.keyboard.press('Escape');
 		},
 	},

@@ -635,44 +635,80 @@ export const simplifyProperty: INodeProperties = {
 		'Whether to return only ID, policy, type, status, filed, state, premium, fees total and warnings instead of the whole invoice',
 };
 
-/** Idempotency for Create and Create Many. */
+const idempotencyMode: INodeProperties = {
+	displayName: 'Idempotency',
+	name: 'idempotency',
+	type: 'options',
+	default: 'derived',
+	options: [
+		{
+			name: 'Derived From the Invoice',
+			value: 'derived',
+			description:
+				'The same invoice sent again (a re-run, Retry On Fail) returns the first filing instead of a second one, for 24 hours',
+		},
+		{
+			name: 'Own Key',
+			value: 'own',
+			description: 'Your own key, at most 255 characters, no spaces',
+		},
+		{ name: 'Off', value: 'off', description: 'Every run files a new invoice' },
+	],
+	description:
+		'Whether to send an Idempotency-Key (accounts with the idempotency feature honour it). A replayed filing is marked _replayed: true.',
+};
+
+const idempotencyKey: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	required: true,
+	description: 'One key per invoice, e.g. from your own row ID',
+};
+
+/** Idempotency for Create and Create Many in workflows saved with version 1: on the main panel. */
 export const idempotencyProperties: INodeProperties[] = [
+	{ ...idempotencyMode, displayOptions: { show: { '@version': [1] } } },
 	{
-		displayName: 'Idempotency',
-		name: 'idempotency',
-		type: 'options',
-		default: 'derived',
-		options: [
-			{
-				name: 'Derived From the Invoice',
-				value: 'derived',
-				description:
-					'The same invoice sent again (a re-run, Retry On Fail) returns the first filing instead of a second one, for 24 hours',
-			},
-			{
-				name: 'Own Key',
-				value: 'own',
-				description: 'Your own key, at most 255 characters, no spaces',
-			},
-			{ name: 'Off', value: 'off', description: 'Every run files a new invoice' },
-		],
-		description:
-			'Whether to send an Idempotency-Key (accounts with the idempotency feature honour it). A replayed filing is marked _replayed: true.',
+		...idempotencyKey,
+		displayOptions: { show: { '@version': [1], idempotency: ['own'] } },
 	},
+];
+
+/**
+ * From version 2 the same two settings are Options entries (the safe default needs no attention).
+ * Inside a collection n8n resolves displayOptions against the collection's own values, so the key
+ * is offered once Idempotency is set to Own Key (n8n-workflow getNodeParameters, editor alike).
+ */
+export const idempotencyOptions: INodeProperties[] = [
+	{ ...idempotencyMode, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
 	{
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		required: true,
-		displayOptions: { show: { idempotency: ['own'] } },
-		description: 'One key per invoice, e.g. from your own row ID',
+		...idempotencyKey,
+		description:
+			'One key per invoice, e.g. from your own row ID; used when Idempotency is Own Key',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }], idempotency: ['own'] } },
 	},
 ];
 
 const byName = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
 const fieldsOnly = { show: { inputMode: ['fields'] } };
+const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
+
+/**
+ * The groups users fill least (an insured's address, documents usually attached later with the
+ * Document node, insurer groups for multi-line policies). From version 2 they are entries of
+ * Additional Fields (Update Fields on Update) instead of empty sections on the panel; workflows
+ * saved with version 1 keep them where they were (`../../body.ts` reads both places).
+ */
+export const FOLDED_GROUPS = ['insuredAddress', 'documents', 'insurerGroups'];
+
+const isFolded = (p: INodeProperties) => FOLDED_GROUPS.includes(p.name);
+const foldedGroupOptions: INodeProperties[] = collectionProperties
+	.filter(isFolded)
+	.map((p) => ({ ...p, displayOptions: { show: fromVersion2 } }));
+const fieldsInVersion1 = { show: { ...fieldsOnly.show, '@version': [1] } };
 
 /** The required fields with Type right after Policy Number. */
 function withTypeAfterPolicyNumber(required: INodeProperties[]): INodeProperties[] {
@@ -695,6 +731,7 @@ export function bodyProperties(partial: boolean): INodeProperties[] {
 						...requiredFieldProperties(true),
 						...optionalFieldOptions,
 						typeCodeProperty,
+						...foldedGroupOptions,
 					].sort(byName),
 				},
 			]
@@ -706,13 +743,18 @@ export function bodyProperties(partial: boolean): INodeProperties[] {
 					type: 'collection',
 					placeholder: 'Add Field',
 					default: {},
-					options: [...optionalFieldOptions, legacyTypeCodeOption].sort(byName),
+					options: [...optionalFieldOptions, legacyTypeCodeOption, ...foldedGroupOptions].sort(
+						byName,
+					),
 				},
 			];
 	return [
 		partial ? inputModeProperty : inputModeFullProperty,
 		jsonBodyProperty(partial),
 		...(partial ? [] : columnsProperties),
-		...[...fields, ...collectionProperties].map((p) => ({ ...p, displayOptions: fieldsOnly })),
+		...[...fields, ...collectionProperties].map((p) => ({
+			...p,
+			displayOptions: isFolded(p) ? fieldsInVersion1 : fieldsOnly,
+		})),
 	];
 }

@@ -15,7 +15,12 @@ import {
 	markTaxWarning,
 	wantsTaxesFromPreview,
 } from '../../taxes';
-import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
+import {
+	bodyProperties,
+	idempotencyOptions,
+	idempotencyProperties,
+	simplifyProperty,
+} from './body.description';
 
 const properties: INodeProperties[] = [
 	...bodyProperties(false),
@@ -39,6 +44,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Whether to preview first and add the computed tax lines (tax_calculation.line_items) to the fees, then create. One extra call. Codes already in the fees (or their alias) are kept as sent. Nothing is created when the preview reports validation errors. The derived Idempotency-Key comes from the invoice before the tax lines are added, so a re-run with changed rates is not filed again: the service refuses the key with the new body, and the node returns the first filing from the policy (outcome already_filed).',
 			},
+			...idempotencyOptions,
 			...filingOptionProperties('current'),
 		],
 	},

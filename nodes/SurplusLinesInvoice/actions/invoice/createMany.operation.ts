@@ -11,7 +11,12 @@ import { filingOptionProperties, readFilingSettings, type FilingSettings } from 
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../taxes';
-import { bodyProperties, idempotencyProperties, simplifyProperty } from './body.description';
+import {
+	bodyProperties,
+	idempotencyOptions,
+	idempotencyProperties,
+	simplifyProperty,
+} from './body.description';
 
 /**
  * The notice over Create Many, in one place: short, and true on every account and tier. Say here
@@ -35,7 +40,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: filingOptionProperties('firstReply'),
+		options: [...idempotencyOptions, ...filingOptionProperties('firstReply')],
 	},
 ];
 
