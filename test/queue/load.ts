@@ -36,7 +36,7 @@ export async function fire(url: string, bodies: IDataObject[][]): Promise<Fired>
 	const answers = await Promise.all(
 		bodies.map(async (rows) => {
 			try {
-				const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
+				const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }), signal: AbortSignal.timeout(180_000) });
 				const text = await res.text();
 				const items = (res.ok ? JSON.parse(text) : []) as IDataObject[];
 				const ok = res.ok && Array.isArray(items) && items.length === rows.length;
@@ -64,7 +64,9 @@ export async function invoicesPerPolicy(baseUrl: string, key: string): Promise<M
 		const res = await fetch(`${baseUrl}/invoices?per_page=100&page=${page}`, { headers: { authorization: `Bearer ${key}` } });
 		// After a load under a tight limit the window may be spent: wait for it like any client.
 		if (res.status === 429) {
-			await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+			const waitS = Number(res.headers.get('retry-after') ?? 1);
+			if (waitS > 60) throw new Error(`GET /invoices: the key's window is spent for ${waitS} s (the load used it up)`);
+			await sleep(waitS * 1000);
 			page--;
 			continue;
 		}
