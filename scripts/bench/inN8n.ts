@@ -156,12 +156,16 @@ async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string
 	// Windows are aligned to the epoch: the calls can end no sooner than the start of the window
 	// holding the last of them.
 	const firstReset = (Math.floor(t.startTime / windowMs) + 1) * windowMs;
-	const minimumMs = firstReset - t.startTime + (Math.ceil(WINDOW.creates / WINDOW.limit) - 2) * windowMs;
+	const minimumFor = (n: number) => firstReset - t.startTime + (Math.ceil(n / WINDOW.limit) - 2) * windowMs;
+	// The run's one account check (GET /auth/me, the re-run protection) is a call the creates
+	// cannot do without; the minimum for the creates alone is printed beside it.
+	const needed = WINDOW.creates + 1;
 	const items = json(execution.run, 'Package Create');
 	const dup = duplicates(sandbox, 'WIN');
 	console.log(`\n${WINDOW.creates} Invoice Create under a ${WINDOW.limit}-per-${WINDOW.seconds}-s window (t2), 0 ms added`);
 	console.log(
-		`  package ${seconds(ms)} against the window minimum ${seconds(minimumMs)}: ${ratio(ms, minimumMs)}; calls ${calls.count('t2')}, 429 replies ${calls.count('t2', undefined, 429)}; ` +
+		`  package ${seconds(ms)} against the window minimum for ${needed} calls (${WINDOW.creates} creates + the account check) ${seconds(minimumFor(needed))}: ${ratio(ms, minimumFor(needed))}; ` +
+			`for the ${WINDOW.creates} creates alone ${seconds(minimumFor(WINDOW.creates))}: ${ratio(ms, minimumFor(WINDOW.creates))}; calls ${calls.count('t2')}, 429 replies ${calls.count('t2', undefined, 429)}; ` +
 			`failed items ${failedItems(items)}; stored ${dup.stored}, duplicates ${dup.duplicated}   (target: 0 failed, 0 × 429, at most 1.05)`,
 	);
 }
@@ -182,7 +186,7 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 	};
 	const hand = await measure('many-hand', 'hand-built: Code (batches of 500) + HTTP Request', ['Rows', 'Batches', 'HTTP Batch'], 'HAND');
 	const viaJson = await measure('many-json', 'package Create Many, JSON body {{ $json }}', ['Rows', 'Package Create Many'], 'MANY');
-	console.log(`  => JSON body: time ratio ${ratio(viaJson.ms, hand.ms)}, peak memory ratio ${ratio(viaJson.peak, hand.peak)}   (target: calls 20, peak memory at most the hand-built's)`);
+	console.log(`  => JSON body: time ratio ${ratio(viaJson.ms, hand.ms)}, peak memory ratio ${ratio(viaJson.peak, hand.peak)}   (target: 20 batch calls + the run's account check, peak memory at most the hand-built's)`);
 	if (inputItem) {
 		const asIs = await measure('many-item', 'package Create Many, Input Item As Is', ['Rows', 'Package Create Many'], 'MANY');
 		console.log(`  => Input Item As Is: time ratio ${ratio(asIs.ms, hand.ms)}, peak memory ratio ${ratio(asIs.peak, hand.peak)}`);
