@@ -170,9 +170,10 @@ async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string
 	);
 }
 
-// Peak memory moves by tens of MB between runs of the same workflow (when V8 collects, what n8n
-// loaded at start): each Create Many workflow runs this many times, in turn, and medians compare.
-const MANY_RUNS = Number(process.env.BENCH_MANY_RUNS ?? 5);
+// Peak memory moves by up to 80 MB between runs of the same workflow (n8n's own resident size
+// before the first node differs by as much from one start to the next): each Create Many workflow
+// runs this many times, the order rotated each round, and medians compare.
+const MANY_RUNS = Number(process.env.BENCH_MANY_RUNS ?? 7);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean) {
@@ -184,7 +185,7 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 	];
 	const results = new Map<string, { ms: number[]; peak: number[]; calls: number[]; duplicates: number }>(variants.map((v) => [v.id, { ms: [], peak: [], calls: [], duplicates: 0 }]));
 	for (let run = 0; run < MANY_RUNS; run++) {
-		for (const variant of variants) {
+		for (const variant of variants.map((_, k) => variants[(k + run) % variants.length])) {
 			prepare(sandbox);
 			const execution = await n8n.execute(flows[variant.id].id);
 			const calls = sandbox.calls.take();
