@@ -14,6 +14,7 @@ import type {
 import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
 import { columnsToBody, matchItemColumns, requiredColumnNames } from '../shared/invoiceColumns';
+import { itemParameter, nodeVersion } from '../shared/params';
 import { noteInvoiceWarnings } from '../shared/warnings';
 import { FOLDED_GROUPS } from './actions/invoice/body.description';
 import { type Conversion, validateInvoice } from './validation';
@@ -162,7 +163,15 @@ function named(values: IDataObject): IDataObject {
 	return body;
 }
 
+// `{{ $json }}`, the usual body of a Create Many fed by a sheet, is the input item itself: it is
+// read as Input Item As Is reads it, instead of running n8n's expression engine once per row
+// (most of the time and memory of a 10,000-row run).
+const WHOLE_ITEM = /^=\s*\{\{\s*\$json\s*\}\}\s*$/;
+
 function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
+	const expression = ctx.getNodeParameter('invoiceJson', i, '', { rawExpressions: true });
+	if (typeof expression === 'string' && WHOLE_ITEM.test(expression))
+		return ctx.getInputData()[i]?.json ?? {};
 	const raw = ctx.getNodeParameter('invoiceJson', i) as unknown;
 	if (typeof raw !== 'string') return raw;
 	try {
@@ -225,7 +234,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 }
 
 function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): RawBody {
-	const inputMode = ctx.getNodeParameter('inputMode', i, 'fields') as string;
+	const inputMode = itemParameter<string>(ctx, 'inputMode', i, 'fields');
 	if (inputMode === 'json') return { raw: jsonBody(ctx, i) };
 	// The item is the request: no expression is evaluated (Create Many's fastest source).
 	if (inputMode === 'inputItem') return { raw: ctx.getInputData()[i]?.json ?? {} };
@@ -234,7 +243,7 @@ function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial')
 		mode === 'full'
 			? withTypeCode(ctx, i)
 			: (ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
-	const holder = ctx.getNode().typeVersion >= 2 ? extra : undefined;
+	const holder = nodeVersion(ctx) >= 2 ? extra : undefined;
 	const fields = holder
 		? Object.fromEntries(Object.entries(extra).filter(([name]) => !FOLDED_GROUPS.includes(name)))
 		: extra;

@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError } from '../shared/errors';
 import { idempotencyKeyProblem } from '../shared/idempotency';
+import { itemParameter, nodeVersion } from '../shared/params';
 import type { IdempotencyChoice } from './filing';
 
 /**
@@ -9,8 +10,8 @@ import type { IdempotencyChoice } from './filing';
  * (same names, same meaning). An own key is checked locally (255 characters, no spaces).
  */
 export function readIdempotencyChoice(ctx: IExecuteFunctions, i: number): IdempotencyChoice {
-	const at = ctx.getNode().typeVersion >= 2 ? 'options.' : '';
-	const mode = ctx.getNodeParameter(`${at}idempotency`, i, 'derived') as string;
+	const at = nodeVersion(ctx) >= 2 ? 'options.' : '';
+	const mode = itemParameter<string>(ctx, `${at}idempotency`, i, 'derived');
 	if (mode === 'off') return { mode: 'off' };
 	if (mode !== 'own') return { mode: 'derived' };
 	const key = String(ctx.getNodeParameter(`${at}idempotencyKey`, i, '') ?? '');

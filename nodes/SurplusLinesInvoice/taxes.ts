@@ -6,6 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { nodeVersion } from '../shared/params';
 import { feeTypeName, SURPLUS_LINES_TAX_CODE } from '../shared/service';
 
 /** Version 2's switch, on by default (version 1 keeps its Options entry, off unless added). */
@@ -20,7 +21,7 @@ export const billTaxesSwitch: INodeProperties = {
 };
 
 export function wantsTaxesFromPreview(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	if (ctx.getNode().typeVersion >= 2) {
+	if (nodeVersion(ctx) >= 2) {
 		return ctx.getNodeParameter('billTaxesFromPreview', itemIndex, true) as boolean;
 	}
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -21,13 +21,25 @@ export function dateOnly(value: unknown): string | undefined {
 	return match ? match[1] : text;
 }
 
+// A batch reply's invoices share a handful of timestamps, and luxon's zone arithmetic was the
+// costliest step of a 10,000-row Create Many: each text is converted once (the map is bounded).
+const utcOfServiceTime = new Map<string, string | undefined>();
+const REMEMBERED_TIMES = 1000;
+
+function convertServiceTime(text: string): string | undefined {
+	const local = DateTime.fromFormat(text, 'yyyy-MM-dd HH:mm:ss', { zone: SERVICE_TIME_ZONE });
+	return local.isValid ? (local.toUTC().toISO() ?? undefined) : undefined;
+}
+
 /** `2026-11-22 12:04:05` (US Central, no zone) → `2026-11-22T18:04:05.000Z`; undefined if not that form. */
 export function serviceTimeToUtc(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
-	const local = DateTime.fromFormat(value.trim(), 'yyyy-MM-dd HH:mm:ss', {
-		zone: SERVICE_TIME_ZONE,
-	});
-	return local.isValid ? (local.toUTC().toISO() ?? undefined) : undefined;
+	const text = value.trim();
+	if (utcOfServiceTime.has(text)) return utcOfServiceTime.get(text);
+	if (utcOfServiceTime.size >= REMEMBERED_TIMES) utcOfServiceTime.clear();
+	const utc = convertServiceTime(text);
+	utcOfServiceTime.set(text, utc);
+	return utc;
 }
 
 /** Adds `<field>_utc` beside each service-local time of the record and of its documents[]. */

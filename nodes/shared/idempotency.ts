@@ -2,14 +2,26 @@ import { createHash } from 'crypto';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
-/** JSON with object keys sorted at every level: the same value always gives the same text. */
+/**
+ * JSON with object keys sorted at every level: the same value always gives the same text. Built
+ * by plain concatenation: it runs for every row a run files, and the text must never change (a
+ * derived key that changed would file a re-run's rows again).
+ */
 export function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (Array.isArray(value)) {
+		let text = '[';
+		for (let n = 0; n < value.length; n++) text += (n ? ',' : '') + canonicalJson(value[n]);
+		return `${text}]`;
+	}
 	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>)
-			.filter(([, v]) => v !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+		const record = value as Record<string, unknown>;
+		let text = '';
+		// Default sort compares UTF-16 code units, as `<` does.
+		for (const key of Object.keys(record).sort()) {
+			if (record[key] === undefined) continue;
+			text += `${text ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
+		}
+		return `{${text}}`;
 	}
 	return JSON.stringify(value ?? null);
 }

@@ -170,29 +170,48 @@ async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string
 	);
 }
 
+// Peak memory moves by up to 80 MB between runs of the same workflow (n8n's own resident size
+// before the first node differs by as much from one start to the next): each Create Many workflow
+// runs this many times, the order rotated each round, and medians compare.
+const MANY_RUNS = Number(process.env.BENCH_MANY_RUNS ?? 7);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean) {
-	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both)`);
-	const measure = async (id: string, label: string, nodes: string[], prefix: string) => {
-		prepare(sandbox);
-		const execution = await n8n.execute(flows[id].id);
-		const calls = sandbox.calls.take();
-		const ms = nodes.slice(1).reduce((sum, node) => sum + (task(execution.run, node).executionTime ?? 0), 0);
-		const peak = peakMb(execution, nodes);
-		const filed = duplicates(sandbox, prefix);
-		console.log(
-			`  ${label.padEnd(48)} ${seconds(ms).padStart(8)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
-		);
-		return { ms, peak: peak.total };
-	};
-	const hand = await measure('many-hand', 'hand-built: Code (batches of 500) + HTTP Request', ['Rows', 'Batches', 'HTTP Batch'], 'HAND');
-	const viaJson = await measure('many-json', 'package Create Many, JSON body {{ $json }}', ['Rows', 'Package Create Many'], 'MANY');
-	console.log(`  => JSON body: time ratio ${ratio(viaJson.ms, hand.ms)}, peak memory ratio ${ratio(viaJson.peak, hand.peak)}   (target: 20 batch calls + the run's account check, peak memory at most the hand-built's)`);
-	if (inputItem) {
-		const asIs = await measure('many-item', 'package Create Many, Input Item As Is', ['Rows', 'Package Create Many'], 'MANY');
-		console.log(`  => Input Item As Is: time ratio ${ratio(asIs.ms, hand.ms)}, peak memory ratio ${ratio(asIs.peak, hand.peak)}`);
-	} else {
-		console.log('  (the "Input Item As Is" body source is not in this build: measured the JSON body only)');
+	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
+	const variants = [
+		{ id: 'many-hand', label: 'hand-built: Code (batches of 500) + HTTP Request', nodes: ['Rows', 'Batches', 'HTTP Batch'], prefix: 'HAND' },
+		{ id: 'many-json', label: 'package Create Many, JSON body {{ $json }}', nodes: ['Rows', 'Package Create Many'], prefix: 'MANY' },
+		...(inputItem ? [{ id: 'many-item', label: 'package Create Many, Input Item As Is', nodes: ['Rows', 'Package Create Many'], prefix: 'MANY' }] : []),
+	];
+	const results = new Map<string, { ms: number[]; peak: number[]; calls: number[]; duplicates: number }>(variants.map((v) => [v.id, { ms: [], peak: [], calls: [], duplicates: 0 }]));
+	for (let run = 0; run < MANY_RUNS; run++) {
+		for (const variant of variants.map((_, k) => variants[(k + run) % variants.length])) {
+			prepare(sandbox);
+			const execution = await n8n.execute(flows[variant.id].id);
+			const calls = sandbox.calls.take();
+			const ms = variant.nodes.slice(1).reduce((sum, node) => sum + (task(execution.run, node).executionTime ?? 0), 0);
+			const peak = peakMb(execution, variant.nodes);
+			const filed = duplicates(sandbox, variant.prefix);
+			const result = results.get(variant.id)!;
+			result.ms.push(ms);
+			result.peak.push(peak.total);
+			result.calls.push(calls.count('t3'));
+			result.duplicates += filed.duplicated;
+			console.log(
+				`  run ${run + 1} ${variant.label.padEnd(48)} ${seconds(ms).padStart(8)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
+			);
+		}
 	}
+	const hand = results.get('many-hand')!;
+	for (const variant of variants.slice(1)) {
+		const r = results.get(variant.id)!;
+		console.log(
+			`  => ${variant.label.replace('package Create Many, ', '')}: median time ${seconds(median(r.ms))} against ${seconds(median(hand.ms))}, ratio ${ratio(median(r.ms), median(hand.ms))}; ` +
+				`median peak ${median(r.peak).toFixed(0)} MB against ${median(hand.peak).toFixed(0)} MB, ratio ${ratio(median(r.peak), median(hand.peak))} (runs ${r.peak.map((p, k) => ratio(p, hand.peak[k])).join(', ')}); calls ${median(r.calls)}; duplicates ${r.duplicates}`,
+		);
+	}
+	console.log("  (target: 20 batch calls + the run's account check, peak memory at most the hand-built's)");
+	if (!inputItem) console.log('  (the "Input Item As Is" body source is not in this build: measured the JSON body only)');
 }
 
 function buildWorkflows(baseUrl: string, inputItem: boolean): Record<string, WorkflowJson> {

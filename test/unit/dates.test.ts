@@ -75,6 +75,17 @@ describe('times from the service', () => {
 		expect(serviceTimeToUtc(undefined)).toBeUndefined();
 	});
 
+	it('gives the same answers however often and however many times are converted (they are remembered)', () => {
+		// More distinct times than are remembered at once, then the first ones again.
+		const times = Array.from({ length: 1500 }, (_, n) => DateTime.fromISO('2026-03-07T00:00:00', { zone: 'UTC' }).plus({ minutes: 7 * n }));
+		const texts = times.map((t) => t.toFormat('yyyy-MM-dd HH:mm:ss'));
+		const expected = texts.map((text) => DateTime.fromFormat(text, 'yyyy-MM-dd HH:mm:ss', { zone: 'America/Chicago' }).toUTC().toISO());
+		for (let round = 0; round < 2; round++) expect(texts.map((text) => serviceTimeToUtc(text))).toEqual(expected);
+		expect(serviceTimeToUtc(' 2026-01-15 09:30:00 ')).toBe('2026-01-15T15:30:00.000Z');
+		expect(serviceTimeToUtc('2026-13-45 09:30:00')).toBeUndefined();
+		expect(serviceTimeToUtc('2026-13-45 09:30:00')).toBeUndefined();
+	});
+
 	it('adds created_utc and added_utc beside the originals, in the invoice and its documents', () => {
 		const invoice = { id: 1, created: '2026-11-22 06:00:00', documents: [{ id: 5, added: '2026-11-22 07:15:00' }] };
 		expect(withUtcTimes(invoice)).toEqual({

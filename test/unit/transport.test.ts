@@ -301,6 +301,34 @@ describe('idempotency keys', () => {
 		expect(canonicalJson({ b: [2, 1], a: null })).toBe('{"a":null,"b":[2,1]}');
 	});
 
+	it('derives exactly the key earlier releases derived (a changed key would file re-run rows again)', () => {
+		// Pinned from the released derivation: any change to canonicalJson or the hash input breaks it.
+		const body = {
+			policy_number: 'GL-2026-0042',
+			insured_name: 'Acme Roofing LLC',
+			state_code: 'TX',
+			net_premium: 12500.5,
+			effective_date: '2026-03-01',
+			expiration_date: '2027-03-01',
+			fees: [
+				{ type: 'sl_tax', amount: 606.27 },
+				{ type: 'stamping_fee', amount: 22.5 },
+			],
+			insured_address: { line1: '1 Main St', city: 'Austin', zip: '78701', type_id: 1 },
+			note: undefined,
+			é: 'accent',
+			10: 'ten',
+			9: 'nine',
+		};
+		expect(canonicalJson(body)).toBe(
+			'{"10":"ten","9":"nine","effective_date":"2026-03-01","expiration_date":"2027-03-01","fees":[{"amount":606.27,"type":"sl_tax"},{"amount":22.5,"type":"stamping_fee"}],"insured_address":{"city":"Austin","line1":"1 Main St","type_id":1,"zip":"78701"},"insured_name":"Acme Roofing LLC","net_premium":12500.5,"policy_number":"GL-2026-0042","state_code":"TX","é":"accent"}',
+		);
+		expect(keyFingerprint(KEY)).toBe('b6787c2567d00da5');
+		expect(deriveIdempotencyKey(keyFingerprint(KEY), '/invoices', body)).toBe(
+			'n8n-sl-18f66b52b6e31d42e991e1df72c5cb0ae18242e46c130ef668512b6f8d7d5103',
+		);
+	});
+
 	it('checks a caller key locally', () => {
 		expect(idempotencyKeyProblem('has space')).toBe('Idempotency Key: must not contain spaces');
 		expect(idempotencyKeyProblem('x'.repeat(256))).toBe('Idempotency Key: at most 255 characters (got 256)');

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { addToErrorItem, errorItem } from '../../../shared/errors';
+import { itemParameter } from '../../../shared/params';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
@@ -133,7 +134,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		}
 		const result = await showReplayed(this, outcome.filed, settings.replayedView, outcome.index);
 		countOutcome(counts, result.outcome);
-		const simplify = this.getNodeParameter('simplify', outcome.index, false) as boolean;
+		const simplify = itemParameter(this, 'simplify', outcome.index, false);
 		output[outcome.index] = {
 			json: noteConversions(
 				markTaxWarning(
