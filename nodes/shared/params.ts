@@ -27,7 +27,10 @@ export function itemParameter<T>(
 	if (fixed === undefined) {
 		const raw = ctx.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true });
 		const expression = typeof raw === 'string' && raw.startsWith('=');
-		fixed = expression || !isPlain(raw) ? null : { value: ctx.getNodeParameter(name, itemIndex, fallback) };
+		fixed =
+			expression || !isPlain(raw)
+				? null
+				: { value: ctx.getNodeParameter(name, itemIndex, fallback) };
 		known.set(name, fixed);
 	}
 	return (fixed ? fixed.value : ctx.getNodeParameter(name, itemIndex, fallback)) as T;
