@@ -163,6 +163,10 @@ function named(values: IDataObject): IDataObject {
 	return body;
 }
 
+/** The input item is the request (Input Item As Is): no expression is evaluated. */
+const inputItemBody = (ctx: IExecuteFunctions, i: number): unknown =>
+	ctx.getInputData()[i]?.json ?? {};
+
 // `{{ $json }}`, the usual body of a Create Many fed by a sheet, is the input item itself: it is
 // read as Input Item As Is reads it, instead of running n8n's expression engine once per row
 // (most of the time and memory of a 10,000-row run).
@@ -170,8 +174,7 @@ const WHOLE_ITEM = /^=\s*\{\{\s*\$json\s*\}\}\s*$/;
 
 function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
 	const expression = ctx.getNodeParameter('invoiceJson', i, '', { rawExpressions: true });
-	if (typeof expression === 'string' && WHOLE_ITEM.test(expression))
-		return ctx.getInputData()[i]?.json ?? {};
+	if (typeof expression === 'string' && WHOLE_ITEM.test(expression)) return inputItemBody(ctx, i);
 	const raw = ctx.getNodeParameter('invoiceJson', i) as unknown;
 	if (typeof raw !== 'string') return raw;
 	try {
@@ -236,8 +239,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): RawBody {
 	const inputMode = itemParameter<string>(ctx, 'inputMode', i, 'fields');
 	if (inputMode === 'json') return { raw: jsonBody(ctx, i) };
-	// The item is the request: no expression is evaluated (Create Many's fastest source).
-	if (inputMode === 'inputItem') return { raw: ctx.getInputData()[i]?.json ?? {} };
+	if (inputMode === 'inputItem') return { raw: inputItemBody(ctx, i) };
 	if (inputMode === 'columns') return columnsBody(ctx, i);
 	const extra =
 		mode === 'full'
