@@ -1,6 +1,6 @@
 /**
  * The Calculator node in n8n's engine against the local sandbox. Expected figures are worked by hand
- * from ../shared/data/sl-rates.json (the file the sandbox reads), so a wrong rate, base or rounding
+ * from test/sandbox/data/sl-rates.json (the file the sandbox reads), so a wrong rate, base or rounding
  * shows up here.
  */
 import { SurplusLinesCalculator } from '../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';

@@ -1,6 +1,6 @@
 import { useSandbox, type Row } from './testkit';
 
-// Expected figures are worked by hand from ../shared/data/sl-rates.json; each comment shows the arithmetic.
+// Expected figures are worked by hand from test/sandbox/data/sl-rates.json; each comment shows the arithmetic.
 describe('POST /calculator/estimate', () => {
 	const kit = useSandbox({ now: () => new Date('2026-03-01T15:00:00Z') });
 	const estimate = async (body: Record<string, unknown>, key = 't2') => {

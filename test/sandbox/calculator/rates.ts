@@ -33,18 +33,19 @@ export interface StateRates {
 }
 
 /**
- * The rate data lives outside the repository (shared by the project, not shipped), at
- * <repo root>/../shared/data/sl-rates.json. SANDBOX_RATES_FILE overrides it for experiments.
+ * The rate data is part of the repository (test/sandbox/data, sources in sl-rates-SOURCES.md
+ * beside it) so a bare clone runs the sandbox. It is not shipped in the package: only the
+ * sandbox reads it. SANDBOX_RATES_FILE points at another file for experiments.
  */
 export function ratesPath(): string {
-	return process.env.SANDBOX_RATES_FILE ?? resolve(findRepoRoot(), '..', 'shared', 'data', 'sl-rates.json');
+	return process.env.SANDBOX_RATES_FILE ?? resolve(findRepoRoot(), 'test', 'sandbox', 'data', 'sl-rates.json');
 }
 
 export function loadRates(path: string = ratesPath()): StateRates[] {
 	if (!existsSync(path)) {
 		throw new Error(
-			`sandbox: rate data not found at ${path}. The sandbox reads ../shared/data/sl-rates.json ` +
-				`relative to the repository root (${findRepoRoot()}); put the file there or set SANDBOX_RATES_FILE.`,
+			`sandbox: rate data not found at ${path}. The sandbox reads test/sandbox/data/sl-rates.json ` +
+				`in the repository (${findRepoRoot()}); restore it from git or set SANDBOX_RATES_FILE.`,
 		);
 	}
 	const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
