@@ -132,6 +132,7 @@ export const STEPS: Step[] = [
 	everyPanelOf('slExampleTax0001'),
 	everyPanelOf('slExampleDocs001'),
 	everyPanelOf('slExampleNotify1'),
+	everyPanelOf('slExampleSlack01'),
 	{
 		name: 'a dropdown loads from the sandbox',
 		async run(editor) {
@@ -268,7 +269,7 @@ export const STEPS: Step[] = [
 			await editor.openNode('Result per Row');
 			const output = await editor.executeOpenNode();
 			await output.getByText('25 items').first().waitFor({ timeout: 60_000 });
-			await output.getByText(/insured_name: This field is required/).first().waitFor({ timeout: TIMEOUT });
+			await output.getByText(/This field is required/).first().waitFor({ timeout: TIMEOUT });
 			await editor.shot('bordereau-results');
 			await editor.closeNode();
 		},
