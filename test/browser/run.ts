@@ -108,6 +108,7 @@ async function main(): Promise<number> {
 			owner: OWNER,
 			sandbox,
 			session,
+			slack,
 			examples: examples.map((file) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as BrowserWorld['examples'][number]),
 		};
 		// A step may leave a panel changed (not saved): leave the page without n8n's "leave?" prompt.

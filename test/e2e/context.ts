@@ -19,8 +19,8 @@ export interface Context {
 	userFolder: string;
 	/** The local SMTP server the examples' Send Email node delivers to. */
 	mailbox: Mailbox;
-	/** The local stand-in of Slack's Web API the Slack example posts to (through the local HTTPS proxy). */
-	slack: SlackStandIn;
+	/** The local stand-in of Slack's Web API the Slack example posts to (through the local HTTPS proxy); the e2e run has one. */
+	slack?: SlackStandIn;
 }
 
 /** For `restart` scenarios: the running `n8n start`, which the scenario may stop and start again. */

@@ -252,7 +252,7 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 	try {
 		context.sandbox.reset();
 		context.mailbox.clear();
-		context.slack.clear();
+		context.slack?.clear();
 		await scenario.before?.(context);
 		const runs = await execute();
 		if (process.env.E2E_DUMP) {

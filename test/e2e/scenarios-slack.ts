@@ -16,6 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { control, type Context, type Scenario, type ServerControl } from './context';
 import { sleep } from './n8n';
 import { json, type Run } from './runData';
+import type { SlackStandIn } from './slack';
 import { fileDemoPolicies } from './scenarios-examples';
 import { listExecutions, unflatten } from './serverRun';
 
@@ -33,6 +34,11 @@ const AFTER_SECOND_RESTART = [
 	':white_check_mark: State filing *confirmed* for policy *DEMO-POL-1* (invoice 1001)\nState filing changed from sent to confirmed.\nConfirmation number: TX-CONF-1001',
 ];
 
+function standIn(ctx: Context): SlackStandIn {
+	if (!ctx.slack) throw new Error('this scenario needs the Slack stand-in (the e2e run starts it)');
+	return ctx.slack;
+}
+
 /** The editor's credential Test button (POST /rest/credentials/test) with this token. */
 async function testCredential(n8n: ServerControl, accessToken: string): Promise<{ status: string; message: string }> {
 	const res = await n8n.session.request<{ data: { status: string; message: string } }>('POST', '/rest/credentials/test', {
@@ -42,14 +48,14 @@ async function testCredential(n8n: ServerControl, accessToken: string): Promise<
 	return res.body.data;
 }
 
-async function checkCredential(ctx: Context, n8n: ServerControl): Promise<void> {
-	const working = await testCredential(n8n, ctx.slack.token);
+async function checkCredential(slack: SlackStandIn, n8n: ServerControl): Promise<void> {
+	const working = await testCredential(n8n, slack.token);
 	assert.equal(working.status, 'OK', `the Slack credential's test passes against the stand-in: ${working.message}`);
 	const wrong = await testCredential(n8n, 'xoxb-not-the-token');
 	assert.equal(wrong.status, 'Error', `a wrong token fails the test: ${wrong.message}`);
-	assert.ok(ctx.slack.calls.length >= 2, `the credential test reached the stand-in (${ctx.slack.calls.join(', ')})`);
-	console.log(`[e2e]         Slack credential test: OK "${working.message}", wrong token: Error "${wrong.message}" (${ctx.slack.calls.join(', ')})`);
-	ctx.slack.clear();
+	assert.ok(slack.calls.length >= 2, `the credential test reached the stand-in (${slack.calls.join(', ')})`);
+	console.log(`[e2e]         Slack credential test: OK "${working.message}", wrong token: Error "${wrong.message}" (${slack.calls.join(', ')})`);
+	slack.clear();
 }
 
 /** Every finished execution of the example, oldest first. */
@@ -65,33 +71,36 @@ async function executions(n8n: ServerControl): Promise<Run[]> {
 }
 
 /** Waits for `count` messages in all, then `quietMs` more in which no other arrives. */
-async function expectMessages(ctx: Context, count: number, quietMs: number): Promise<void> {
-	await ctx.slack.waitFor(count, 60_000);
+async function expectMessages(slack: SlackStandIn, count: number, quietMs: number): Promise<void> {
+	await slack.waitFor(count, 60_000);
 	await sleep(quietMs);
-	assert.equal(ctx.slack.messages.length, count, `exactly ${count} Slack messages: ${JSON.stringify(ctx.slack.messages.map((m) => m.text))}`);
+	assert.equal(slack.messages.length, count, `exactly ${count} Slack messages: ${JSON.stringify(slack.messages.map((m) => m.text))}`);
 }
 
 async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
-	await checkCredential(ctx, n8n);
+	const slack = standIn(ctx);
+	await checkCredential(slack, n8n);
 	const workflow = await n8n.session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${WORKFLOW_ID}`);
 	const activated = await n8n.session.request('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, { versionId: workflow.body.data.versionId });
 	if (activated.status !== 200) throw new Error(`activating ${WORKFLOW_ID}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	try {
 		// Activation polled once: the baseline, no message.
-		assert.equal(ctx.slack.messages.length, 0, 'the activation poll is a baseline: no message');
+		assert.equal(slack.messages.length, 0, 'the activation poll is a baseline: no message');
 		// Left out by the trigger's filters: invoice sent, filing sent.
 		await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'sent' });
 		// Two messages: the invoice in error, the filing rejected with the state's message.
 		await control(ctx, '/invoices/1002/status', { status: 'error', state_status: 'rejected', message: 'Missing SL-2 form' });
 		await n8n.stop();
 		await n8n.start();
-		await expectMessages(ctx, 2, 3000);
+		await expectMessages(slack, 2, 3000);
 
 		// While n8n is down 1001 succeeds and the state confirms it; after the restart only those come.
 		await n8n.stop();
 		await control(ctx, '/invoices/1001/status', { status: 'success', state_status: 'confirmed', confirmation_number: 'TX-CONF-1001' });
 		await n8n.start();
-		await expectMessages(ctx, 4, 5000);
+		await expectMessages(slack, 4, 5000);
+		const refused = slack.proxy.refused;
+		console.log(`[e2e]         the HTTPS proxy refused ${refused.length} CONNECT(s) to other hosts${refused.length ? `: ${[...new Set(refused)].join(', ')}` : ''}`);
 		return await executions(n8n);
 	} finally {
 		await n8n.session.request('POST', `/rest/workflows/${WORKFLOW_ID}/deactivate`, {});
@@ -106,7 +115,7 @@ const exampleSlack: Scenario = {
 	before: fileDemoPolicies,
 	restart: drive,
 	check(_run, ctx, runs) {
-		const messages = ctx.slack.messages;
+		const messages = standIn(ctx).messages;
 		assert.deepEqual(
 			messages.map((m) => m.text),
 			[...AFTER_FIRST_RESTART, ...AFTER_SECOND_RESTART],
