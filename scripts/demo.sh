@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 start=$(date +%s)
 N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
+bash scripts/ensure-openssl.sh
 export N8N_BIN
 bash scripts/install-deps.sh
 echo "[demo] building the package"

@@ -5,8 +5,8 @@
  * here, and hands the decrypted requests to a local handler. n8n trusts the CA through
  * `NODE_EXTRA_CA_CERTS`. Every other CONNECT is refused, so nothing leaves the machine.
  *
- * Certificates come from Debian's `openssl` command (the standard tool, already on the machine;
- * no key material is written by code of ours). The proxy is Node's own `http` CONNECT event and
+ * Certificates come from Debian's `openssl` command (the standard tool, on every Debian machine;
+ * no certificate code of ours). The proxy is Node's own `http` CONNECT event and
  * an `https.Server` fed the tunnelled socket: a few lines, where an intercepting-proxy library
  * would bring its own server framework.
  */
