@@ -70,6 +70,19 @@ async function executions(n8n: ServerControl): Promise<Run[]> {
 	return runs.sort((a, b) => a[0] - b[0]).map(([, run]) => run);
 }
 
+/** Resolves once n8n has saved the trigger's state of its first poll (the workflow's static data). */
+async function baselineSaved(n8n: ServerControl, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await n8n.session.request<{ data: { staticData?: IDataObject | string | null } }>('GET', `/rest/workflows/${WORKFLOW_ID}`);
+		const raw = res.body?.data?.staticData;
+		const saved = (typeof raw === 'string' ? JSON.parse(raw) : raw ?? {}) as IDataObject;
+		if (Object.keys(saved).some((key) => key.startsWith('node:'))) return;
+		if (Date.now() > deadline) throw new Error(`no trigger state saved for ${WORKFLOW_ID} within ${timeoutMs} ms of its activation`);
+		await sleep(300);
+	}
+}
+
 /** Waits for `count` messages in all, then `quietMs` more in which no other arrives. */
 async function expectMessages(slack: SlackStandIn, count: number, quietMs: number): Promise<void> {
 	await slack.waitFor(count, 60_000);
@@ -84,7 +97,9 @@ async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	const activated = await n8n.session.request('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, { versionId: workflow.body.data.versionId });
 	if (activated.status !== 200) throw new Error(`activating ${WORKFLOW_ID}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	try {
-		// Activation polled once: the baseline, no message.
+		// Activation polls once: the baseline, no message. (n8n 2.8.4 polls before the activate call
+		// returns, 2.41 may poll just after it: a change made before the baseline would be part of it.)
+		await baselineSaved(n8n);
 		assert.equal(slack.messages.length, 0, 'the activation poll is a baseline: no message');
 		// Left out by the trigger's filters: invoice sent, filing sent.
 		await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'sent' });
