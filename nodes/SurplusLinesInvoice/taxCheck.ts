@@ -111,7 +111,7 @@ const TOTALS: Record<keyof SheetTotals, string> = {
 };
 
 /** The row's own tax figures: its billed-tax fee lines and the totals its sheet gives. */
-function sheetFigures(input: Pick<InvoiceInput, 'body' | 'totals' | 'sources'>): {
+function sheetFigures(input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>): {
 	figures: SheetFigure[];
 	unread: string[];
 } {
@@ -123,17 +123,24 @@ function sheetFigures(input: Pick<InvoiceInput, 'body' | 'totals' | 'sources'>):
 		if (code && typeof fee.amount === 'number')
 			figures.push({ code, sheet: fee.amount, column: input.sources[`fees[${n}]`] });
 	});
+	// A return written unsigned had its premium and taxes filed negative by its type; its totals,
+	// never sent, are read the same way.
+	const returnedByType = input.converted.some((c) => c.field === 'net_premium' && c.why);
 	for (const [id, code] of Object.entries(TOTALS)) {
 		const value = input.totals[id as keyof SheetTotals];
 		const read = readAmount(value);
-		if (read.ok && read.value !== undefined) figures.push({ code, sheet: read.value });
-		else if (!read.ok) unread.push(`${id}: "${String(value)}" is not an amount; not checked`);
+		if (read.ok && read.value !== undefined) {
+			const sheet = returnedByType && read.value > 0 ? -read.value : read.value;
+			figures.push({ code, sheet });
+		} else if (!read.ok) unread.push(`${id}: "${String(value)}" is not an amount; not checked`);
 	}
 	return { figures, unread };
 }
 
 /** Whether the row carries any tax figure to compare. */
-export function hasSheetTaxes(input: Pick<InvoiceInput, 'body' | 'totals' | 'sources'>): boolean {
+export function hasSheetTaxes(
+	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>,
+): boolean {
 	return sheetFigures(input).figures.length > 0;
 }
 
@@ -165,7 +172,7 @@ const money = (n: number) => n.toFixed(2);
 
 /** The comparison of the row's figures with the preview's `tax_calculation`. */
 export function compareSheetTaxes(
-	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources'>,
+	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>,
 	taxCalculation: IDataObject,
 	tolerance: number,
 ): TaxCheck & { unread: string[] } {
@@ -226,7 +233,7 @@ export function taxCheckWarnings(check: TaxCheck): string[] {
 export function applyTaxCheck(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources'>,
+	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>,
 	preview: IDataObject | undefined,
 	settings: TaxCheckSettings,
 ): IDataObject | undefined {

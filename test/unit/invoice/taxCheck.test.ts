@@ -146,14 +146,15 @@ describe('tax check', () => {
 		expect(off.output![0].json._warnings).toBeUndefined();
 	});
 
-	it('a return premium written unsigned is compared with its negative taxes; a tax the state does not levy is named', async () => {
-		const row = { ...ROW, 'Transaction Type': 'Return Premium', 'Gross Premium Paid this time': '1000', 'SL Tax': '48.50', 'Stamping Fee': '0.40', 'Fire Marshal Tax': '1.00', 'Total Due': '' };
+	it('a return premium written unsigned is compared with its negative taxes and total; a tax the state does not levy is named', async () => {
+		const row = { ...ROW, 'Transaction Type': 'Return Premium', 'Gross Premium Paid this time': '1000', 'SL Tax': '48.50', 'Stamping Fee': '0.40', 'Fire Marshal Tax': '1.00', 'Total Due': '', 'Total Taxes and Fees': '48.90' };
 		const tax = {
 			...TAX,
 			line_items: [
 				{ name: 'Surplus Lines Tax', code: 'sl_tax', amount: -48.5 },
 				{ name: 'Stamping Fee', code: 'stamping_fee', amount: -0.4 },
 			],
+			total_taxes_and_fees: -48.9,
 		};
 		const preview = nock(API)
 			.post('/invoices/preview', (b: IDataObject) => b.net_premium === -1000 && b.type_code === 'ENDORSEMENT')
@@ -164,6 +165,8 @@ describe('tax check', () => {
 			['sl_tax', -48.5, -48.5, 0],
 			['stamping_fee', -0.4, -0.4, 0],
 			['fire_marshal', -1, null, -1],
+			// The total is never sent; written unsigned on a return, it is read as the premium was.
+			['total_taxes_and_fees', -48.9, -48.9, 0],
 		]);
 		expect(output![0].json._warnings).toEqual([
 			'Tax check: Fire Marshal Tax (column "Fire Marshal Tax"): sheet -1.00, the service computes no fire_marshal for TX on 2026-03-01, difference -1.00',
