@@ -89,6 +89,8 @@ const PARTIES = [
 	'broker',
 ];
 const INSURER_WORDS = ['insurer', 'carrier', 'company', 'market'];
+/** Words beside a date word that make the column another transaction's date, or not a date. */
+const NOT_A_DATE = ['transaction', 'endorsement', 'change', 'invoice', 'number', 'reference', 'id'];
 
 interface WordRule {
 	/** A field id, or `insurer_N_<part>` for the numbered insurer columns. */
@@ -119,12 +121,13 @@ const RULES: WordRule[] = [
 	{
 		id: 'effective_date',
 		all: [['inception', 'effective', 'start', 'commencement', 'attachment']],
-		none: [...MONEY, 'transaction', 'endorsement', 'change', 'invoice'],
+		none: [...MONEY, ...NOT_A_DATE],
 	},
 	{
 		id: 'expiration_date',
+		// "Expiring Policy Number" is the prior policy, not a date.
 		all: [['expiration', 'end']],
-		none: [...MONEY, 'transaction', 'endorsement', 'change', 'invoice'],
+		none: [...MONEY, ...NOT_A_DATE],
 	},
 	{
 		id: 'net_premium',
@@ -149,6 +152,8 @@ const RULES: WordRule[] = [
 			'return',
 			'additional',
 			'original',
+			'finance',
+			'financed',
 		],
 	},
 	{

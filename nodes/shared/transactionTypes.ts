@@ -101,7 +101,8 @@ const READINGS: Record<string, TransactionReading> = {
 	shortratecancellation: SHORT_RATE_CANCEL,
 };
 
-const NOT_INVOICES = 'which cannot be filed as an invoice (the service takes no audits, reinstatements or rewrites)';
+const NOT_INVOICES =
+	'which cannot be filed as an invoice (the service takes no audits, reinstatements or rewrites)';
 
 /** Transactions the service does not take, with why. */
 const REFUSED: Record<string, string> = {

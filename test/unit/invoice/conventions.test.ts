@@ -112,9 +112,11 @@ describe('header sets of four conventions (Map Automatically)', () => {
 	});
 
 	it('premium columns that are not this transaction’s are not read as the premium', () => {
-		for (const name of ['Return Premium', 'Earned Premium', 'Minimum Premium', 'Premium Tax Rate', 'Broker Commission']) {
+		for (const name of ['Return Premium', 'Earned Premium', 'Minimum Premium', 'Premium Tax Rate', 'Broker Commission', 'Premium Finance Company']) {
 			expect(columnForName(name)?.id).not.toBe('net_premium');
 		}
+		// Nor is the prior policy's number a date, nor an insurer's or producer's state the risk's.
+		for (const name of ['Expiring Policy Number', 'Insurer State', 'Producer State', 'State of Domicile']) expect(columnForName(name)).toBeUndefined();
 	});
 });
 
