@@ -138,16 +138,6 @@ export const DOCUMENT_MIME_TYPES = [
 	'image/jpg',
 ] as const;
 
-/** Document types that go to the state with a filing; others are kept for the operator only. */
-export const STATE_DOCUMENT_TYPES = [
-	'declaration_page',
-	'sl2_form',
-	'declinations_form',
-	'lloyds_syndicates',
-	'policy_endorsement',
-	'ecp_form',
-] as const;
-
 /** YYYY-MM-DD that is a real calendar date. */
 export function isValidDate(value: unknown): boolean {
 	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
