@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { docUuidRule, documentReference } from '../shared/documentRules';
 
-/** The description's document input rules (service-api.md, Document), checked before any call. */
+/** The description's document input rules (Document), checked before any call. */
 export const attachInput = documentReference;
 
 export const referenceInput = z.discriminatedUnion('referenceType', [

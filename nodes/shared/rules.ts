@@ -1,5 +1,5 @@
 /**
- * Rules the service description states (service-api.md), checked locally before a call is spent.
+ * Rules the service description states, checked locally before a call is spent.
  * Messages are the description's own, so a local refusal reads like the service's.
  */
 
