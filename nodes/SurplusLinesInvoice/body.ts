@@ -337,15 +337,6 @@ export function readInvoiceInput(
 	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted, totals, sources };
 }
 
-/** Reads and checks the body; every problem is reported at once, before any call. */
-export function readInvoiceBody(
-	ctx: IExecuteFunctions,
-	i: number,
-	mode: 'full' | 'partial' = 'full',
-): IDataObject {
-	return readInvoiceInput(ctx, i, mode).body;
-}
-
 /** Says on an output item which values were read into another form (nothing when none were). */
 export function noteConversions(
 	json: IDataObject,

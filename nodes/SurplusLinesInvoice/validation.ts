@@ -1,5 +1,5 @@
 /**
- * The one set of local rules for an invoice request body (service-api.md, "Invoice request
+ * The one set of local rules for an invoice request body ("Invoice request
  * fields" and "Amount rules"), shared by Create, Create Many, Preview and Update. Each problem is
  * reported as "<field path>: <rule>" with the description's own message where it has one.
  */

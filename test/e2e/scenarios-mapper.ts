@@ -1,5 +1,5 @@
 /**
- * Map Columns in the real n8n (issue 12): sheet rows as a CSV export gives them (every cell text,
+ * Map Columns in the real n8n sheet rows as a CSV export gives them (every cell text,
  * the column names bordereaux use, spreadsheet forms of amounts and dates), filed by Create Many
  * with "Map Automatically", and previewed with "Map Each Column Manually" from expressions.
  */
