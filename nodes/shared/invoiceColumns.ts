@@ -428,8 +428,22 @@ export interface ColumnReading {
 	ambiguous?: string[];
 }
 
+// Every row of a sheet has the same headers: each is read once (the map is bounded).
+const READ_NAMES = new Map<string, ColumnReading>();
+const REMEMBERED_NAMES = 1000;
+
 /** What a sheet's column name feeds: one column, none, or a header that could mean several. */
 export function readColumnName(name: string): ColumnReading {
+	let reading = READ_NAMES.get(name);
+	if (!reading) {
+		if (READ_NAMES.size >= REMEMBERED_NAMES) READ_NAMES.clear();
+		reading = readNameOnce(name);
+		READ_NAMES.set(name, reading);
+	}
+	return reading;
+}
+
+function readNameOnce(name: string): ColumnReading {
 	const literal = columnForKey(columnKey(name), NAMES);
 	if (literal) return { match: literal };
 	for (const key of headerKeys(name)) {
