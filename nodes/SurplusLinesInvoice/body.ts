@@ -270,7 +270,7 @@ const REQUIRED_LINE = /^(\w+): This field is required$/;
 const LAST_PART = /(\.\w+|\[\d+\])$/;
 
 /** The sheet column a body path came from: its own, or its nearest parent's (`fees[0]`). */
-function sourceOf(path: string, sources: Record<string, string>): string | undefined {
+export function sourceOf(path: string, sources: Record<string, string>): string | undefined {
 	for (let part = path; part; part = part.replace(LAST_PART, '')) {
 		if (sources[part]) return sources[part];
 		if (!LAST_PART.test(part)) return undefined;
@@ -301,6 +301,8 @@ export interface InvoiceInput {
 	body: IDataObject;
 	/** Values read into the service's form, said on the output item as `_converted`. */
 	converted: Array<Conversion & { column?: string }>;
+	/** Body field path → the sheet column it came from (Map Columns; empty otherwise). */
+	sources: Record<string, string>;
 }
 
 /** Reads and checks the body; every problem is reported at once, before any call. */
@@ -323,7 +325,7 @@ export function readInvoiceInput(
 		const column = sourceOf(c.field, sources);
 		return column ? { ...c, column } : c;
 	});
-	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted };
+	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted, sources };
 }
 
 /** Reads and checks the body; every problem is reported at once, before any call. */

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
+import { adaptToAccount, noteAdaptations, unknownLobOption } from '../../accountAdapt';
 import { noteConversions, readInvoiceInput } from '../../body';
 import { fileInvoice, idempotencyKeyFor, showReplayed } from '../../filing';
 import { filingOptionProperties, readFilingSettings } from '../../filingOptions';
@@ -46,6 +47,7 @@ const properties: INodeProperties[] = [
 			},
 			...idempotencyOptions,
 			...filingOptionProperties('current'),
+			unknownLobOption,
 		],
 	},
 ];
@@ -57,7 +59,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
-	const input = readInvoiceInput(this, i);
+	const input = await adaptToAccount(this, readInvoiceInput(this, i), i);
 	let body = input.body;
 	const choice = readIdempotencyChoice(this, i);
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
@@ -86,9 +88,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (previewNotes?.length) json._previewNotes = previewNotes;
 	return [
 		{
-			json: noteConversions(
-				markTaxWarning(this, json, filedTaxWarning(result.invoice)),
-				input.converted,
+			json: noteAdaptations(
+				noteConversions(
+					markTaxWarning(this, json, filedTaxWarning(result.invoice)),
+					input.converted,
+				),
+				input.adapted,
 			),
 		},
 	];

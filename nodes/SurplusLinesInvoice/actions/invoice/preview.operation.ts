@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { accountOptionsProperty, adaptToAccount, noteAdaptations } from '../../accountAdapt';
 import { noteConversions, readInvoiceInput } from '../../body';
 import { previewInvoice } from '../../preview';
 import { markTaxWarning, previewTaxWarning } from '../../taxes';
@@ -8,13 +9,14 @@ import { bodyProperties } from './body.description';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['preview'] } },
-	bodyProperties(false),
+	[...bodyProperties(false), accountOptionsProperty()],
 );
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const { body, converted } = readInvoiceInput(this, i);
+	const { body, converted, adapted } = await adaptToAccount(this, readInvoiceInput(this, i), i);
 	const reply = await previewInvoice(this, body, i);
 	const json = markTaxWarning(this, { ...reply.data }, previewTaxWarning(body, reply.data));
-	return [{ json: noteConversions(json, converted) }];
+	// Shown before filing: what Create would send instead of what the row gives.
+	return [{ json: noteAdaptations(noteConversions(json, converted), adapted) }];
 }
