@@ -138,7 +138,7 @@ class Adapter {
 
 	note(entry: Omit<Adaptation, 'column'>) {
 		const column = this.column(entry.field);
-		this.adapted.push(column ? { ...entry, column } : entry);
+		this.adapted.push(column ? { field: entry.field, column, ...entry } : entry);
 	}
 
 	private async search(field: string, query: string): Promise<Company[]> {
@@ -170,7 +170,7 @@ class Adapter {
 				from: value,
 				sentAs: `${path}.company_id`,
 				to: company.id,
-				why: `This account has no carrier_lookup feature and would refuse an insurer without company_id: ${byNaic ? 'NAIC' : 'name'} '${value}' is ${company.name}${company.naic ? ` (NAIC ${company.naic})` : ''}, found with GET /companies/search.`,
+				why: `This account has no carrier_lookup feature and would refuse an insurer without company_id: ${byNaic ? `NAIC '${value}' is ${company.name}` : `'${value}' is ${company.name}${company.naic ? ` (NAIC ${company.naic})` : ''}`}, company ${company.id} in GET /companies/search.`,
 			});
 			return;
 		}

@@ -109,7 +109,7 @@ describe('insurers by NAIC or name on an account without carrier_lookup', () => 
 				from: '90001',
 				sentAs: 'insurers[0].company_id',
 				to: 301,
-				why: expect.stringContaining("no carrier_lookup feature and would refuse an insurer without company_id: NAIC '90001' is Sandbox Specialty Insurance Company"),
+				why: expect.stringContaining("no carrier_lookup feature and would refuse an insurer without company_id: NAIC '90001' is Sandbox Specialty Insurance Company, company 301 in GET /companies/search."),
 			},
 		]);
 		expect(output![3].json._adapted).toBeUndefined();
