@@ -138,7 +138,8 @@ class Adapter {
 
 	note(entry: Omit<Adaptation, 'column'>) {
 		const column = this.column(entry.field);
-		this.adapted.push(column ? { field: entry.field, column, ...entry } : entry);
+		const { field, ...rest } = entry;
+		this.adapted.push(column ? { field, column, ...rest } : entry);
 	}
 
 	private async search(field: string, query: string): Promise<Company[]> {
