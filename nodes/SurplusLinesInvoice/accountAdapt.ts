@@ -263,6 +263,10 @@ class Adapter {
 	}
 }
 
+// A failed account check is not made again by the run's later rows: with the service down, a
+// 10,000-row sheet would otherwise make 10,000 failing checks, each with its retries.
+const failedChecks = new WeakMap<object, unknown>();
+
 /** The features used by the body that this account lacks (asks the account only when one is used). */
 async function missingFeatures(
 	ctx: IExecuteFunctions,
@@ -273,8 +277,10 @@ async function missingFeatures(
 	if (!used.length) return [];
 	let features: string[];
 	try {
+		if (failedChecks.has(ctx)) throw failedChecks.get(ctx);
 		features = (await accountInfo(ctx, itemIndex)).features;
 	} catch (error) {
+		failedChecks.set(ctx, error);
 		throw nothingFiled(ctx, error, {
 			itemIndex,
 			why: 'the account could not be asked which features it has (GET /auth/me)',

@@ -184,6 +184,23 @@ describe('insurers by NAIC or name on an account without carrier_lookup', () => 
 		expect(sent).toEqual([]);
 	});
 
+	it('the account check fails: every row fails saying nothing was filed, and the check is made once', async () => {
+		let checks = 0;
+		nock(API)
+			.get('/auth/me')
+			.reply(() => {
+				checks++;
+				return [403, failure('FORBIDDEN', 'not allowed')];
+			})
+			.persist();
+		const sent = creates();
+		const items = [1, 2, 3].map((n) => row({ policy_number: `P-${n}`, insurers: [{ naic: '90001' }] }));
+		const { output } = await run(jsonParams('createMany', noLookFirst), { items, continueOnFail: true });
+		expect(checks).toBe(1);
+		expect(sent).toEqual([]);
+		for (const item of output!) expect(String(item.json.error)).toContain('the account could not be asked which features it has (GET /auth/me), so nothing was filed');
+	});
+
 	it('an account with carrier_lookup gets the row as given: no look-up at all', async () => {
 		const calls = lookups(NEW_FEATURES);
 		const sent = creates();
