@@ -10,7 +10,7 @@
  * The account's features come from the run's one `GET /auth/me` (`shared/account.ts`), asked only
  * when a row holds one of these fields.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import { accountInfo } from '../shared/account';
@@ -18,6 +18,7 @@ import { localError } from '../shared/errors';
 import { FEATURES } from '../shared/service';
 import { addInvoiceWarning } from '../shared/warnings';
 import { linesOfBusiness, searchCompanies, type Company } from './accountLookups';
+import { readUnknownLob, type UnknownLob } from './accountOptions';
 import { sourceOf, type InvoiceInput } from './body';
 import { nothingFiled } from './filing';
 
@@ -36,35 +37,6 @@ export interface Adaptation {
 
 export interface AdaptedInput extends InvoiceInput {
 	adapted: Adaptation[];
-}
-
-type UnknownLob = 'fail' | 'fileWithout';
-
-export const unknownLobOption: INodeProperties = {
-	displayName: 'Unknown Line of Business Name',
-	name: 'unknownLineOfBusiness',
-	type: 'options',
-	default: 'fail',
-	options: [
-		{
-			name: 'Fail the Row',
-			value: 'fail',
-			description: 'Nothing is sent; the error names the value and the listed lines of business',
-		},
-		{
-			name: 'File Without a Line of Business',
-			value: 'fileWithout',
-			description:
-				'As the service does with an unknown name: the invoice is stored without one, and the item says so (_adapted)',
-		},
-	],
-	description:
-		'On accounts without the lob_name feature the node turns lob_name into lob_id with the lines of business list (one call per run). What to do with a name the list does not hold.',
-};
-
-function readUnknownLob(ctx: IExecuteFunctions, itemIndex: number): UnknownLob {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return options.unknownLineOfBusiness === 'fileWithout' ? 'fileWithout' : 'fail';
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -329,16 +301,4 @@ export async function adaptToAccount(
 export function noteAdaptations(json: IDataObject, adapted: Adaptation[]): IDataObject {
 	if (adapted.length) json._adapted = adapted as unknown as IDataObject[];
 	return json;
-}
-
-/** Options of the operations without filing options (Preview, Update): only this choice. */
-export function accountOptionsProperty(): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [unknownLobOption],
-	};
 }

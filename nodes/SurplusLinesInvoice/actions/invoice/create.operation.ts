@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
-import { adaptToAccount, noteAdaptations, unknownLobOption } from '../../accountAdapt';
+import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
+import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput } from '../../body';
 import { fileInvoice, idempotencyKeyFor, showReplayed } from '../../filing';
 import { filingOptionProperties, readFilingSettings } from '../../filingOptions';

@@ -6,12 +6,8 @@ import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { itemParameter } from '../../../shared/params';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
-import {
-	adaptToAccount,
-	noteAdaptations,
-	unknownLobOption,
-	type Adaptation,
-} from '../../accountAdapt';
+import { adaptToAccount, noteAdaptations, type Adaptation } from '../../accountAdapt';
+import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
 import { idempotencyKeyFor, mayHaveFiled, showReplayed } from '../../filing';
 import { filingOptionProperties, readFilingSettings, type FilingSettings } from '../../filingOptions';

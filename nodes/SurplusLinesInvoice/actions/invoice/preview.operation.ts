@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { accountOptionsProperty, adaptToAccount, noteAdaptations } from '../../accountAdapt';
+import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
+import { accountOptionsProperty } from '../../accountOptions';
 import { noteConversions, readInvoiceInput } from '../../body';
 import { previewInvoice } from '../../preview';
 import { markTaxWarning, previewTaxWarning } from '../../taxes';
