@@ -47,6 +47,12 @@ async function apiGet(ctx: Context, kind: Kind, path: string): Promise<IDataObje
 	return ((await res.json()) as { data: IDataObject }).data;
 }
 
+/** Calls the key has made this hour (the sandbox's counter, read with one more call). */
+async function callsByKey(ctx: Context, kind: Kind): Promise<number> {
+	const res = await fetch(`${ctx.sandbox.baseUrl}/reference/states`, { headers: { authorization: `Bearer ${keyByName(kind).key}` } });
+	return Number(res.headers.get('x-ratelimit-limit')) - Number(res.headers.get('x-ratelimit-remaining')) - 1;
+}
+
 /** What must be the same on every account: the filing as the state sees it. */
 function shape(invoice: IDataObject): IDataObject {
 	const insurers = (invoice.insurers as IDataObject[]).map((i) => ({ company_id: i.company_id, naic: i.naic, percent: i.percent }));
@@ -77,6 +83,7 @@ function accountsScenario(kind: Kind): Scenario {
 			await control(ctx, '/rate-limit', { limits: { t1: 1_000_000, t2: 1_000_000, t3: 1_000_000 } });
 		},
 		async check(run, ctx) {
+			const calls = await callsByKey(ctx, kind);
 			const sheet = sampleRows();
 			const csv = json(run, 'File CSV Rows');
 			const xlsx = json(run, 'File XLSX Rows');
@@ -140,7 +147,7 @@ function accountsScenario(kind: Kind): Scenario {
 				assert.equal(endorsement.effective_date, '2026-03-01', `${kind}: the policy term kept beside the change date`);
 				assert.equal(endorsementItem._adapted, undefined);
 			}
-			console.log(`[e2e]         accounts-${kind}: 20 of 25 rows filed from the CSV, the XLSX's 20 ${legacy ? 'already_filed' : 'replayed'}, endorsement stored with 2026-07-01`);
+			console.log(`[e2e]         accounts-${kind}: 20 of 25 rows filed from the CSV, the XLSX's 20 ${legacy ? 'already_filed' : 'replayed'}, endorsement stored with 2026-07-01; the workflow made ${calls} calls`);
 		},
 	};
 }
