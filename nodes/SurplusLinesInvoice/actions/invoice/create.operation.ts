@@ -8,6 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
+import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
+import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput } from '../../body';
 import { fileInvoice, idempotencyKeyFor, showReplayed } from '../../filing';
 import { filingOptionProperties, readFilingSettings } from '../../filingOptions';
@@ -58,6 +60,7 @@ const properties: INodeProperties[] = [
 			...idempotencyOptions,
 			...filingOptionProperties('current'),
 			...taxCheckOptions('create'),
+			unknownLobOption,
 		],
 	},
 ];
@@ -69,7 +72,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
-	const input = readInvoiceInput(this, i);
+	const input = await adaptToAccount(this, readInvoiceInput(this, i), i);
 	let body = input.body;
 	const choice = readIdempotencyChoice(this, i);
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
@@ -108,9 +111,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (taxCheck) json._taxCheck = taxCheck;
 	return [
 		{
-			json: noteConversions(
-				markTaxWarning(this, json, filedTaxWarning(result.invoice)),
-				input.converted,
+			json: noteAdaptations(
+				noteConversions(
+					markTaxWarning(this, json, filedTaxWarning(result.invoice)),
+					input.converted,
+				),
+				input.adapted,
 			),
 		},
 	];
