@@ -3,7 +3,7 @@
  * `POST /invoices/batch` with a t3 key, or one create per item with a t2 key. Each result is
  * paired back to its input item through the batch reply's `index`.
  *
- * Each batch item carries its row's Idempotency-Key as `idempotency_key` (gaps.md), derived
+ * Each batch item carries its row's Idempotency-Key as `idempotency_key` (an assumption, see the README's Assumptions), derived
  * exactly as a single create derives it, so a row filed before, by either operation, comes back
  * replayed. Accounts without the idempotency feature ignore the field: there each row is looked
  * for on its policy first, as a single create does.
@@ -36,6 +36,7 @@ import {
 } from './filing';
 import type { FilingSettings } from './filingOptions';
 import { policyBook } from './policyBook';
+import { setAsideRepeats, settleRepeats } from './sameRun';
 
 export interface Entry {
 	/** Input item index. */
@@ -322,6 +323,7 @@ export async function fileInBatches(
 ): Promise<Outcome[]> {
 	const order = entries.map((e) => e.index);
 	const outcomes = new Map<number, Outcome>();
+	let repeats = new Map<number, number>();
 	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
 		let keysHonoured: boolean;
 		try {
@@ -332,14 +334,19 @@ export async function fileInBatches(
 			return order.map((index) => ({ index, error: failed }));
 		}
 		if (!keysHonoured) {
-			const toFile = await lookFirst(ctx, entries, outcomes);
+			const { toSend, repeats: sameAsEarlier } = setAsideRepeats(
+				await lookFirst(ctx, entries, outcomes),
+			);
+			repeats = sameAsEarlier;
 			entries.length = 0;
-			for (const entry of toFile) entries.push(entry);
+			for (const entry of toSend) entries.push(entry);
 		}
 	}
 	while (entries.length) {
 		const chunk = entries.splice(0, BATCH_MAX_INVOICES);
-		for (const outcome of await fileChunk(ctx, chunk, settings)) outcomes.set(outcome.index, outcome);
+		for (const outcome of await fileChunk(ctx, chunk, settings))
+			outcomes.set(outcome.index, outcome);
 	}
+	settleRepeats(ctx, repeats, outcomes);
 	return order.map((index) => outcomes.get(index)!);
 }

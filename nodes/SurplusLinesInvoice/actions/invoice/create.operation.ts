@@ -1,14 +1,27 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
+import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
+import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput } from '../../body';
 import { fileInvoice, idempotencyKeyFor, showReplayed } from '../../filing';
 import { filingOptionProperties, readFilingSettings } from '../../filingOptions';
 import { invoiceJson, tallyOutcome } from '../../output';
-import { billTaxesFromPreview } from '../../preview';
+import { billTaxesFromPreview, previewInvoice } from '../../preview';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
+import {
+	applyTaxCheck,
+	hasSheetTaxes,
+	readTaxCheckSettings,
+	taxCheckOptions,
+} from '../../taxCheck';
 import {
 	billTaxesSwitch,
 	filedTaxWarning,
@@ -46,6 +59,8 @@ const properties: INodeProperties[] = [
 			},
 			...idempotencyOptions,
 			...filingOptionProperties('current'),
+			...taxCheckOptions('create'),
+			unknownLobOption,
 		],
 	},
 ];
@@ -57,18 +72,27 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
-	const input = readInvoiceInput(this, i);
+	const input = await adaptToAccount(this, readInvoiceInput(this, i), i);
 	let body = input.body;
 	const choice = readIdempotencyChoice(this, i);
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
 	// the day's rates must not turn a re-run of the same invoice into a new filing.
 	const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, i);
 	let previewNotes: string[] | undefined;
+	let preview: IDataObject | undefined;
 	if (wantsTaxesFromPreview(this, i)) {
 		const billed = await billTaxesFromPreview(this, body, i);
 		body = billed.body;
 		previewNotes = billed.notes;
+		preview = billed.preview;
 	}
+	// The sheet's own taxes are compared before anything is filed; without Bill Taxes From
+	// Preview that takes a preview of its own, only when the option asks for it.
+	const taxSettings = readTaxCheckSettings(this, i);
+	const ownPreview = taxSettings.mode === 'always' || taxSettings.mode === 'fail';
+	if (!preview && ownPreview && hasSheetTaxes(input))
+		preview = (await previewInvoice(this, input.body, i)).data;
+	const taxCheck = applyTaxCheck(this, i, input, preview, taxSettings);
 	const settings = readFilingSettings(this, i, 'current');
 	const filed = await fileInvoice(this, body, {
 		idempotencyKey: key,
@@ -84,11 +108,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		result,
 	);
 	if (previewNotes?.length) json._previewNotes = previewNotes;
+	if (taxCheck) json._taxCheck = taxCheck;
 	return [
 		{
-			json: noteConversions(
-				markTaxWarning(this, json, filedTaxWarning(result.invoice)),
-				input.converted,
+			json: noteAdaptations(
+				noteConversions(
+					markTaxWarning(this, json, filedTaxWarning(result.invoice)),
+					input.converted,
+				),
+				input.adapted,
 			),
 		},
 	];
