@@ -13,6 +13,7 @@ import { RESULT_SCENARIOS } from './scenarios-results';
 import { EDITOR_SCENARIOS } from './scenarios-editor';
 import { REFILE_SCENARIOS } from './scenarios-refile';
 import { ACCOUNT_SCENARIOS } from './scenarios-accounts';
+import { SLACK_SCENARIOS } from './scenarios-slack';
 
 export type { Context, Scenario } from './context';
 
@@ -342,4 +343,5 @@ export const SCENARIOS: Scenario[] = [
 	...EDITOR_SCENARIOS,
 	...REFILE_SCENARIOS,
 	...ACCOUNT_SCENARIOS,
+	...SLACK_SCENARIOS,
 ];
