@@ -16,12 +16,15 @@ import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
 import { serveInbox, startMailbox } from './mailbox';
+import { mcpCredential, MCP_TOKEN } from './mcp';
 import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
 const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
 const SMTP_CREDENTIAL = { id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)' };
 const NOTIFY_EXAMPLE_ID = 'slExampleNotify1';
+/** The read-only MCP example is published so an MCP client can connect; the filing one is left off. */
+const MCP_EXAMPLE_ID = 'slExampleMcpRead';
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -97,6 +100,7 @@ async function main(): Promise<void> {
 		JSON.stringify([
 			{ ...CREDENTIAL, type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ ...SMTP_CREDENTIAL, type: 'smtp', data: mailbox.credentialData() },
+			mcpCredential(),
 		]),
 	);
 	await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
@@ -113,6 +117,9 @@ async function main(): Promise<void> {
 	const notify = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${NOTIFY_EXAMPLE_ID}`);
 	const activated = await session.request('POST', `/rest/workflows/${NOTIFY_EXAMPLE_ID}/activate`, { versionId: notify.body.data.versionId });
 	if (activated.status !== 200) throw new Error(`activating the notification example: ${activated.status} ${JSON.stringify(activated.body)}`);
+	const mcp = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${MCP_EXAMPLE_ID}`);
+	const published = await session.request('POST', `/rest/workflows/${MCP_EXAMPLE_ID}/activate`, { versionId: mcp.body.data.versionId });
+	if (published.status !== 200) throw new Error(`activating the MCP example: ${published.status} ${JSON.stringify(published.body)}`);
 	// Seeded once the example watches (its first poll is a baseline), so their first status changes
 	// become mails; earlier, the sandbox would have settled them while n8n was starting.
 	await seed(sandbox.baseUrl);
@@ -148,6 +155,8 @@ Surplus Lines demo is running.
   credentials "${CREDENTIAL.name}" (t2 key) and "${SMTP_CREDENTIAL.name}", and ${examples.length} example workflows are loaded:
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
   "Notify when a filing changes" is active: a mail for each status change (polls every 30 s).
+  "Surplus lines tools for AI assistants" is active: MCP clients connect to ${server.url}/mcp/surplus-lines
+            with the header "Authorization: Bearer ${MCP_TOKEN}" (credential "${mcpCredential().name}", new each start)
   The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}
   n8n data: ${userFolder}
 

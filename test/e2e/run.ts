@@ -43,6 +43,7 @@ import { refileCredentials } from './scenarios-refile';
 import { SCENARIOS } from './scenarios';
 import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
+import { mcpCredential } from './mcp';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
@@ -119,6 +120,8 @@ async function main(): Promise<number> {
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
 			...refileCredentials(sandbox.baseUrl),
+			// The MCP examples' trigger checks this Bearer token.
+			mcpCredential(),
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
