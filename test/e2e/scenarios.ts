@@ -172,7 +172,7 @@ const invoice: Scenario = {
 		assert.equal(again._replayed, true);
 
 		assert.deepEqual(json(run, 'Get'), [
-			{ id: 1001, policy_number: 'E2E-INV-1', type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 489, warnings: [] },
+			{ id: 1001, policy_number: 'E2E-INV-1', type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 489, warnings: [], filing_state: 'accepted', confirmation_number: null, filing_message: null },
 		]);
 		const [updated] = json(run, 'Update Commission');
 		assert.equal(updated.commission, 1500);

@@ -76,7 +76,7 @@ export const description: INodeProperties[] = [
 		preview:
 			'Checks a policy transaction and computes its surplus lines taxes as the service would file it, without storing anything. ' +
 			'Inputs: the policy number (the same on every transaction of a policy); the insured’s name; the state as its two-letter code (e.g. TX); the net premium in US dollars as a plain number (e.g. 12000; negative for returned premium on an endorsement or cancellation); the effective and expiration dates as YYYY-MM-DD; the transaction type: NEW, RENEWAL, ENDORSEMENT or CANCELLATION. ' +
-			'Returns validation (errors lists what the state or the service would refuse; a note that a state is not supported for filing means its filing is prepared for the state’s own process and is not a refusal) and tax_calculation (line_items with code, rate and amount in dollars, totals). ' +
+			'Returns whether the service would accept it (valid; errors lists what it would refuse; the message that a state is not supported for filing only means its filing is prepared for the state’s own process), the tax lines (code, rate, amount in dollars), the totals and a disclaimer to pass on. ' +
 			'Safe to call again; each call uses one of the API key’s hourly calls. An error names the input at fault and the rule: correct it and call again.',
 		get:
 			'Reads one filed invoice by its numeric invoice ID (e.g. 1042; listing the policy’s transactions gives the IDs). ' +
