@@ -171,7 +171,7 @@ function rateLimitFailure(
 			requestId,
 			extra: {
 				retry_after_seconds: Math.ceil(waitSeconds),
-				retry_at: new Date(clock.now() + Math.ceil(waitSeconds) * 1000).toISOString(),
+				retry_at: new Date(clock.now() + waitSeconds * 1000).toISOString(),
 			},
 		},
 		{

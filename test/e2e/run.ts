@@ -122,6 +122,8 @@ async function main(): Promise<number> {
 			...refileCredentials(sandbox.baseUrl),
 			// The MCP examples' trigger checks this Bearer token.
 			mcpCredential(),
+			// The AI Agent scenario's chat model: a stand-in on loopback (its address is set per run).
+			{ id: 'slE2eStandInModel', name: 'Stand-in model', type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: 'http://127.0.0.1:9/v1' } },
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();

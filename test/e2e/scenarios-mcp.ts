@@ -20,9 +20,10 @@ import { LOBS } from '../sandbox/reference/catalog';
 import { api, control, invoiceBody, type Context, type Scenario, type ServerControl } from './context';
 import { connectMcp, MCP_TOKEN, type McpConnection, type ToolReply } from './mcp';
 import { REPO_ROOT, sleep } from './n8n';
-import type { Run } from './runData';
+import { json, type Run } from './runData';
+import { startStandInModel, type StandInModel } from './standInModel';
 import { readExecutionData, secretRuns } from './scenarios-results';
-import { listExecutions, unflatten } from './serverRun';
+import { listExecutions, runViaServer, unflatten, type WorkflowData } from './serverRun';
 
 const PREFIX = 'n8n-nodes-surplus-lines.';
 const NODE_TYPES: Record<string, INodeTypeDescription> = {
@@ -38,13 +39,13 @@ interface ExampleNode {
 	parameters: IDataObject;
 }
 
-function exampleNodes(file: string): ExampleNode[] {
-	return (JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as { nodes: ExampleNode[] }).nodes;
+function workflowNodes(file: string, dir = 'examples'): ExampleNode[] {
+	return (JSON.parse(readFileSync(join(REPO_ROOT, dir, file), 'utf8')) as { nodes: ExampleNode[] }).nodes;
 }
 
-/** The tools an example serves, as a client must list them: n8n's tool name and our Tool Description. */
-function expectedTools(file: string): Array<{ name: string; description: string }> {
-	return exampleNodes(file)
+/** The tools a workflow offers, as a client must see them: n8n's tool name and our Tool Description. */
+function expectedTools(file: string, dir?: string): Array<{ name: string; description: string }> {
+	return workflowNodes(file, dir)
 		.filter((node) => node.type.startsWith(PREFIX))
 		.map((node) => {
 			const { resource, operation } = node.parameters;
@@ -230,7 +231,7 @@ function checkReadOnly(): void {
 	assert.equal(preview.total_due, one(replies.estimate2026).total_due);
 	assert.equal(preview.invoice, undefined, 'the invoice is not echoed back');
 	const badDate = assertModelError(replies.badPreview, 'INVALID_INPUT');
-	assert.match(String(badDate.error), /Effective Date/, `the field named: ${String(badDate.error)}`);
+	assert.match(String(badDate.error), /effective_date: Must be a valid date/, `the field named: ${String(badDate.error)}`);
 
 	assert.deepEqual(one(replies.invoice), {
 		id: 1001, policy_number: POLICY, type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 0, warnings: [],
@@ -326,5 +327,49 @@ const mcpFiling: Scenario = {
 	check: checkFiling,
 };
 
+const AGENT = 'ai-agent-tools.json';
+const AGENT_DIR = join('test', 'e2e', 'workflows');
+let agent: { model: StandInModel; run: Run } | undefined;
+
+/**
+ * n8n's AI Agent with the same tools and a stand-in chat model (no model runs here): the agent
+ * must offer the model our tools as written, run the tool the model calls, and hand its result back.
+ */
+async function driveAgent(_ctx: Context, n8n: ServerControl): Promise<Run[]> {
+	const model = await startStandInModel('Estimate_surplus_lines_tax', TX_2025);
+	try {
+		const run = await runViaServer(n8n.session, 'slE2eAiAgent0001', n8n.bin, 60_000, (workflow) =>
+			JSON.parse(JSON.stringify(workflow).split('__MODEL_URL__').join(model.url)) as WorkflowData,
+		);
+		agent = { model, run };
+		return [run];
+	} finally {
+		await model.close();
+	}
+}
+
+function checkAgent(): void {
+	assert.ok(agent, 'the agent ran');
+	const { model, run } = agent;
+	assert.equal(run.status, 'success', JSON.stringify(run.data.resultData.error));
+	assert.equal(model.requests.length, 2, 'asked once, then given the tool result');
+	const offered = (model.requests[0].tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description })).sort((a, b) => a.name.localeCompare(b.name));
+	assert.deepEqual(offered, expectedTools(AGENT, AGENT_DIR), 'the agent offered each tool with its Tool Description');
+	const estimate = model.requests[0].tools?.find((t) => t.function.name === 'Estimate_surplus_lines_tax');
+	assert.deepEqual(Object.keys(estimate?.function.parameters.properties ?? {}).sort(), ['effective_date', 'policy_fees', 'premium', 'state']);
+	const toolResult = model.requests[1].messages.find((m) => m.role === 'tool');
+	assert.match(String(toolResult?.content), /"total_due":12586\.8/, 'the tool ran against the sandbox and its result went back to the model');
+	const [answer] = json(run, 'AI Agent');
+	assert.match(String(answer.output), /^Answer: .*"total_taxes_and_fees":586\.8/);
+}
+
+const aiAgent: Scenario = {
+	name: 'ai-agent-tools',
+	workflow: AGENT,
+	via: 'restart',
+	restart: driveAgent,
+	check: checkAgent,
+};
+
 /** Last among the server scenarios: the read-only one ends with the key's window closed for up to a minute. */
-export const MCP_SCENARIOS: Scenario[] = [mcpFiling, mcpTools];
+export const MCP_SCENARIOS: Scenario[] = [aiAgent, mcpFiling, mcpTools];
