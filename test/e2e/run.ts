@@ -44,6 +44,7 @@ import { SCENARIOS } from './scenarios';
 import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
 import { mcpCredential } from './mcp';
+import { STAND_IN_CREDENTIAL } from './scenarios-mcp';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
@@ -123,7 +124,7 @@ async function main(): Promise<number> {
 			// The MCP examples' trigger checks this Bearer token.
 			mcpCredential(),
 			// The AI Agent scenario's chat model: a stand-in on loopback (its address is set per run).
-			{ id: 'slE2eStandInModel', name: 'Stand-in model', type: 'openAiApi', data: { apiKey: 'sk-stand-in', url: 'http://127.0.0.1:9/v1' } },
+			{ ...STAND_IN_CREDENTIAL, data: { apiKey: 'sk-stand-in', url: 'http://127.0.0.1:9/v1' } },
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();

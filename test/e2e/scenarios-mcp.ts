@@ -23,7 +23,7 @@ import { REPO_ROOT, sleep } from './n8n';
 import { json, type Run } from './runData';
 import { startStandInModel, type StandInModel } from './standInModel';
 import { readExecutionData, secretRuns } from './scenarios-results';
-import { listExecutions, runViaServer, unflatten, type WorkflowData } from './serverRun';
+import { listExecutions, runViaServer, unflatten } from './serverRun';
 
 const PREFIX = 'n8n-nodes-surplus-lines.';
 const NODE_TYPES: Record<string, INodeTypeDescription> = {
@@ -329,6 +329,9 @@ const mcpFiling: Scenario = {
 
 const AGENT = 'ai-agent-tools.json';
 const AGENT_DIR = join('test', 'e2e', 'workflows');
+const AGENT_ID = 'slE2eAiAgent0001';
+/** The chat model's credential (run.ts imports it; its Base URL is set when the stand-in runs). */
+export const STAND_IN_CREDENTIAL = { id: 'slE2eStandInModel', name: 'Stand-in model', type: 'openAiApi' };
 let agent: { model: StandInModel; run: Run } | undefined;
 
 /**
@@ -338,9 +341,10 @@ let agent: { model: StandInModel; run: Run } | undefined;
 async function driveAgent(_ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	const model = await startStandInModel('Estimate_surplus_lines_tax', TX_2025);
 	try {
-		const run = await runViaServer(n8n.session, 'slE2eAiAgent0001', n8n.bin, 60_000, (workflow) =>
-			JSON.parse(JSON.stringify(workflow).split('__MODEL_URL__').join(model.url)) as WorkflowData,
-		);
+		// The stand-in's address is known only now: set as the credential's Base URL, as a user would.
+		const saved = await n8n.session.request('PATCH', `/rest/credentials/${STAND_IN_CREDENTIAL.id}`, { ...STAND_IN_CREDENTIAL, data: { apiKey: 'sk-stand-in', url: model.url } });
+		assert.equal(saved.status, 200, `saving the stand-in's address: ${JSON.stringify(saved.body).slice(0, 300)}`);
+		const run = await runViaServer(n8n.session, AGENT_ID, n8n.bin);
 		agent = { model, run };
 		return [run];
 	} finally {
@@ -351,7 +355,7 @@ async function driveAgent(_ctx: Context, n8n: ServerControl): Promise<Run[]> {
 function checkAgent(): void {
 	assert.ok(agent, 'the agent ran');
 	const { model, run } = agent;
-	assert.equal(run.status, 'success', JSON.stringify(run.data.resultData.error));
+	assert.equal(run.status, 'success', `${String(run.data.resultData.error?.message)}; the stand-in model was asked ${model.requests.length} times at ${model.url}`);
 	assert.equal(model.requests.length, 2, 'asked once, then given the tool result');
 	const offered = (model.requests[0].tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description })).sort((a, b) => a.name.localeCompare(b.name));
 	assert.deepEqual(offered, expectedTools(AGENT, AGENT_DIR), 'the agent offered each tool with its Tool Description');

@@ -12,9 +12,9 @@ import { dirname, join } from 'node:path';
 import { sleep, type RestSession } from './n8n';
 import type { Run } from './runData';
 
-export interface WorkflowData {
+interface WorkflowData {
 	id: string;
-	nodes: Array<{ name: string; type: string; parameters?: Record<string, unknown> }>;
+	nodes: Array<{ name: string; type: string }>;
 }
 
 interface Execution {
@@ -32,17 +32,10 @@ export function unflatten(bin: string, data: unknown): Run['data'] {
 	return flatted.parse(data) as Run['data'];
 }
 
-/** `edit` changes the workflow for this run only, as an unsaved change in the editor would. */
-export async function runViaServer(
-	session: RestSession,
-	workflowId: string,
-	bin: string,
-	timeoutMs = 60_000,
-	edit: (workflow: WorkflowData) => WorkflowData = (workflow) => workflow,
-): Promise<Run> {
+export async function runViaServer(session: RestSession, workflowId: string, bin: string, timeoutMs = 60_000): Promise<Run> {
 	const wf = await session.request<{ data: WorkflowData }>('GET', `/rest/workflows/${workflowId}`);
 	if (wf.status !== 200) throw new Error(`GET /rest/workflows/${workflowId}: ${wf.status} ${JSON.stringify(wf.body)}`);
-	const workflowData = edit(wf.body.data);
+	const workflowData = wf.body.data;
 	const trigger = workflowData.nodes.find((n) => /trigger/i.test(n.type));
 	if (!trigger) throw new Error(`workflow ${workflowId} has no trigger node`);
 
