@@ -136,7 +136,7 @@ export const STEPS: Step[] = [
 	everyPanelOf('slExampleMcpRead'),
 	everyPanelOf('slExampleMcpFile'),
 	{
-		name: 'MCP example: the trigger asks for the token, each tool tells the model what it does',
+		name: 'MCP example: the trigger asks for a token and each tool tells the model what it does',
 		async run(editor) {
 			await editor.openWorkflow('slExampleMcpRead');
 			await editor.shot('mcp-tools-canvas');
