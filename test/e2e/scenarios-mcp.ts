@@ -106,7 +106,10 @@ async function waitUntilServed(url: string): Promise<void> {
 	const deadline = Date.now() + 20_000;
 	for (;;) {
 		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
-		if (res.status !== 404) return;
+		if (res.status !== 404) {
+			assert.ok(res.status === 401 || res.status === 403, `a request without the token is refused: HTTP ${res.status}`);
+			return;
+		}
 		if (Date.now() > deadline) assert.fail(`n8n does not serve ${url} 20 s after the activation: ${await res.text()}`);
 		await sleep(500);
 	}
@@ -124,8 +127,8 @@ async function assertRefused(url: string): Promise<void> {
 			},
 			(error: Error) => error.message,
 		);
-		// n8n 2.8.4 answers 403, later versions 401 (the SDK then says Unauthorized).
-		assert.match(outcome, /\b40[13]\b|Forbidden|Unauthorized/i, `a client with ${what} is refused; it got: ${outcome}`);
+		// n8n's webhook authorization refusal (403 "Authorization data is wrong!"), as the SDK words it.
+		assert.match(outcome, /Authorization data is wrong|\b40[13]\b|Forbidden|Unauthorized/i, `a client with ${what} is refused; it got: ${outcome}`);
 	}
 }
 
