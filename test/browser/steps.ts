@@ -141,7 +141,7 @@ export const STEPS: Step[] = [
 			await editor.openWorkflow('slExampleMcpRead');
 			await editor.shot('mcp-tools-canvas');
 			await editor.openNode('MCP Server Trigger');
-			assert.match(await editor.parameter('authentication').innerText(), /Bearer Auth/);
+			assert.equal(await editor.parameter('authentication').locator('input').first().inputValue(), 'Bearer Auth');
 			await editor.closeNode();
 			await editor.openNode('Estimate surplus lines tax');
 			const written = new SurplusLinesCalculator().description.properties.find((p) => p.name === 'toolDescription')?.default;
