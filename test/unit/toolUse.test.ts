@@ -170,3 +170,57 @@ describe('the estimate for an assistant', () => {
 		});
 	});
 });
+
+describe('the preview for an assistant', () => {
+	const body = { policy_number: 'POL-1', insured_name: 'Acme', state_code: 'FL', net_premium: 1200, effective_date: '2026-01-01', expiration_date: '2027-01-01', type_code: 'NEW' };
+	const reply = {
+		validation: { valid: true, errors: [], warnings: ['w1'] },
+		tax_calculation: {
+			state: { code: 'FL', name: 'Florida' },
+			input: { premium: 1200, policy_fees: 0, effective_date: '2026-01-01' },
+			tax_base: 1200,
+			line_items: [{ name: 'Surplus Lines Tax', code: 'sl_tax', rate: 4.94, rate_type: 'percentage', amount: 59.28, unrounded_amount: 59.28 }],
+			total_taxes_and_fees: 59.28,
+			total_due: 1259.28,
+			disclaimer: 'Estimate only.',
+		},
+		invoice: { ...body, status: 'new' },
+	};
+	const preview = (node: INodeType, simplify: boolean) =>
+		runNode({
+			node,
+			parameters: { resource: 'invoice', operation: 'preview', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}', simplify },
+			items: [body],
+			credentials,
+			settings: { typeVersion: 2 },
+		});
+
+	it('Simplify: the verdict and the tax lines, without the invoice echoed back', async () => {
+		nock(TEST_API).post('/invoices/preview', body).reply(200, envelope(reply));
+		const { output } = await preview(new SurplusLinesInvoice(), true);
+		expect(output![0].json).toEqual({
+			valid: true,
+			errors: [],
+			warnings: ['w1'],
+			state: 'FL',
+			state_name: 'Florida',
+			effective_date: '2026-01-01',
+			premium: 1200,
+			policy_fees: 0,
+			tax_base: 1200,
+			lines: [{ code: 'sl_tax', name: 'Surplus Lines Tax', rate: 4.94, rate_type: 'percentage', amount: 59.28 }],
+			total_taxes_and_fees: 59.28,
+			total_due: 1259.28,
+			disclaimer: 'Estimate only.',
+		});
+	});
+
+	it('in tool use the whole reply comes without the note about Create’s switch; outside tool use with it', async () => {
+		nock(TEST_API).post('/invoices/preview', body).times(2).reply(200, envelope(reply));
+		const asTool = await preview(toolVariant(new SurplusLinesInvoice()), false);
+		expect(asTool.output![0].json.invoice).toMatchObject({ policy_number: 'POL-1' });
+		expect(asTool.output![0].json).not.toHaveProperty('_taxWarning');
+		const asNode = await preview(new SurplusLinesInvoice(), false);
+		expect(String(asNode.output![0].json._taxWarning)).toMatch(/Bill Taxes From Preview/);
+	});
+});
