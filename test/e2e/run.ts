@@ -44,7 +44,7 @@ import { SCENARIOS } from './scenarios';
 import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
 import { mcpCredential } from './mcp';
-import { STAND_IN_CREDENTIAL } from './scenarios-mcp';
+import { STAND_IN_CREDENTIAL } from './scenarios-agent';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');

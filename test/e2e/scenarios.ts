@@ -12,6 +12,7 @@ import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
 import { RESULT_SCENARIOS } from './scenarios-results';
 import { EDITOR_SCENARIOS } from './scenarios-editor';
 import { REFILE_SCENARIOS } from './scenarios-refile';
+import { AGENT_SCENARIOS } from './scenarios-agent';
 import { MCP_SCENARIOS } from './scenarios-mcp';
 
 export type { Context, Scenario } from './context';
@@ -341,5 +342,6 @@ export const SCENARIOS: Scenario[] = [
 	...RESULT_SCENARIOS,
 	...EDITOR_SCENARIOS,
 	...REFILE_SCENARIOS,
+	...AGENT_SCENARIOS,
 	...MCP_SCENARIOS,
 ];
