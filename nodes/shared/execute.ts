@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './errors';
 import { readInvoiceId } from './params';
+import { forToolUse, isToolUse } from './toolUse';
 
 /** One operation of an action node: its own UI description and its own execute. */
 export interface OperationModule {
@@ -89,11 +90,13 @@ export async function routeOperations(
 			results[itemIndex] = this.helpers.constructExecutionMetaData(items, {
 				itemData: { item: itemIndex },
 			});
-		} catch (error) {
+		} catch (caught) {
+			// A tool's error is read by a model: its details say what input to send instead.
+			const error = isToolUse(this) ? forToolUse(caught as Error) : (caught as Error);
 			if (this.continueOnFail()) {
-				results[itemIndex] = [errorItem(error as Error, itemIndex, this.getNode())];
+				results[itemIndex] = [errorItem(error, itemIndex, this.getNode())];
 			} else {
-				fail(itemIndex, error as Error);
+				fail(itemIndex, error);
 			}
 		}
 	};

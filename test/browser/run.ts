@@ -14,6 +14,7 @@ import { join } from 'node:path';
 
 import { chromium, type BrowserContext } from 'playwright-core';
 
+import { mcpCredential } from '../e2e/mcp';
 import { keyByName, startSandbox } from '../sandbox';
 import { startMailbox } from '../e2e/mailbox';
 import { startSlackStandIn } from '../e2e/slack';
@@ -78,6 +79,7 @@ async function main(): Promise<number> {
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
 			{ id: 'slDemoSlack', name: 'Demo Slack (local stand-in)', type: 'slackApi', data: slack.credentialData() },
+			mcpCredential(),
 			// What the credential's test says when something is wrong (steps.ts, CREDENTIAL_CASES).
 			...credentialCases(sandbox.baseUrl).map((c) => ({ id: c.id, name: c.name, type: 'surplusLinesApi', data: c.data })),
 		];

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../../credentials/SurplusLinesApi.credentials';
+import { SurplusLinesCalculator } from '../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
 import { checkApiKey, checkBaseUrl } from '../../nodes/shared/credentialRules';
 import { FEE_TYPE_NAMES } from '../../nodes/shared/service';
 import type { RunningSandbox } from '../sandbox';
@@ -136,6 +137,24 @@ export const STEPS: Step[] = [
 	everyPanelOf('slExampleDocs001'),
 	everyPanelOf('slExampleNotify1'),
 	everyPanelOf('slExampleSlack01'),
+	everyPanelOf('slExampleMcpRead'),
+	everyPanelOf('slExampleMcpFile'),
+	{
+		name: 'MCP example: the trigger asks for a token and each tool tells the model what it does',
+		async run(editor) {
+			await editor.openWorkflow('slExampleMcpRead');
+			await editor.shot('mcp-tools-canvas');
+			await editor.openNode('MCP Server Trigger');
+			assert.equal(await editor.parameter('authentication').locator('input').first().inputValue(), 'Bearer Auth');
+			await editor.closeNode();
+			await editor.openNode('Estimate surplus lines tax');
+			const written = new SurplusLinesCalculator().description.properties.find((p) => p.name === 'toolDescription')?.default;
+			assert.equal(await editor.parameter('toolDescription').locator('textarea').first().inputValue(), written);
+			assert.equal(await editor.parameter('descriptionType').count(), 0, 'no "Set Automatically" switch of n8n’s own');
+			await editor.shot('mcp-tool-description');
+			await editor.closeNode();
+		},
+	},
 	{
 		name: 'a dropdown loads from the sandbox',
 		async run(editor) {

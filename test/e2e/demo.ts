@@ -18,6 +18,7 @@ import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
 import { serveInbox, startMailbox } from './mailbox';
+import { mcpCredential, MCP_TOKEN } from './mcp';
 import { serveChannel, startSlackStandIn } from './slack';
 import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 
@@ -25,8 +26,11 @@ const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', fir
 const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
 const SMTP_CREDENTIAL = { id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)' };
 const SLACK_CREDENTIAL = { id: 'slDemoSlack', name: 'Demo Slack (local stand-in)' };
-/** Activated as the demo starts: the email and the Slack notification examples. */
-const ACTIVE_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01'];
+/**
+ * Activated as the demo starts: the email and the Slack notification examples, and the read-only
+ * MCP example so an MCP client can connect (the filing one is left off).
+ */
+const ACTIVE_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01', 'slExampleMcpRead'];
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
 			{ ...CREDENTIAL, type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ ...SMTP_CREDENTIAL, type: 'smtp', data: mailbox.credentialData() },
 			{ ...SLACK_CREDENTIAL, type: 'slackApi', data: slack.credentialData() },
+			mcpCredential(),
 		]),
 	);
 	await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
@@ -121,7 +126,8 @@ async function main(): Promise<void> {
 	const server = await startServer(n8n, { timeoutMs: 120_000 });
 	const session = new RestSession(server.url);
 	await session.ownerSetupOrLogin(DEMO_OWNER);
-	// The notification examples run by themselves: status changes become mails and Slack messages.
+	// The notification examples run by themselves (status changes become mails and Slack messages);
+	// the MCP example answers MCP clients.
 	for (const id of ACTIVE_EXAMPLES) {
 		const workflow = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${id}`);
 		const activated = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.body.data.versionId });
@@ -166,6 +172,8 @@ Surplus Lines demo is running.
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
   "Notify when a filing changes" is active: a mail for each status change (polls every 30 s).
   "Post filing changes to Slack" is active: a message when a filing settles or fails (polls every minute).
+  "Surplus lines tools for AI assistants" is active: MCP clients connect to ${server.url}/mcp/surplus-lines
+            with the header "Authorization: Bearer ${MCP_TOKEN}" (credential "${mcpCredential().name}", new each start)
   The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}
   n8n data: ${userFolder}
 

@@ -44,6 +44,8 @@ import { refileCredentials } from './scenarios-refile';
 import { SCENARIOS } from './scenarios';
 import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
+import { mcpCredential } from './mcp';
+import { STAND_IN_CREDENTIAL } from './scenarios-agent';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
@@ -124,6 +126,10 @@ async function main(): Promise<number> {
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
 			{ id: 'slDemoSlack', name: 'Demo Slack (local stand-in)', type: 'slackApi', data: slack.credentialData() },
 			...refileCredentials(sandbox.baseUrl),
+			// The MCP examples' trigger checks this Bearer token.
+			mcpCredential(),
+			// The AI Agent scenario's chat model: a stand-in on loopback (its address is set per run).
+			{ ...STAND_IN_CREDENTIAL, data: { apiKey: 'sk-stand-in', url: 'http://127.0.0.1:9/v1' } },
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
@@ -136,7 +142,8 @@ async function main(): Promise<number> {
 			if (only && !only.includes(scenario.name)) continue;
 			const text = readFileSync(join(scenario.example ? EXAMPLES_DIR : WORKFLOW_DIR, scenario.workflow), 'utf8');
 			const workflow = JSON.parse(text) as WorkflowFile;
-			const ours = [...new Set(workflow.nodes.filter((n) => n.type.startsWith(NODE_PREFIX)).map((n) => n.type.slice(NODE_PREFIX.length)))];
+			// A node's generated tool variant (`...Tool`) comes with the node.
+			const ours = [...new Set(workflow.nodes.filter((n) => n.type.startsWith(NODE_PREFIX)).map((n) => n.type.slice(NODE_PREFIX.length).replace(/Tool$/, '')))];
 			const notLanded = ours.filter((type) => !sourceExists(type));
 			if (notLanded.length) {
 				outcomes.push({ name: scenario.name, status: 'skipped', ms: 0, detail: `node not in nodes/ yet: ${notLanded.join(', ')}` });
