@@ -147,7 +147,7 @@ Surplus Lines demo is running.
   inbox:    ${inbox.url}  (SMTP server 127.0.0.1:${mailbox.port}; each mail also as a .eml file in ${mailDir})
   credentials "${CREDENTIAL.name}" (t2 key) and "${SMTP_CREDENTIAL.name}", and ${examples.length} example workflows are loaded:
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
-  "Notify when a filing changes" is active: a mail for each status change (polls every 30 s).
+  "Notify when a filing changes" is active: a mail for each status change (polls every minute).
   The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}
   n8n data: ${userFolder}
 

@@ -6,10 +6,7 @@
  * requires a Manual Trigger to start from and never calls poll(); a manual run calls poll() with
  * mode `manual`, as when a user clicks "Fetch Test Event".
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-
-import { sleep, type RestSession } from './n8n';
+import { requireFromN8n, sleep, type RestSession } from './n8n';
 import type { Run } from './runData';
 
 interface WorkflowData {
@@ -26,9 +23,7 @@ interface Execution {
 /** n8n stores execution data in the `flatted` format; read it with n8n's own copy. */
 export function unflatten(bin: string, data: unknown): Run['data'] {
 	if (typeof data !== 'string') return data as Run['data'];
-	const nodeModules = dirname(dirname(bin)); // <runtime>/node_modules/.bin/n8n
-	const requireFromN8n = createRequire(join(nodeModules, 'n8n', 'package.json'));
-	const flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
+	const flatted = requireFromN8n(bin)('flatted') as { parse(text: string): unknown };
 	return flatted.parse(data) as Run['data'];
 }
 
