@@ -216,15 +216,17 @@ async function main(): Promise<number> {
 				await useServerEnv(scenario.serverEnv);
 				const active = scenario.active;
 				const restart = scenario.restart;
-				outcomes.push(
-					await runScenario(scenario, context, async () =>
-						restart
-							? await restart(context, control).finally(() => (server ? undefined : control.start()))
-							: active
-							? (await runActivated(session, workflow.id, bin, { ...active, afterActivation: () => active.afterActivation(context) })).runs
-							: [await runViaServer(session, workflow.id, bin)],
-					),
+				const logFrom = server?.log().length ?? 0;
+				const outcome = await runScenario(scenario, context, async () =>
+					restart
+						? await restart(context, control).finally(() => (server ? undefined : control.start()))
+						: active
+						? (await runActivated(session, workflow.id, bin, { ...active, afterActivation: () => active.afterActivation(context) })).runs
+						: [await runViaServer(session, workflow.id, bin)],
 				);
+				// What n8n logged meanwhile tells why polls or a run did not come (a restart starts a new log).
+				if (outcome.status === 'failed' && server) console.log(`[e2e] n8n's log during ${scenario.name}:\n${tail(server.log().slice(restart ? 0 : logFrom), 4000)}`);
+				outcomes.push(outcome);
 			}
 			if (server) reportMemory(server);
 		}

@@ -69,6 +69,23 @@ export async function listExecutions(session: RestSession, workflowId: string): 
 	return res.body.data.results;
 }
 
+/**
+ * Waits until n8n has saved the state of the trigger's first poll after activation (the baseline).
+ * n8n 2.8.4 polls before the activate call returns; n8n 2.41 may poll just after it, so a change
+ * made at once could fall into the baseline and never come out as an event.
+ */
+export async function waitForBaseline(session: RestSession, workflowId: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await session.request<{ data: { staticData?: Record<string, unknown> | string | null } }>('GET', `/rest/workflows/${workflowId}`);
+		const raw = res.body?.data?.staticData;
+		const staticData = (typeof raw === 'string' ? JSON.parse(raw) : raw ?? {}) as Record<string, unknown>;
+		if (Object.keys(staticData).some((key) => key.startsWith('node:'))) return;
+		if (Date.now() > deadline) throw new Error(`n8n saved no trigger state for ${workflowId} within ${timeoutMs} ms of its activation`);
+		await sleep(300);
+	}
+}
+
 export interface ActivatedRuns {
 	/** Every execution the active workflow's polls started, oldest first. */
 	runs: Run[];
@@ -91,6 +108,7 @@ export async function runActivated(
 	if (activated.status !== 200) throw new Error(`activating ${workflowId}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	try {
 		// n8n polls once on activation (a baseline); the change comes after it.
+		await waitForBaseline(session, workflowId);
 		await opts.afterActivation();
 		const deadline = Date.now() + opts.timeoutMs;
 		const runs = new Map<string, Run>();
