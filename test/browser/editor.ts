@@ -84,9 +84,12 @@ export class Editor {
 		await this.byTestId('ndv').waitFor({ state: 'hidden', timeout: TIMEOUT });
 	}
 
-	/** Opens a dropdown parameter of the open panel and returns the texts of its options. */
-	async dropdownOptions(parameter: string): Promise<string[]> {
-		const input = this.byTestId(`parameter-input-${parameter}`).first();
+	/**
+	 * Opens a dropdown parameter of the open panel (by name, or the parameter's own locator for one
+	 * inside a collection) and returns the texts of its options.
+	 */
+	async dropdownOptions(parameter: string | Locator): Promise<string[]> {
+		const input = typeof parameter === 'string' ? this.byTestId(`parameter-input-${parameter}`).first() : parameter.getByRole('combobox').first();
 		await input.click();
 		const options = this.page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
 		await options.first().waitFor({ timeout: TIMEOUT });

@@ -17,13 +17,20 @@ import { listExecutions, unflatten } from './serverRun';
 
 const TRIGGER = 'Policy Changed';
 /**
- * The two workflows (the same but for their ids: a workflow's saved trigger state outlives its
- * deactivation, and the sandbox starts again at invoice 1001 for each scenario). Durable cursors
- * are kept per workflow and trigger node id.
+ * The two workflows (their own ids: a workflow's saved trigger state outlives its deactivation,
+ * and the sandbox starts again at invoice 1001 for each scenario; durable cursors are kept per
+ * workflow and trigger node id). `quietMs`: how long no new execution may come after each step,
+ * two polls' worth, and at the end at least one poll.
+ *
+ * The default one polls every 5 s through twelve once-a-minute poll times. The durable one polls
+ * once a minute through one poll time: n8n's scheduler keeps a job per poll time, and after a
+ * restart it ran the jobs that had come due together, each poll from the same committed state, so
+ * the same change came out of each (the trigger shares its state between overlapping polls only
+ * within one copy of it, and each of these polls gets its own).
  */
 const WORKFLOWS = {
-	default: { file: 'trigger-restart.json', id: 'slE2eTriggerRst1', triggerNodeId: 'f3000000-0000-4000-8000-000000000001' },
-	durable: { file: 'trigger-restart-durable.json', id: 'slE2eTriggerRst2', triggerNodeId: 'f3000000-0000-4000-8000-000000000011' },
+	default: { file: 'trigger-restart.json', id: 'slE2eTriggerRst1', triggerNodeId: 'f3000000-0000-4000-8000-000000000001', quietMs: [11_000, 11_000, 11_000], timeoutMs: 60_000 },
+	durable: { file: 'trigger-restart-durable.json', id: 'slE2eTriggerRst2', triggerNodeId: 'f3000000-0000-4000-8000-000000000011', quietMs: [1_000, 1_000, 65_000], timeoutMs: 160_000 },
 };
 
 /** n8n's settings for durable poll cursors: the cursor setting alone does nothing without the other three. */
@@ -61,9 +68,12 @@ interface SavedTrigger {
 	units: Record<string, { known?: number[] }>;
 }
 
-/** Waits (up to 10 s: n8n writes as the execution starts) until the saved state shows `expected`. */
+/**
+ * Waits (up to 30 s: n8n writes as the execution starts, or as its activation's poll ends, which
+ * a busy machine delays) until the saved state shows `expected`.
+ */
 async function expectSaved(n8n: ServerControl, durable: boolean, expected: (state: SavedTrigger | undefined) => boolean, what: string): Promise<void> {
-	const deadline = Date.now() + 10_000;
+	const deadline = Date.now() + 30_000;
 	let state: SavedTrigger | undefined;
 	for (;;) {
 		state = await savedTriggerState(n8n, durable);
@@ -106,17 +116,16 @@ function brief(list: IDataObject[]): unknown[][] {
 }
 
 async function drive(ctx: Context, n8n: ServerControl, durable: boolean): Promise<Run[]> {
-	const { id } = durable ? WORKFLOWS.durable : WORKFLOWS.default;
+	const { id, quietMs, timeoutMs } = durable ? WORKFLOWS.durable : WORKFLOWS.default;
 	const workflow = await n8n.session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${id}`);
 	const activated = await n8n.session.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.body.data.versionId });
 	if (activated.status !== 200) throw new Error(`activating ${id}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	const seen = new Map<string, Run>();
 	try {
-		// The workflow polls every 5 s (twelve once-a-minute poll times); activation polls once (the
-		// baseline), which n8n 2.41 may do just after the activate call returns. Two polls of quiet each time.
+		// Activation polls once (the baseline), which n8n 2.41 may do just after the activate call returns.
 		await expectSaved(n8n, durable, (s) => s?.invoices['1001']?.s === 'new', 'the baseline: invoice 1001 as new');
 		await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'sent' });
-		await collect(n8n, id, seen, (runs) => events(runs).length >= 2, 11_000);
+		await collect(n8n, id, seen, (runs) => events(runs).length >= 2, quietMs[0], timeoutMs);
 		await expectSaved(n8n, durable, (s) => s?.invoices['1001']?.s === 'sent' && s.invoices['1001'].f === 'sent', 'invoice 1001 as sent (the emitting poll’s state)');
 
 		await n8n.stop();
@@ -127,10 +136,10 @@ async function drive(ctx: Context, n8n: ServerControl, durable: boolean): Promis
 		// n8n activates the workflow again as it starts; its first poll (at activation, or with
 		// n8n's scheduler the next scheduled one) sees what changed meanwhile.
 		await n8n.start();
-		await collect(n8n, id, seen, (runs) => events(runs).length >= 4, 11_000);
+		await collect(n8n, id, seen, (runs) => events(runs).length >= 4, quietMs[1], timeoutMs);
 
 		await control(ctx, '/invoices/1002/status', { status: 'sent' });
-		await collect(n8n, id, seen, (runs) => events(runs).length >= 5, 11_000);
+		await collect(n8n, id, seen, (runs) => events(runs).length >= 5, quietMs[2], timeoutMs);
 		await expectSaved(n8n, durable, (s) => s?.invoices['1002']?.s === 'sent' && (s.units[`p:${POLICY}`]?.known ?? []).includes(1002), 'invoice 1002 as sent, known on the policy');
 	} finally {
 		await n8n.session.request('POST', `/rest/workflows/${id}/deactivate`, {});
