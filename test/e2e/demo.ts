@@ -7,7 +7,8 @@
  * kept as a .eml file and listed on a small inbox page. The notification example is activated, so
  * mails arrive as the sandbox moves statuses.
  *
- * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n, kept between runs),
+ * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n-<n8n version>, kept between runs;
+ * one per version, since a newer n8n migrates the database past what an older one opens),
  * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525),
  * INBOX_PORT (8025), N8N_RUNNERS_BROKER_PORT (the task runners' broker; a free port when unset).
  */
@@ -16,7 +17,8 @@ import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
 import { serveInbox, startMailbox } from './mailbox';
-import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
+import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, n8nVersion, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
+import { waitForBaseline } from './serverRun';
 
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
 const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
@@ -60,7 +62,7 @@ async function seed(baseUrl: string): Promise<void> {
 async function main(): Promise<void> {
 	const bin = process.env.N8N_BIN;
 	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/demo.sh sets it)');
-	const userFolder = process.env.DEMO_DIR || join(REPO_ROOT, '.cache', 'demo-n8n');
+	const userFolder = process.env.DEMO_DIR || join(REPO_ROOT, '.cache', `demo-n8n-${n8nVersion(bin).n8n}`);
 	const n8nPort = numberFromEnv('N8N_PORT', 5678);
 	const sandboxPort = numberFromEnv('SANDBOX_PORT', 8787);
 	const advance = numberFromEnv('SANDBOX_AUTO_ADVANCE_SECONDS', 20);
@@ -113,8 +115,10 @@ async function main(): Promise<void> {
 	const notify = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${NOTIFY_EXAMPLE_ID}`);
 	const activated = await session.request('POST', `/rest/workflows/${NOTIFY_EXAMPLE_ID}/activate`, { versionId: notify.body.data.versionId });
 	if (activated.status !== 200) throw new Error(`activating the notification example: ${activated.status} ${JSON.stringify(activated.body)}`);
-	// Seeded once the example watches (its first poll is a baseline), so their first status changes
-	// become mails; earlier, the sandbox would have settled them while n8n was starting.
+	// Seeded once the example watches (its first poll is a baseline, which n8n 2.41 may take just
+	// after the activate call returns), so their first status changes become mails; earlier, the
+	// sandbox would have settled them while n8n was starting.
+	await waitForBaseline(session, NOTIFY_EXAMPLE_ID);
 	await seed(sandbox.baseUrl);
 
 	let stopping = false;
@@ -140,7 +144,7 @@ async function main(): Promise<void> {
 	console.log(`
 Surplus Lines demo is running.
 
-  n8n:      ${server.url}
+  n8n:      ${server.url}  (n8n ${n8nVersion(bin).n8n} under Node ${n8nVersion(bin).node})
   login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}
   sandbox:  ${sandbox.baseUrl}  (reference: ${sandbox.baseUrl}/docs)
             statuses move one step every ${advance} s; invoices 1001 (DEMO-POL-1) and 1002 (DEMO-POL-2) are seeded
