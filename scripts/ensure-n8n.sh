@@ -179,8 +179,10 @@ install_flags=()
 install_log="${RUNTIME_DIR}.install.log"
 fail() {
 	log "$1; npm's last lines (full log: ${install_log}):"
-	grep -E 'ERR!|notarget|ETARGET|E404|ENOTFOUND|No matching version' "${install_log}" | head -15 >&2 || true
-	tail -5 "${install_log}" >&2
+	{
+		grep -E 'ERR!|notarget|ETARGET|E404|ENOTFOUND|No matching version' "${install_log}" | head -15 || true
+		tail -5 "${install_log}"
+	} | awk '!seen[$0]++' >&2
 	exit 1
 }
 # npm_config_yes: some dependency scripts run npx, and this machine's npm config says yes=false.
