@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The browser test: n8n's editor in Debian's Chromium, driven with playwright-core (test/browser).
+# The browser test: the current n8n's editor (N8N_TARGET chooses another, see
+# scripts/ensure-n8n.sh) in Debian's Chromium, driven with playwright-core (test/browser).
 # Needs dist/ (npm test builds first; on its own this builds when missing). Installs n8n and
 # Chromium when missing. Env: BROWSER_ONLY=<step names>, BROWSER_KEEP=1, CHROMIUM.
 set -euo pipefail

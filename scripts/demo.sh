@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo: the sandbox (statuses move by themselves) and a real n8n with these nodes, a
 # credential for the sandbox and the example workflows of examples/ loaded.
-# Installs n8n 2.8.4 into a cache folder the first time (about 5 minutes). Ctrl-C stops everything.
+# Runs the current n8n (scripts/ensure-n8n.sh current; N8N_TARGET=oldest shows 2.8.4), installed
+# into a cache folder the first time (5-10 minutes). Ctrl-C stops everything.
 # Env: N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), SLACK_PAGE_PORT (8026), DEMO_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."

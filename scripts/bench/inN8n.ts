@@ -1,5 +1,5 @@
 /**
- * The package in a real n8n 2.8.4 (packed, `n8n execute`) against n8n's HTTP Request node doing
+ * The package in a real n8n (packed, `n8n execute`; the version scripts/bench/run.sh chose) against n8n's HTTP Request node doing
  * the same calls in the same execution, against the sandbox with 0 ms and 50 ms added to each
  * reply (fault `delay_ms`). Node times come from the run data (`executionTime`); calls are
  * counted at the sandbox per key (the package on the t2 key, the HTTP Request node on the t3 key
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { REPO_ROOT, killAllChildren } from '../../test/e2e/n8n';
+import { REPO_ROOT, killAllChildren, n8nVersion } from '../../test/e2e/n8n';
 import { json } from '../../test/e2e/runData';
 import { keyByName } from '../../test/sandbox';
 import { BenchN8n, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
@@ -261,7 +261,7 @@ async function main() {
 		const inputItem = hasInputItemMode();
 		const flows = buildWorkflows(sandbox.baseUrl, inputItem);
 		await n8n.importWorkflows(Object.values(flows));
-		console.log(`bench: the packed package in n8n 2.8.4 (n8n execute) against n8n's HTTP Request node, sandbox at ${sandbox.baseUrl}`);
+		console.log(`bench: the packed package in n8n ${n8nVersion(bin).n8n} under Node ${n8nVersion(bin).node} (n8n execute) against n8n's HTTP Request node, sandbox at ${sandbox.baseUrl}`);
 		console.log('figures: node execution times from the run data; calls counted at the sandbox (package / HTTP Request node)');
 		if (wanted('reads')) await readsAndEstimates(n8n, sandbox, flows);
 		if (wanted('creates')) await creates(n8n, sandbox, flows);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# npm run bench: the package in a real n8n 2.8.4 against n8n's HTTP Request node (inN8n.ts), then
+# npm run bench: the package in a real n8n (the current one; N8N_TARGET=oldest for 2.8.4, see
+# scripts/ensure-n8n.sh) against n8n's HTTP Request node (inN8n.ts), then
 # the in-process faults bench (faults.ts: exactly-once under lost replies and 500s, which the
 # real run does not inject). Prints figures; asserts nothing. BENCH_ONLY=reads,creates,window,createMany.
 set -euo pipefail

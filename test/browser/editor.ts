@@ -84,12 +84,22 @@ export class Editor {
 		await this.byTestId('ndv').waitFor({ state: 'hidden', timeout: TIMEOUT });
 	}
 
-	/** Opens a dropdown parameter of the open panel and returns the texts of its options. */
-	async dropdownOptions(parameter: string): Promise<string[]> {
-		const input = this.byTestId(`parameter-input-${parameter}`).first();
-		await input.click();
-		const options = this.page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
-		await options.first().waitFor({ timeout: TIMEOUT });
+	/**
+	 * Opens a dropdown parameter of the open panel (by name, or the parameter's own locator for one
+	 * inside a collection) and returns the texts of its options.
+	 */
+	async dropdownOptions(parameter: string | Locator): Promise<string[]> {
+		const input = typeof parameter === 'string' ? this.byTestId(`parameter-input-${parameter}`).first() : parameter.getByRole('combobox').first();
+		const list = this.page.locator('.el-select-dropdown:visible');
+		const options = list.locator('.el-select-dropdown__item');
+		// On a busy machine n8n 2.41's editor can drop a click that comes while the panel still
+		// renders: click again while no list is open (never while one is, a click would close it).
+		const deadline = Date.now() + TIMEOUT;
+		while ((await list.count()) === 0 && Date.now() < deadline) {
+			await input.click();
+			await list.first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+		}
+		await options.first().waitFor({ timeout: Math.max(1_000, deadline - Date.now()) });
 		return await options.allInnerTexts();
 	}
 

@@ -1,5 +1,5 @@
 /**
- * The browser test: n8n 2.8.4's editor in Debian's Chromium (scripts/ensure-chromium.sh), driven
+ * The browser test: n8n's editor (the current n8n; see scripts/browser.sh) in Debian's Chromium (scripts/ensure-chromium.sh), driven
  * with playwright-core, against the packed package, the sandbox and the local SMTP server, with
  * the examples of examples/ loaded as the demo loads them. Each step of steps.ts runs in turn;
  * a failing step is reported with a screenshot and the next one starts from a fresh page.
@@ -24,6 +24,7 @@ import {
 	killAllChildren,
 	makeTempUserFolder,
 	n8nEnv,
+	onVersion,
 	REPO_ROOT,
 	RestSession,
 	runCliOk,
@@ -153,7 +154,7 @@ async function main(): Promise<number> {
 	const passed = outcomes.filter((o) => o.ok).length;
 	const failed = outcomes.length - passed;
 	console.log(`[browser] screenshots in ${screenshotDir}; total ${seconds(Date.now() - totalStart)}`);
-	console.log(`browser: ${passed} passed, ${failed} failed`);
+	console.log(`browser: ${passed} passed, ${failed} failed${onVersion(bin)}`);
 	return failed > 0 || passed === 0 ? 1 : 0;
 }
 

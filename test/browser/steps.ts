@@ -231,8 +231,9 @@ export const STEPS: Step[] = [
 		name: 'invoice v2: fee types by name with the code beside',
 		async run(editor) {
 			await openV2(editor, 'Create Invoice (Version 2)');
-			await editor.parameter('fees.fee[0].type').scrollIntoViewIfNeeded();
-			const types = await editor.dropdownOptions('type');
+			const feeType = editor.parameter('fees.fee[0].type');
+			await feeType.scrollIntoViewIfNeeded();
+			const types = await editor.dropdownOptions(feeType);
 			for (const code of ['sl_tax', 'figa', 'stamping_fee']) {
 				const label = `${FEE_TYPE_NAMES[code]} (${code})`;
 				assert.ok(types.some((t) => t.split('\n')[0] === label), `${label} among ${types.slice(0, 4).join(' | ')}…`);

@@ -51,6 +51,16 @@ export interface Scenario {
 	active?: { afterActivation(ctx: Context): Promise<void>; until(runs: Run[]): boolean; quietMs: number; timeoutMs: number };
 	/** For `restart`: drives the server itself (activate, stop, start again) and returns the runs to check. */
 	restart?(ctx: Context, n8n: ServerControl): Promise<Run[]>;
+	/**
+	 * Also run by the compatibility stage on the oldest supported n8n (2.8.4: `npm test`'s
+	 * "compat" stage, or `N8N_TARGET=oldest E2E_SET=compat bash scripts/e2e.sh`). Every scenario
+	 * runs on the current n8n; set this on the core ones, whose behaviour users on older n8n rely on.
+	 */
+	compat?: true;
+	/** The oldest n8n [major, minor] the scenario can run on; on an older one it is reported as skipped. */
+	minN8n?: [number, number];
+	/** For `restart`: n8n settings (environment) this scenario's `n8n start` runs with. */
+	serverEnv?: Record<string, string>;
 	/** The run is expected to end in an error (exit code 1 from `n8n execute`). */
 	expectRunError?: boolean;
 	/** Runs after the sandbox is reset, before the workflow. */

@@ -9,7 +9,8 @@
  * posts through a local HTTPS proxy to a stand-in of Slack's Web API (slack.ts), whose channel
  * page lists the messages.
  *
- * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n, kept between runs),
+ * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n-<n8n version>, kept between runs;
+ * one per version, since a newer n8n migrates the database past what an older one opens),
  * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525),
  * INBOX_PORT (8025), SLACK_PAGE_PORT (8026), N8N_RUNNERS_BROKER_PORT (the task runners' broker; a free port when unset).
  */
@@ -19,8 +20,9 @@ import { join } from 'node:path';
 import { keyByName, startSandbox } from '../sandbox';
 import { serveInbox, startMailbox } from './mailbox';
 import { mcpCredential, MCP_TOKEN } from './mcp';
+import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, n8nVersion, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
+import { waitForBaseline } from './serverRun';
 import { serveChannel, startSlackStandIn } from './slack';
-import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
 const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
@@ -30,7 +32,8 @@ const SLACK_CREDENTIAL = { id: 'slDemoSlack', name: 'Demo Slack (local stand-in)
  * Activated as the demo starts: the email and the Slack notification examples, and the read-only
  * MCP example so an MCP client can connect (the filing one is left off).
  */
-const ACTIVE_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01', 'slExampleMcpRead'];
+const TRIGGER_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01'];
+const ACTIVE_EXAMPLES = [...TRIGGER_EXAMPLES, 'slExampleMcpRead'];
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -69,7 +72,7 @@ async function seed(baseUrl: string): Promise<void> {
 async function main(): Promise<void> {
 	const bin = process.env.N8N_BIN;
 	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/demo.sh sets it)');
-	const userFolder = process.env.DEMO_DIR || join(REPO_ROOT, '.cache', 'demo-n8n');
+	const userFolder = process.env.DEMO_DIR || join(REPO_ROOT, '.cache', `demo-n8n-${n8nVersion(bin).n8n}`);
 	const n8nPort = numberFromEnv('N8N_PORT', 5678);
 	const sandboxPort = numberFromEnv('SANDBOX_PORT', 8787);
 	const advance = numberFromEnv('SANDBOX_AUTO_ADVANCE_SECONDS', 20);
@@ -133,8 +136,10 @@ async function main(): Promise<void> {
 		const activated = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.body.data.versionId });
 		if (activated.status !== 200) throw new Error(`activating example ${id}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	}
-	// Seeded once the example watches (its first poll is a baseline), so their first status changes
-	// become mails; earlier, the sandbox would have settled them while n8n was starting.
+	// Seeded once the triggers watch (their first poll is a baseline, which n8n 2.41 may take just
+	// after the activate call returns), so their first status changes become messages; earlier, the
+	// sandbox would have settled them while n8n was starting.
+	for (const id of TRIGGER_EXAMPLES) await waitForBaseline(session, id);
 	await seed(sandbox.baseUrl);
 
 	let stopping = false;
@@ -162,7 +167,7 @@ async function main(): Promise<void> {
 	console.log(`
 Surplus Lines demo is running.
 
-  n8n:      ${server.url}
+  n8n:      ${server.url}  (n8n ${n8nVersion(bin).n8n} under Node ${n8nVersion(bin).node})
   login:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}
   sandbox:  ${sandbox.baseUrl}  (reference: ${sandbox.baseUrl}/docs)
             statuses move one step every ${advance} s; invoices 1001 (DEMO-POL-1) and 1002 (DEMO-POL-2) are seeded
@@ -170,7 +175,7 @@ Surplus Lines demo is running.
   Slack:    ${channel.url}  (the channel's messages; n8n reaches the stand-in of slack.com through ${slack.proxy.url})
   credentials "${CREDENTIAL.name}" (t2 key), "${SMTP_CREDENTIAL.name}" and "${SLACK_CREDENTIAL.name}", and ${examples.length} example workflows are loaded:
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
-  "Notify when a filing changes" is active: a mail for each status change (polls every 30 s).
+  "Notify when a filing changes" is active: a mail for each status change (polls every minute).
   "Post filing changes to Slack" is active: a message when a filing settles or fails (polls every minute).
   "Surplus lines tools for AI assistants" is active: MCP clients connect to ${server.url}/mcp/surplus-lines
             with the header "Authorization: Bearer ${MCP_TOKEN}" (credential "${mcpCredential().name}", new each start)

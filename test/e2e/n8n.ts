@@ -6,11 +6,12 @@
  *
  * Used by the end-to-end run (run.ts) and the demo (demo.ts).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const PACKAGE_NAME = 'n8n-nodes-surplus-lines';
 export const REPO_ROOT = findRepoRoot();
@@ -23,6 +24,87 @@ function findRepoRoot(): string {
 		dir = parent;
 	}
 	return dir;
+}
+
+/*
+ * The n8n under test: scripts/ensure-n8n.sh prints `<runtime>/bin/n8n`, a wrapper that starts
+ * n8n under the Node that version needs (Node 24 for the current n8n, the machine's Node for
+ * 2.8.4); n8n itself is in `<runtime>/node_modules/n8n` and the Node's bin folder in
+ * `<runtime>/.node-bin` (empty: the machine's Node). Which version a stage runs is chosen once,
+ * by N8N_TARGET (read by ensure-n8n.sh), and reaches the drivers only as N8N_BIN.
+ */
+function runtimeDir(bin: string): string {
+	return dirname(dirname(bin));
+}
+
+/** The Node executable n8n runs under. */
+function nodeOf(bin: string): string {
+	const folder = readFileSync(join(runtimeDir(bin), '.node-bin'), 'utf8').trim();
+	return folder ? join(folder, 'node') : 'node';
+}
+
+/** `require` from n8n's own package (pure-JS modules such as flatted; not native ones, see querySqlite). */
+export function requireFromN8n(bin: string): NodeRequire {
+	return createRequire(join(runtimeDir(bin), 'node_modules', 'n8n', 'package.json'));
+}
+
+export interface N8nVersion {
+	/** e.g. 2.41.1 */
+	n8n: string;
+	/** The Node n8n runs under, e.g. v24.21.0 */
+	node: string;
+	/** [major, minor, patch] of `n8n` */
+	parts: [number, number, number];
+}
+
+let versionCache: N8nVersion | undefined;
+/** The n8n version N8N_BIN starts and its Node, for the stages' result lines and version-dependent steps. */
+export function n8nVersion(bin: string): N8nVersion {
+	if (versionCache) return versionCache;
+	const n8n = (JSON.parse(readFileSync(join(runtimeDir(bin), 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+	const node = spawnSync(nodeOf(bin), ['--version'], { encoding: 'utf8' }).stdout.trim();
+	const [major, minor, patch] = n8n.split('.').map(Number);
+	versionCache = { n8n, node, parts: [major, minor, patch] };
+	return versionCache;
+}
+
+/** The n8n under test is at least `major.minor`. */
+export function n8nAtLeast(bin: string, major: number, minor: number): boolean {
+	const [a, b] = n8nVersion(bin).parts;
+	return a > major || (a === major && b >= minor);
+}
+
+/** ` on n8n 2.41.1 (Node v24.21.0)`: what each stage prints beside its result line. */
+export function onVersion(bin: string): string {
+	const v = n8nVersion(bin);
+	return ` on n8n ${v.n8n} (Node ${v.node})`;
+}
+
+/**
+ * Reads n8n's sqlite database with the sqlite3 module n8n ships with, in a child process under
+ * n8n's own Node: the module's native binding is built for that Node, which may not be the one
+ * running this driver.
+ */
+export async function querySqlite<T>(bin: string, database: string, sql: string, params: unknown[] = []): Promise<T[]> {
+	const node = nodeOf(bin);
+	const script = `const sqlite3 = require('sqlite3');
+const [file, sql, params] = process.argv.slice(1);
+const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (openError) => {
+	if (openError) { console.error(openError.message); process.exit(1); }
+	db.all(sql, JSON.parse(params), (error, rows) => {
+		db.close();
+		if (error) { console.error(error.message); process.exit(1); }
+		process.stdout.write(JSON.stringify(rows));
+	});
+});`;
+	return await new Promise((resolveRows, reject) => {
+		execFile(
+			node,
+			['-e', script, database, sql, JSON.stringify(params)],
+			{ cwd: join(runtimeDir(bin), 'node_modules', 'n8n'), maxBuffer: 512 * 1024 * 1024 },
+			(error, stdout, stderr) => (error ? reject(new Error(`reading ${database}: ${stderr || error.message}`)) : resolveRows(JSON.parse(stdout) as T[])),
+		);
+	});
 }
 
 /** A port nobody listens on now (the system picks it; released before use). */

@@ -9,9 +9,12 @@
  * 4. Start `n8n start` once: the server lists our node types, and the trigger workflow runs in
  *    manual mode through the REST API (the CLI cannot start a workflow at a polling trigger).
  *
- * Prints per-workflow timings and `e2e: N passed, M failed`; exits 1 on any failure.
- * Env: N8N_BIN (required), E2E_ONLY=<comma list of scenario names>, E2E_KEEP=1 (keep the user folder),
- * E2E_DUMP=<dir> (write each run's JSON there).
+ * Prints per-workflow timings and `e2e: N passed, M failed on n8n <version> (Node <version>)`;
+ * exits 1 on any failure.
+ * Env: N8N_BIN (required; its n8n version is the one under test), E2E_SET=compat (only the
+ * scenarios marked `compat`: the compatibility stage on the oldest supported n8n),
+ * E2E_ONLY=<comma list of scenario names>, E2E_KEEP=1 (keep the user folder), E2E_DUMP=<dir>
+ * (write each run's JSON there).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +28,10 @@ import {
 	killAllChildren,
 	makeTempUserFolder,
 	missingDistFiles,
+	n8nAtLeast,
 	n8nEnv,
+	n8nVersion,
+	onVersion,
 	REPO_ROOT,
 	RestSession,
 	runCli,
@@ -91,6 +97,9 @@ async function main(): Promise<number> {
 	const bin = process.env.N8N_BIN;
 	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/e2e.sh sets it)');
 	const only = process.env.E2E_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+	const set = process.env.E2E_SET;
+	if (set !== undefined && set !== 'compat') throw new Error(`E2E_SET=${set}: the only set is "compat"`);
+	console.log(`[e2e] n8n ${n8nVersion(bin).n8n} under Node ${n8nVersion(bin).node}${set ? `, scenarios marked ${set}` : ''}`);
 	const totalStart = Date.now();
 	const outcomes: Outcome[] = [];
 
@@ -140,6 +149,11 @@ async function main(): Promise<number> {
 		const runnable: Array<{ scenario: Scenario; workflow: WorkflowFile }> = [];
 		for (const scenario of SCENARIOS) {
 			if (only && !only.includes(scenario.name)) continue;
+			if (set === 'compat' && !scenario.compat) continue;
+			if (scenario.minN8n && !n8nAtLeast(bin, ...scenario.minN8n)) {
+				outcomes.push({ name: scenario.name, status: 'skipped', ms: 0, detail: `needs n8n >= ${scenario.minN8n.join('.')}; this is ${n8nVersion(bin).n8n}` });
+				continue;
+			}
 			const text = readFileSync(join(scenario.example ? EXAMPLES_DIR : WORKFLOW_DIR, scenario.workflow), 'utf8');
 			const workflow = JSON.parse(text) as WorkflowFile;
 			// A node's generated tool variant (`...Tool`) comes with the node.
@@ -177,6 +191,8 @@ async function main(): Promise<number> {
 
 		if (serverRuns.length || !only) {
 			t = Date.now();
+			// The settings `n8n start` runs with now; a scenario with its own `serverEnv` switches them.
+			let serverEnv = n8n.env;
 			server = await startServer(n8n);
 			const startMs = Date.now() - t;
 			let session = new RestSession(server.url);
@@ -193,25 +209,36 @@ async function main(): Promise<number> {
 					server = undefined;
 				},
 				start: async () => {
-					server = await startServer(n8n);
+					server = await startServer({ ...n8n, env: serverEnv });
 					session = new RestSession(server.url);
 					await session.ownerSetupOrLogin(OWNER);
 				},
 			};
+			/** Restarts `n8n start` when the next scenario wants other settings than the running ones. */
+			const useServerEnv = async (extra: Record<string, string> | undefined): Promise<void> => {
+				const wanted = extra ? { ...n8n.env, ...extra } : n8n.env;
+				if (wanted === serverEnv || (extra && JSON.stringify(wanted) === JSON.stringify(serverEnv))) return;
+				await control.stop();
+				serverEnv = wanted;
+				await control.start();
+			};
 			outcomes.push(await checkServerListsNodes(session, built));
 			outcomes.push(await checkCredentialTests(session, sandbox.baseUrl, keyByName('t2').key));
 			for (const { scenario, workflow } of serverRuns) {
+				await useServerEnv(scenario.serverEnv);
 				const active = scenario.active;
 				const restart = scenario.restart;
-				outcomes.push(
-					await runScenario(scenario, context, async () =>
-						restart
-							? await restart(context, control).finally(() => (server ? undefined : control.start()))
-							: active
-							? (await runActivated(session, workflow.id, bin, { ...active, afterActivation: () => active.afterActivation(context) })).runs
-							: [await runViaServer(session, workflow.id, bin)],
-					),
+				const logFrom = server?.log().length ?? 0;
+				const outcome = await runScenario(scenario, context, async () =>
+					restart
+						? await restart(context, control).finally(() => (server ? undefined : control.start()))
+						: active
+						? (await runActivated(session, workflow.id, bin, { ...active, afterActivation: () => active.afterActivation(context) })).runs
+						: [await runViaServer(session, workflow.id, bin)],
 				);
+				// What n8n logged meanwhile tells why polls or a run did not come (a restart starts a new log).
+				if (outcome.status === 'failed' && server) console.log(`[e2e] n8n's log during ${scenario.name}:\n${tail(server.log().slice(restart ? 0 : logFrom), 4000)}`);
+				outcomes.push(outcome);
 			}
 			if (server) reportMemory(server);
 		}
@@ -233,7 +260,7 @@ async function main(): Promise<number> {
 	const failed = outcomes.filter((o) => o.status === 'failed').length;
 	const skipped = outcomes.filter((o) => o.status === 'skipped').length;
 	console.log(`[e2e] total ${seconds(Date.now() - totalStart)}`);
-	console.log(`e2e: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+	console.log(`${set ?? 'e2e'}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${onVersion(bin)}`);
 	return failed > 0 || passed === 0 ? 1 : 0;
 }
 

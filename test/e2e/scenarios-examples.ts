@@ -54,6 +54,7 @@ let firstWorkbook: IDataObject[] = [];
 const exampleBordereau: Scenario = {
 	name: 'example: bordereau from disk',
 	workflow: 'file-spreadsheet-rows-as-invoices.json',
+	compat: true,
 	example: true,
 	async execute(cli, ctx) {
 		const first = await cli.run();
@@ -164,6 +165,7 @@ const bordereauXlsx: Scenario = {
 const exampleTax: Scenario = {
 	name: 'example: estimate tax',
 	workflow: 'estimate-surplus-lines-tax.json',
+	compat: true,
 	example: true,
 	check(run) {
 		const rows = json(run, 'Estimate Surplus Lines Tax');
@@ -182,6 +184,7 @@ let advancing: NodeJS.Timeout | undefined;
 const exampleDocuments: Scenario = {
 	name: 'example: attach and download',
 	workflow: 'attach-and-download-documents.json',
+	compat: true,
 	example: true,
 	// As in the demo, the sandbox moves the fetch along by itself (here every second).
 	before(ctx) {
@@ -226,6 +229,7 @@ function assertDelivered(ctx: Context, subjects: string[]): void {
 const exampleNotify: Scenario = {
 	name: 'example: notify on filing change',
 	workflow: 'notify-when-a-filing-changes.json',
+	compat: true,
 	example: true,
 	via: 'server',
 	async before(ctx) {
@@ -255,6 +259,7 @@ let activeMailbox: Context['mailbox'] | undefined;
 const exampleNotifyActive: Scenario = {
 	name: 'example: notify activated (emails)',
 	workflow: 'notify-when-a-filing-changes.json',
+	compat: true,
 	example: true,
 	via: 'active',
 	async before(ctx) {
@@ -268,9 +273,9 @@ const exampleNotifyActive: Scenario = {
 			await control(ctx, '/invoices/1002/status', { status: 'sent', state_status: 'rejected', message: 'Missing SL-2 form' });
 		},
 		until: () => (activeMailbox?.messages.length ?? 0) >= 4,
-		// The example polls every 30 s: one more poll after the mails must send nothing.
-		quietMs: 31_000,
-		timeoutMs: 90_000,
+		// The example polls every minute: one more poll after the mails must send nothing.
+		quietMs: 62_000,
+		timeoutMs: 180_000,
 	},
 	check(_run, ctx, runs) {
 		assertDelivered(ctx, [

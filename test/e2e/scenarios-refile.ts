@@ -90,6 +90,7 @@ function csvScenario(kind: Kind): Scenario {
 	return {
 		name: `refile-csv-${kind}`,
 		workflow: `refile-csv-${kind}.json`,
+		compat: true,
 		async before(ctx) {
 			writeCsv(ctx, `refile-${kind}.csv`, CSV_ROWS, prefix);
 		},
@@ -131,6 +132,7 @@ function crashScenario(options: { name: string; kind: Kind; rows: number; killAt
 	return {
 		name: options.name,
 		workflow: `${options.name}.json`,
+		compat: true,
 		async before(ctx) {
 			writeCsv(ctx, `${options.name.replace('refile-', '')}.csv`, rows, prefix);
 			await raiseLimits(ctx);

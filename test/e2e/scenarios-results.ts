@@ -6,14 +6,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Context, Scenario } from './context';
-import { n8nEnv, REPO_ROOT, runCliOk } from './n8n';
+import { n8nEnv, querySqlite, REPO_ROOT, runCliOk } from './n8n';
 import type { Run } from './runData';
 
 /** The items of each output of a node's last run: [success, error] for "using error output". */
@@ -31,6 +30,7 @@ function counts(run: Run, node: string): number[] {
 const errorOutput: Scenario = {
 	name: 'error-output',
 	workflow: 'error-output.json',
+	compat: true,
 	check(run) {
 		assert.deepEqual(counts(run, 'Create Many'), [22, 3], 'Create Many: 22 filed, 3 bad rows on the error output');
 		const notFiled = branches(run, 'Create Many')[1];
@@ -117,23 +117,10 @@ function startEchoServer(seen: string[]): Promise<Server> {
 }
 
 /** Every row of n8n's execution_data table (sqlite), read with the sqlite3 module n8n ships with. */
-export function readExecutionData(userFolder: string): Promise<Array<{ executionId: number; workflowData: string; data: string }>> {
+export async function readExecutionData(userFolder: string): Promise<Array<{ executionId: number; workflowData: string; data: string }>> {
 	const bin = process.env.N8N_BIN;
 	assert.ok(bin, 'N8N_BIN is set by scripts/e2e.sh');
-	const sqlite3 = createRequire(join(bin, '..', '..', 'n8n', 'package.json'))('sqlite3') as {
-		Database: new (file: string, mode: number, cb: (e: Error | null) => void) => { all(sql: string, cb: (e: Error | null, rows: never[]) => void): void; close(): void };
-		OPEN_READONLY: number;
-	};
-	return new Promise((resolve, reject) => {
-		const db = new sqlite3.Database(join(userFolder, '.n8n', 'database.sqlite'), sqlite3.OPEN_READONLY, (error) => {
-			if (error) return reject(error);
-			db.all('SELECT "executionId", "workflowData", "data" FROM execution_data', (e, rows) => {
-				db.close();
-				if (e) reject(e);
-				else resolve(rows);
-			});
-		});
-	});
+	return await querySqlite(bin, join(userFolder, '.n8n', 'database.sqlite'), 'SELECT "executionId", "workflowData", "data" FROM execution_data');
 }
 
 const seenAuthorization: string[] = [];

@@ -6,10 +6,7 @@
  * requires a Manual Trigger to start from and never calls poll(); a manual run calls poll() with
  * mode `manual`, as when a user clicks "Fetch Test Event".
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-
-import { sleep, type RestSession } from './n8n';
+import { requireFromN8n, sleep, type RestSession } from './n8n';
 import type { Run } from './runData';
 
 interface WorkflowData {
@@ -26,9 +23,7 @@ interface Execution {
 /** n8n stores execution data in the `flatted` format; read it with n8n's own copy. */
 export function unflatten(bin: string, data: unknown): Run['data'] {
 	if (typeof data !== 'string') return data as Run['data'];
-	const nodeModules = dirname(dirname(bin)); // <runtime>/node_modules/.bin/n8n
-	const requireFromN8n = createRequire(join(nodeModules, 'n8n', 'package.json'));
-	const flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
+	const flatted = requireFromN8n(bin)('flatted') as { parse(text: string): unknown };
 	return flatted.parse(data) as Run['data'];
 }
 
@@ -74,6 +69,23 @@ export async function listExecutions(session: RestSession, workflowId: string): 
 	return res.body.data.results;
 }
 
+/**
+ * Waits until n8n has saved the state of the trigger's first poll after activation (the baseline).
+ * n8n 2.8.4 polls before the activate call returns; n8n 2.41 may poll just after it, so a change
+ * made at once could fall into the baseline and never come out as an event.
+ */
+export async function waitForBaseline(session: RestSession, workflowId: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await session.request<{ data: { staticData?: Record<string, unknown> | string | null } }>('GET', `/rest/workflows/${workflowId}`);
+		const raw = res.body?.data?.staticData;
+		const staticData = (typeof raw === 'string' ? JSON.parse(raw) : raw ?? {}) as Record<string, unknown>;
+		if (Object.keys(staticData).some((key) => key.startsWith('node:'))) return;
+		if (Date.now() > deadline) throw new Error(`n8n saved no trigger state for ${workflowId} within ${timeoutMs} ms of its activation`);
+		await sleep(300);
+	}
+}
+
 export interface ActivatedRuns {
 	/** Every execution the active workflow's polls started, oldest first. */
 	runs: Run[];
@@ -96,6 +108,7 @@ export async function runActivated(
 	if (activated.status !== 200) throw new Error(`activating ${workflowId}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	try {
 		// n8n polls once on activation (a baseline); the change comes after it.
+		await waitForBaseline(session, workflowId);
 		await opts.afterActivation();
 		const deadline = Date.now() + opts.timeoutMs;
 		const runs = new Map<string, Run>();

@@ -113,7 +113,8 @@ export async function settledExecutions(session: RestSession, workflowId: string
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const res = await session.request<{ data: { results: ExecutionSummary[] } }>('GET', `/rest/executions?filter=${filter}&limit=200`);
+		// 100 is the most n8n 2.41 lists at once; the stage starts at most 60 executions per workflow.
+		const res = await session.request<{ data: { results: ExecutionSummary[] } }>('GET', `/rest/executions?filter=${filter}&limit=100`);
 		if (res.status !== 200) throw new Error(`GET /rest/executions: ${res.status} ${JSON.stringify(res.body)}`);
 		const results = res.body.data.results;
 		if (!results.some((e) => e.status === 'running' || e.status === 'new')) return results;

@@ -1,5 +1,5 @@
 /**
- * Queue-mode stage: the packed package in a real queue-mode n8n 2.8.4 (main + two workers, Redis,
+ * Queue-mode stage: the packed package in a real queue-mode n8n (main + two workers, Redis,
  * Postgres; see stack.ts), against the sandbox.
  *
  * 1. Exactly once: 20 webhook executions at once, each filing the same 30 rows plus 5 of its own on
@@ -23,7 +23,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
 import type { Context } from '../e2e/context';
 import { startMailbox } from '../e2e/mailbox';
-import { installPackedPackage, killAllChildren, REPO_ROOT, RestSession, sleep } from '../e2e/n8n';
+import { installPackedPackage, killAllChildren, onVersion, REPO_ROOT, RestSession, sleep } from '../e2e/n8n';
 import { SCENARIOS } from '../e2e/scenarios';
 import { runActivated } from '../e2e/serverRun';
 import { filingLoad, fire, invoicesPerPolicy, perWorker, settledExecutions, tally, type Fired, type Tally } from './load';
@@ -404,7 +404,7 @@ async function main(): Promise<number> {
 	const passed = outcomes.filter((o) => o.status === 'passed').length;
 	const failed = outcomes.filter((o) => o.status === 'failed').length;
 	log(`total ${s(Date.now() - totalStart)}`);
-	console.log(`queue: ${passed} passed, ${failed} failed`);
+	console.log(`queue: ${passed} passed, ${failed} failed${onVersion(bin)}`);
 	return failed > 0 || passed === 0 ? 1 : 0;
 }
 

@@ -4,9 +4,10 @@
  * and two workers (`n8n worker`) sharing the database, Redis and encryption key, with the packed
  * package installed as in the end-to-end run (one user folder, read by all three).
  *
- * Setting names are those of n8n 2.8.4's config package (@n8n/config, `@Env(...)`):
- * EXECUTIONS_MODE, DB_TYPE, DB_POSTGRESDB_*, QUEUE_BULL_REDIS_HOST/PORT, QUEUE_HEALTH_CHECK_ACTIVE/
- * PORT, N8N_WORKER_SERVER_ADDRESS, N8N_RUNNERS_BROKER_PORT/LISTEN_ADDRESS, N8N_ENCRYPTION_KEY.
+ * Setting names are those of n8n's config package (@n8n/config, `@Env(...)`), the same in 2.8.4
+ * and 2.41.1: EXECUTIONS_MODE, DB_TYPE, DB_POSTGRESDB_*, QUEUE_BULL_REDIS_HOST/PORT,
+ * QUEUE_HEALTH_CHECK_ACTIVE/PORT, N8N_WORKER_SERVER_ADDRESS, N8N_RUNNERS_BROKER_PORT/LISTEN_ADDRESS,
+ * N8N_ENCRYPTION_KEY.
  *
  * Every process is written to QUEUE_TMP/pids as soon as it is spawned, so that scripts/queue.sh
  * can stop what is left if this driver dies; Postgres (which daemonizes) is stopped there by its
