@@ -331,6 +331,7 @@ const mcpTools: Scenario = {
 	name: 'mcp-tools',
 	workflow: READ_ONLY,
 	example: true,
+	compat: true,
 	via: 'restart',
 	async before(ctx) {
 		assert.equal((await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: POLICY }))).status, 201);
@@ -344,6 +345,7 @@ const mcpFiling: Scenario = {
 	name: 'mcp-filing',
 	workflow: FILING,
 	example: true,
+	compat: true,
 	via: 'restart',
 	async before(ctx) {
 		// Invoice 1001 on another policy: the filed one must be the only one on its own.
