@@ -12,11 +12,18 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldMessages } from '../shared/envelope';
 import { serviceError } from '../shared/errors';
-import { BATCH_MAX_INVOICES, LIST_KEYS, PATHS, readKeptInvoiceId, readList } from '../shared/service';
+import {
+	BATCH_MAX_INVOICES,
+	LIST_KEYS,
+	PATHS,
+	readKeptInvoiceId,
+	readList,
+} from '../shared/service';
 import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
 import { listInvoices } from '../shared/invoiceList';
 import {
 	FOUND_ON_POLICY,
+	FOUND_UNDER_EARLIER_KEY,
 	accountCheckFailed,
 	alreadyFiled,
 	fileInvoice,
@@ -27,6 +34,7 @@ import {
 	isTimeout,
 	lookAfterUnknownOutcome,
 	lookFirstFailed,
+	lookFirstScope,
 	lookedSeconds,
 	markSentAgain,
 	nothingSentError,
@@ -270,31 +278,36 @@ async function fileChunk(
 }
 
 /**
- * On an account without keys: every row with a key (Idempotency not Off) is looked for on its
- * policy first. Returns the rows still to file; the others are settled in `outcomes`.
+ * Every row with a key that lookFirstScope says to look for (all of them on an account without
+ * keys; during the change of key derivation, rows with derived keys on one with keys) is looked
+ * for on its policy first. Returns the rows still to file; the others are settled in `outcomes`.
  */
 async function lookFirst(
 	ctx: IExecuteFunctions,
 	entries: Entry[],
 	outcomes: Map<number, Outcome>,
+	keysHonoured: boolean,
 ): Promise<Entry[]> {
 	const book = policyBook(ctx);
+	const found = keysHonoured ? FOUND_UNDER_EARLIER_KEY : FOUND_ON_POLICY;
 	const toFile: Entry[] = [];
 	for (const entry of entries) {
-		if (entry.key === undefined) {
+		const scope =
+			entry.key === undefined ? undefined : lookFirstScope(keysHonoured, entry.keyDerived);
+		if (!scope) {
 			toFile.push(entry);
 			continue;
 		}
 		const policyNumber = String(entry.body.policy_number);
 		try {
-			const found = findSameTransaction(
-				await book.transactions(policyNumber, entry.index),
+			const match = findSameTransaction(
+				scope(await book.transactions(policyNumber, entry.index)),
 				entry.body,
 			);
-			if (found) {
+			if (match) {
 				outcomes.set(entry.index, {
 					index: entry.index,
-					filed: alreadyFiled(found, FOUND_ON_POLICY(policyNumber)),
+					filed: alreadyFiled(match, found(policyNumber)),
 				});
 			} else {
 				toFile.push(entry);
@@ -331,15 +344,16 @@ export async function fileInBatches(
 			const failed = accountCheckFailed(ctx, error, entries[0].index);
 			return order.map((index) => ({ index, error: failed }));
 		}
-		if (!keysHonoured) {
-			const toFile = await lookFirst(ctx, entries, outcomes);
+		if (entries.some((e) => lookFirstScope(keysHonoured, e.keyDerived))) {
+			const toFile = await lookFirst(ctx, entries, outcomes, keysHonoured);
 			entries.length = 0;
 			for (const entry of toFile) entries.push(entry);
 		}
 	}
 	while (entries.length) {
 		const chunk = entries.splice(0, BATCH_MAX_INVOICES);
-		for (const outcome of await fileChunk(ctx, chunk, settings)) outcomes.set(outcome.index, outcome);
+		for (const outcome of await fileChunk(ctx, chunk, settings))
+			outcomes.set(outcome.index, outcome);
 	}
 	return order.map((index) => outcomes.get(index)!);
 }

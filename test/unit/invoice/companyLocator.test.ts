@@ -27,6 +27,7 @@ const sentRequired = {
 	net_premium: 1000,
 	effective_date: '2026-01-01',
 	expiration_date: '2027-01-01',
+	type_code: 'NEW',
 };
 const locator = (mode: 'list' | 'id', value: string) => ({ __rl: true, mode, value });
 const insurer = (companyId: unknown, share: IDataObject = { shareBy: 'percent', percent: 100 }) => ({
@@ -40,10 +41,11 @@ describe('Company locator (Fields mode)', () => {
 	it('sends the chosen company as an integer company_id, on insurers and in line-of-business groups', async () => {
 		const expected = {
 			...sentRequired,
+			// Insurers are sent in one order whatever the order given (canonical.ts): one key.
 			insurers: [
-				{ company_id: 303, percent: 60 },
-				{ company_id: 301, percent: 40 },
 				{ lob_id: 1, amount: 1000, companies: [{ company_id: 302, amount: 1000 }] },
+				{ company_id: 301, percent: 40 },
+				{ company_id: 303, percent: 60 },
 			],
 		};
 		const scope = nock(API).post('/invoices', expected).reply(201, envelope(invoiceFor(expected, 71)));

@@ -7,6 +7,7 @@ import { itemParameter } from '../../../shared/params';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
+import { canonicalInvoice } from '../../canonical';
 import { idempotencyKeyFor, mayHaveFiled, showReplayed } from '../../filing';
 import { filingOptionProperties, readFilingSettings, type FilingSettings } from '../../filingOptions';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
@@ -99,9 +100,10 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			const input = readInvoiceInput(this, index);
 			converted[index] = input.converted;
 			const choice = readIdempotencyChoice(this, index);
+			const body = canonicalInvoice(input.body);
 			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
-			const key = await idempotencyKeyFor(this, choice, PATHS.invoices, input.body, index);
-			entries.push({ index, body: input.body, key, keyDerived: choice.mode === 'derived' });
+			const key = idempotencyKeyFor(choice, PATHS.invoices, body);
+			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
 			failures.push({ index, error: error as Error });
 		}
