@@ -387,7 +387,7 @@ export function lookFirstScope(
 }
 
 export const FOUND_UNDER_EARLIER_KEY = (policyNumber: string) =>
-	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), stored before this version of the node was loaded and within 24 hours: an earlier version filed it under an Idempotency-Key derived the old way, so it was not filed again.`;
+	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), stored within 24 hours before n8n loaded this version of the node. An earlier version of this package may have filed it under an Idempotency-Key derived the old way, which the key derived now would not replay, so it was not filed again.`;
 
 /** Files one invoice: looks first where keys cannot tell, then sends and settles an unknown outcome. */
 export async function fileInvoice(
@@ -428,8 +428,7 @@ export async function fileInvoice(
 			result = await sendAndSettle(ctx, body, options);
 		} catch (error) {
 			// The policy may now hold this row: what the run read of it is no longer the truth.
-			if (mayHaveFiled(error)) book.doubt(policyNumber, body);
-			throw error;
+			throw book.doubtAfter(error, mayHaveFiled(error), policyNumber, body);
 		}
 		await book.record(policyNumber, result.invoice);
 		return unsure ? markSentAgain(result, policyNumber, 0) : result;

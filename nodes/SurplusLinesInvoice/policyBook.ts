@@ -38,10 +38,16 @@ export class PolicyBook {
 		if (invoices && !invoices.some((known) => known.id === invoice.id)) invoices.push(invoice);
 	}
 
-	/** A row of the policy may have been filed without this run knowing: read the policy again. */
-	doubt(policyNumber: string, body: IDataObject): void {
-		this.listings.delete(policyNumber);
-		this.unknown.set(policyNumber, [...(this.unknown.get(policyNumber) ?? []), body]);
+	/**
+	 * After a row of the policy failed: when it may have been filed without this run knowing, the
+	 * policy is read again for the next row and the row is remembered. Returns the error.
+	 */
+	doubtAfter(error: unknown, mayHaveFiled: boolean, policyNumber: string, body: IDataObject) {
+		if (mayHaveFiled) {
+			this.listings.delete(policyNumber);
+			this.unknown.set(policyNumber, [...(this.unknown.get(policyNumber) ?? []), body]);
+		}
+		return error;
 	}
 
 	/** The rows of the policy whose outcome stayed unknown in this run. */

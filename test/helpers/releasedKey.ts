@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key the released versions derived (before 0.2): the API key's fingerprint, the
+ * The Idempotency-Key released versions derived (0.1.0): the API key's fingerprint, the
  * path and the canonical JSON of the body as they sent it. Kept here only so tests can file rows
  * the way a workflow did before the upgrade and check that the node still finds them.
  */
