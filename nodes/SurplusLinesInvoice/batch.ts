@@ -293,7 +293,7 @@ async function lookFirst(
 	const toFile: Entry[] = [];
 	for (const entry of entries) {
 		const scope =
-			entry.key === undefined ? undefined : lookFirstScope(keysHonoured, entry.keyDerived);
+			entry.key === undefined ? undefined : lookFirstScope(ctx, keysHonoured, entry.keyDerived);
 		if (!scope) {
 			toFile.push(entry);
 			continue;
@@ -344,7 +344,7 @@ export async function fileInBatches(
 			const failed = accountCheckFailed(ctx, error, entries[0].index);
 			return order.map((index) => ({ index, error: failed }));
 		}
-		if (entries.some((e) => lookFirstScope(keysHonoured, e.keyDerived))) {
+		if (entries.some((e) => lookFirstScope(ctx, keysHonoured, e.keyDerived))) {
 			const toFile = await lookFirst(ctx, entries, outcomes, keysHonoured);
 			entries.length = 0;
 			for (const entry of toFile) entries.push(entry);

@@ -25,6 +25,7 @@ import {
 	deriveIdempotencyKey,
 	earlierKeysMayLive,
 	filedUnderEarlierKey,
+	keyDerivationSince,
 } from '../shared/idempotency';
 import { accountInfo } from '../shared/account';
 import { DEFAULT_TYPE_CODE } from '../shared/rules';
@@ -369,8 +370,14 @@ const storedAtMs = (invoice: IDataObject): number | undefined => {
 export type LookFirstScope = (transactions: IDataObject[]) => IDataObject[];
 
 const EVERY_ROW: LookFirstScope = (transactions) => transactions;
-const ROWS_UNDER_EARLIER_KEYS: LookFirstScope = (transactions) =>
-	transactions.filter((invoice) => filedUnderEarlierKey(storedAtMs(invoice)));
+
+function workflowStaticData(ctx: IExecuteFunctions): IDataObject | undefined {
+	try {
+		return ctx.getWorkflowStaticData('global');
+	} catch {
+		return undefined;
+	}
+}
 
 /**
  * Where a row with a derived key is looked for before it is filed: on an account without keys,
@@ -379,15 +386,20 @@ const ROWS_UNDER_EARLIER_KEYS: LookFirstScope = (transactions) =>
  * release took over; otherwise nowhere (the key replays).
  */
 export function lookFirstScope(
+	ctx: IExecuteFunctions,
 	keysHonoured: boolean,
 	keyDerived: boolean,
 ): LookFirstScope | undefined {
 	if (!keysHonoured) return EVERY_ROW;
-	return keyDerived && earlierKeysMayLive() ? ROWS_UNDER_EARLIER_KEYS : undefined;
+	if (!keyDerived) return undefined;
+	const since = keyDerivationSince(workflowStaticData(ctx));
+	if (!earlierKeysMayLive(since)) return undefined;
+	return (transactions) =>
+		transactions.filter((invoice) => filedUnderEarlierKey(storedAtMs(invoice), since));
 }
 
 export const FOUND_UNDER_EARLIER_KEY = (policyNumber: string) =>
-	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), stored within 24 hours before n8n loaded this version of the node. An earlier version of this package may have filed it under an Idempotency-Key derived the old way, which the key derived now would not replay, so it was not filed again.`;
+	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), stored within 24 hours before this workflow first ran with this version of the node (or, in manual runs, before n8n loaded it). An earlier version of this package may have filed it under an Idempotency-Key derived the old way, which the key derived now would not replay, so it was not filed again.`;
 
 /** Files one invoice: looks first where keys cannot tell, then sends and settles an unknown outcome. */
 export async function fileInvoice(
@@ -406,7 +418,7 @@ export async function fileInvoice(
 	} catch (error) {
 		throw accountCheckFailed(ctx, error, itemIndex);
 	}
-	const scope = lookFirstScope(keysHonoured, options.keyDerived === true);
+	const scope = lookFirstScope(ctx, keysHonoured, options.keyDerived === true);
 	if (!scope) return await sendAndSettle(ctx, body, options);
 	const book = policyBook(ctx);
 	const policyNumber = String(body.policy_number);

@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 
 import { clock } from './timing';
 
@@ -48,27 +49,47 @@ export const KEY_WINDOW_MS = 24 * 3600 * 1000;
 
 /**
  * Releases before this one derived keys from the API key's fingerprint too, so a row they filed
- * is not replayed by the key derived now. Such a key lives 24 hours; for the 24 hours after this
- * code was loaded (n8n started or the package updated, the earliest it can have taken over from
- * an earlier release), a create with a derived key on an account that replays by key first looks
- * for its row on the policy, as on accounts without the feature. Tests move `loadedAt`.
+ * is not replayed by the key derived now. Such a key lives 24 hours. For 24 hours from when a
+ * workflow first ran with this version, a create with a derived key on an account that replays
+ * by key first looks for its row on the policy among the rows stored before then, as on accounts
+ * without the feature. That moment is kept in the workflow's static data (n8n saves it for every
+ * execution but manual ones); without it, it is when this code was loaded (n8n started or the
+ * package updated: never before the upgrade). Tests move `loadedAt`.
  */
 export const keyDerivationChange = { loadedAt: clock.now() };
 
+const SINCE_FIELD = 'surplusLinesKeyDerivationSince';
+
+/**
+ * When keys started being derived this way for a workflow: from its static data, or (recorded
+ * there) when this code was loaded, whichever is earlier.
+ */
+export function keyDerivationSince(staticData: IDataObject | undefined): number {
+	const saved = staticData?.[SINCE_FIELD];
+	const loadedAt = keyDerivationChange.loadedAt;
+	if (typeof saved === 'number' && Number.isFinite(saved)) return Math.min(saved, loadedAt);
+	if (staticData && Number.isFinite(loadedAt)) staticData[SINCE_FIELD] = loadedAt;
+	return loadedAt;
+}
+
 /** Whether a key derived by an earlier release can still be replayed by the service. */
-export function earlierKeysMayLive(nowMs: number = clock.now()): boolean {
-	return nowMs - keyDerivationChange.loadedAt < KEY_WINDOW_MS;
+export function earlierKeysMayLive(sinceMs: number, nowMs: number = clock.now()): boolean {
+	return nowMs - sinceMs < KEY_WINDOW_MS;
 }
 
 /**
  * Whether a row stored at `storedMs` (undefined: time unknown) may have been filed under a key an
- * earlier release derived that the service would still replay: stored before this code was
- * loaded, within the last 24 hours. A time that cannot be read counts (a second filing is worse
- * than a row reported as already filed).
+ * earlier release derived that the service would still replay: stored before `sinceMs`, within
+ * the last 24 hours. A time that cannot be read counts (a second filing is worse than a row
+ * reported as already filed).
  */
-export function filedUnderEarlierKey(storedMs: number | undefined, nowMs = clock.now()): boolean {
+export function filedUnderEarlierKey(
+	storedMs: number | undefined,
+	sinceMs: number,
+	nowMs = clock.now(),
+): boolean {
 	if (storedMs === undefined || !Number.isFinite(storedMs)) return true;
-	return storedMs <= keyDerivationChange.loadedAt && nowMs - storedMs < KEY_WINDOW_MS;
+	return storedMs <= sinceMs && nowMs - storedMs < KEY_WINDOW_MS;
 }
 
 /** The description's rule for a caller's own key; returns the problem, or undefined when fine. */
