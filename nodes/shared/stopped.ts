@@ -23,7 +23,9 @@ export function noteDoneBeforeStop(
 	);
 	if (!done.length || !(error instanceof NodeApiError || error instanceof NodeOperationError))
 		return error;
-	error.message = error.message.replace('nothing was sent', 'this item was not sent');
+	error.message = error.message
+		.replace('nothing was sent', 'this item was not sent')
+		.replace('so nothing was filed', 'so this item was not filed');
 	const description = (error.description ?? '').replace(
 		'No call to the service was made.',
 		'No call was made for this item.',

@@ -248,6 +248,7 @@ describe('an unknown outcome is not forgotten for the rest of the run', () => {
 			f.configure({ ...settings, seed });
 			if (draws.every((want) => f.plan('GET', '/invoices').loseReply === want)) break;
 		}
+		expect(seed).toBeLessThan(100_000);
 		await control('/faults', { ...settings, seed });
 		const same = row(400);
 		const { output } = await run('legacy-t2', { operation: 'create', ...JSON_BODY }, [same, { ...same }], { continueOnFail: true });
@@ -281,6 +282,7 @@ describe('an unknown outcome is not forgotten for the rest of the run', () => {
 			f.configure({ ...settings, seed });
 			if (draws.every((want) => f.plan('GET', '/invoices').error500 === want)) break;
 		}
+		expect(seed).toBeLessThan(100_000);
 		await control('/faults', { ...settings, seed });
 		const same = row(402);
 		const { output } = await run('legacy-t2', { operation: 'create', ...JSON_BODY }, [same, { ...same }], { continueOnFail: true });
