@@ -2,13 +2,8 @@ import { z } from 'zod';
 
 import { docUuidRule, documentReference } from '../shared/documentRules';
 
-/** The description's document input rules (service-api.md, Document), checked before any call. */
+/** The description's document input rules (Document), checked before any call. */
 export const attachInput = documentReference;
-
-export type AttachInput = z.infer<typeof attachInput>;
-
-/** Which value the user gave for a document: the service's id or their own docUUID. */
-export type ReferenceType = 'docUUID' | 'id';
 
 export const referenceInput = z.discriminatedUnion('referenceType', [
 	z.object({

@@ -13,7 +13,12 @@ import type {
 
 import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
-import { columnsToBody, matchItemColumns, requiredColumnNames } from '../shared/invoiceColumns';
+import {
+	type SheetTotals,
+	columnsToBody,
+	matchItemColumns,
+	requiredColumnNames,
+} from '../shared/invoiceColumns';
 import { itemParameter, nodeVersion } from '../shared/params';
 import { noteInvoiceWarnings } from '../shared/warnings';
 import { FOLDED_GROUPS } from './actions/invoice/body.description';
@@ -207,6 +212,8 @@ interface RawBody {
 	problems?: string[];
 	/** Map Automatically: required field → the column names that would have matched. */
 	names?: Record<string, string[]>;
+	/** Map Columns: the sheet's own totals, read for the tax check and never sent. */
+	totals?: SheetTotals;
 }
 
 /**
@@ -219,7 +226,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	const columns = ctx.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
 	if (columns.mappingMode !== 'defineBelow') {
 		const matched = matchItemColumns(ctx.getInputData()[i]?.json ?? {});
-		const { body, sources } = columnsToBody(matched.values, matched.names);
+		const { body, sources, totals } = columnsToBody(matched.values, matched.names);
 		// A required column that matched but is empty is named; one that matched nothing says
 		// which names would have.
 		const unmatched: Record<string, string[]> = {};
@@ -227,13 +234,13 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 			if (matched.names[id]) sources[id] ??= matched.names[id];
 			else unmatched[id] = names;
 		}
-		return { raw: body, sources, problems: matched.problems, names: unmatched };
+		return { raw: body, sources, problems: matched.problems, names: unmatched, totals };
 	}
 	const names = Object.fromEntries(
 		(columns.schema ?? []).map((f: ResourceMapperField) => [f.id, f.displayName]),
 	);
-	const { body, sources } = columnsToBody((columns.value ?? {}) as IDataObject, names);
-	return { raw: body, sources };
+	const { body, sources, totals } = columnsToBody((columns.value ?? {}) as IDataObject, names);
+	return { raw: body, sources, totals };
 }
 
 function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): RawBody {
@@ -301,6 +308,10 @@ export interface InvoiceInput {
 	body: IDataObject;
 	/** Values read into the service's form, said on the output item as `_converted`. */
 	converted: Array<Conversion & { column?: string }>;
+	/** The sheet's own totals (Map Columns), for the tax check. */
+	totals: SheetTotals;
+	/** Body field path → the sheet column it came from (Map Columns). */
+	sources: Record<string, string>;
 }
 
 /** Reads and checks the body; every problem is reported at once, before any call. */
@@ -309,7 +320,7 @@ export function readInvoiceInput(
 	i: number,
 	mode: 'full' | 'partial' = 'full',
 ): InvoiceInput {
-	const { raw, sources = {}, problems = [], names } = readSource(ctx, i, mode);
+	const { raw, sources = {}, problems = [], names, totals = {} } = readSource(ctx, i, mode);
 	const checked = validateInvoice(raw, mode);
 	if (!checked.ok || problems.length) {
 		const lines = [...problems, ...(checked.ok ? [] : checked.problems)];
@@ -323,16 +334,7 @@ export function readInvoiceInput(
 		const column = sourceOf(c.field, sources);
 		return column ? { ...c, column } : c;
 	});
-	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted };
-}
-
-/** Reads and checks the body; every problem is reported at once, before any call. */
-export function readInvoiceBody(
-	ctx: IExecuteFunctions,
-	i: number,
-	mode: 'full' | 'partial' = 'full',
-): IDataObject {
-	return readInvoiceInput(ctx, i, mode).body;
+	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted, totals, sources };
 }
 
 /** Says on an output item which values were read into another form (nothing when none were). */

@@ -49,7 +49,7 @@ export async function billTaxesFromPreview(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
 	itemIndex: number,
-): Promise<{ body: IDataObject; notes: string[] }> {
+): Promise<{ body: IDataObject; notes: string[]; preview: IDataObject }> {
 	const reply = await previewInvoice(ctx, body, itemIndex);
 	const preview = reply.data;
 	const validation = (preview.validation ?? {}) as IDataObject;
@@ -79,5 +79,5 @@ export async function billTaxesFromPreview(
 			summary: `With the preview's tax lines the invoice breaks a rule, nothing was created: ${merged.problems[0]}`,
 		});
 	}
-	return { body: merged.body, notes: messages.filter((m) => NOT_BLOCKING.test(m)) };
+	return { body: merged.body, notes: messages.filter((m) => NOT_BLOCKING.test(m)), preview };
 }

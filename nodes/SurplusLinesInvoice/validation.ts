@@ -1,5 +1,5 @@
 /**
- * The one set of local rules for an invoice request body (service-api.md, "Invoice request
+ * The one set of local rules for an invoice request body ("Invoice request
  * fields" and "Amount rules"), shared by Create, Create Many, Preview and Update. Each problem is
  * reported as "<field path>: <rule>" with the description's own message where it has one.
  */
@@ -18,9 +18,9 @@ import {
 	readPercent,
 	readStateCode,
 	readText,
-	readTypeCode,
 	readWith,
 } from '../shared/values';
+import { readTransactionSigns, readTypeCode } from '../shared/transactionTypes';
 import { fieldPath } from '../shared/zodIssues';
 
 const ok = <T>(value: T): Read<T> => ({ ok: true, value });
@@ -337,6 +337,8 @@ export interface Conversion {
 	field: string;
 	from: unknown;
 	to: unknown;
+	/** Why, where the reading is not just a form ("RPE: return premium endorsement"). */
+	why?: string;
 }
 
 export type ValidationResult =
@@ -358,8 +360,17 @@ export function validateInvoice(
 		...(cross.success ? [] : problemLines(cross.error)),
 	];
 	if (problems.length || !fields.success) return { ok: false, problems: [...new Set(problems)] };
-	const checked = dropUndefined(fields.data as IDataObject);
-	return { ok: true, body: checked, converted: conversions(body, checked) };
+	const signs = readTransactionSigns(
+		body as IDataObject,
+		dropUndefined(fields.data as IDataObject),
+	);
+	if (signs.problems.length) return { ok: false, problems: signs.problems };
+	const whys = new Map(signs.signed.map((s) => [s.field, s.why]));
+	if (signs.typeNote) whys.set('type_code', signs.typeNote.why);
+	const converted = conversions(body, signs.body).map((c) =>
+		whys.has(c.field) ? { ...c, why: whys.get(c.field) } : c,
+	);
+	return { ok: true, body: signs.body, converted };
 }
 
 // zod fills absent optional fields with undefined; the body sent (and hashed) leaves them out.

@@ -1,5 +1,5 @@
 /**
- * The description's rules for a document reference (service-api.md, Document: type, docUUID,
+ * The description's rules for a document reference (Document: type, docUUID,
  * filename, mime_type), in its own words. One schema for the Document node's Attach and for the
  * documents[] of an invoice body.
  */

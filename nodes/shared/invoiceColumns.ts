@@ -13,6 +13,7 @@ import type {
 	ResourceMapperField,
 } from 'n8n-workflow';
 
+import { headerKeys, headerWords, readHeaderWords } from './columnWords';
 import { INVOICE_FEE_CODES } from './rules';
 import { FEE_TYPE_NAMES } from './service';
 import { isBlankValue, readAmount } from './values';
@@ -24,6 +25,8 @@ interface SingleColumn {
 	required?: boolean;
 	/** Where the value goes in the body when not at `id`. */
 	path?: string[];
+	/** Read for the tax check, never sent: the sheet's own totals. */
+	checkOnly?: boolean;
 	/** Sheet names for the column, best first (the id and display name always match). */
 	aliases: string[];
 }
@@ -238,7 +241,41 @@ const SINGLE_COLUMNS: SingleColumn[] = [
 		path: ['insured_address', 'type_id'],
 		aliases: ['Address Type'],
 	},
+	{
+		id: 'sheet_total_taxes',
+		displayName: 'Sheet Total Taxes and Fees (Checked, Not Sent)',
+		type: amount,
+		checkOnly: true,
+		aliases: [
+			'Total Taxes and Fees',
+			'Total Taxes',
+			'Total Tax',
+			'Taxes and Fees',
+			'Tax Total',
+			'Tax Amount',
+			'Taxes',
+		],
+	},
+	{
+		id: 'sheet_total_due',
+		displayName: 'Sheet Total Due (Checked, Not Sent)',
+		type: amount,
+		checkOnly: true,
+		aliases: [
+			'Total Due',
+			'Total Amount Due',
+			'Amount Due',
+			'Grand Total',
+			'Total',
+			'Invoice Total',
+			'Total Payable',
+		],
+	},
 ];
+
+/** The check-only columns' ids → the names the tax check gives them. */
+export const SHEET_TOTAL_COLUMNS = ['sheet_total_taxes', 'sheet_total_due'] as const;
+export type SheetTotals = Partial<Record<(typeof SHEET_TOTAL_COLUMNS)[number], unknown>>;
 
 /** Numbered columns shown in the mapper; Map Automatically reads any number. */
 export const INSURERS_SHOWN = 3;
@@ -317,10 +354,15 @@ type Match = { id: string; rank: number };
 
 /** Every fixed name → its column; rank 0 for ids and display names, then aliases in order. */
 const NAMES = new Map<string, Match>();
+/** The same names by their words, abbreviations read ("Gross Prem" → grosspremium). */
+const NAMES_BY_WORDS = new Map<string, Match>();
+function keep(names: Map<string, Match>, key: string, match: Match) {
+	const known = names.get(key);
+	if (!known || known.rank > match.rank) names.set(key, match);
+}
 function addName(name: string, match: Match) {
-	const key = columnKey(name);
-	const known = NAMES.get(key);
-	if (!known || known.rank > match.rank) NAMES.set(key, match);
+	keep(NAMES, columnKey(name), match);
+	keep(NAMES_BY_WORDS, headerWords(name).join(''), match);
 }
 for (const column of SINGLE_COLUMNS) {
 	addName(column.id, { id: column.id, rank: 0 });
@@ -358,10 +400,9 @@ function numbered(
 	return undefined;
 }
 
-/** The column a sheet's column name feeds, if any. */
-export function columnForName(name: string): Match | undefined {
-	const key = columnKey(name);
-	const fixed = NAMES.get(key);
+/** A key (squashed name) by the fixed names and the numbered patterns. */
+function columnForKey(key: string, names: Map<string, Match>): Match | undefined {
+	const fixed = names.get(key);
 	if (fixed) return fixed;
 	const naic = /^naic(?:code|number|no)?(\d*)$/.exec(key);
 	if (naic) {
@@ -374,6 +415,59 @@ export function columnForName(name: string): Match | undefined {
 		numbered(key, INSURER_WORDS, INSURER_PARTS, insurerColumnId) ??
 		numbered(key, ['coverage'], COVERAGE_PARTS, coverageColumnId)
 	);
+}
+
+// Below every fixed name: a name read through its words ranks after the names written out, and
+// a header matched by the word rules after both, so the plainer column wins where two give a field.
+const BY_WORDS_RANK = 60;
+const BY_RULES_RANK = 80;
+
+export interface ColumnReading {
+	match?: Match;
+	/** Fields the header's words fit when they fit more than one: nothing is read from it. */
+	ambiguous?: string[];
+}
+
+// Every row of a sheet has the same headers: each is read once (the map is bounded).
+const READ_NAMES = new Map<string, ColumnReading>();
+const REMEMBERED_NAMES = 1000;
+
+/** What a sheet's column name feeds: one column, none, or a header that could mean several. */
+export function readColumnName(name: string): ColumnReading {
+	let reading = READ_NAMES.get(name);
+	if (!reading) {
+		if (READ_NAMES.size >= REMEMBERED_NAMES) READ_NAMES.clear();
+		reading = readNameOnce(name);
+		READ_NAMES.set(name, reading);
+	}
+	return reading;
+}
+
+function readNameOnce(name: string): ColumnReading {
+	const literal = columnForKey(columnKey(name), NAMES);
+	if (literal) return { match: literal };
+	for (const key of headerKeys(name)) {
+		const match = columnForKey(key, NAMES_BY_WORDS);
+		if (match) return { match: { id: match.id, rank: match.rank + BY_WORDS_RANK } };
+	}
+	const { ids } = readHeaderWords(name);
+	const number = (id: string) => Number(/^insurer_(\d+)_/.exec(id)?.[1] ?? 1);
+	const known = ids.filter((id) => number(id) >= 1 && number(id) <= MAX_NUMBERED);
+	if (known.length === 1) return { match: { id: known[0], rank: BY_RULES_RANK } };
+	return known.length > 1 ? { ambiguous: known } : {};
+}
+
+/** The column a sheet's column name feeds, if any. */
+export function columnForName(name: string): Match | undefined {
+	return readColumnName(name).match;
+}
+
+/** The name the mapper shows for a column id. */
+function displayNameOf(id: string): string {
+	const single = SINGLE_COLUMNS.find((c) => c.id === id);
+	if (single) return single.displayName;
+	const insurer = /^insurer_(\d+)_(\w+)$/.exec(id);
+	return insurer ? `Insurer ${insurer[1]} ${INSURER_PARTS[insurer[2]]?.label ?? insurer[2]}` : id;
 }
 
 /** A required column's names a sheet may use, for the message when no column of a row matched. */
@@ -402,8 +496,10 @@ export interface MatchedColumns {
 export function matchItemColumns(item: IDataObject): MatchedColumns {
 	const best = new Map<string, { name: string; rank: number; value: unknown }>();
 	const problems: string[] = [];
+	const unclear: Array<{ name: string; ids: string[] }> = [];
 	for (const [name, value] of Object.entries(item)) {
-		const match = columnForName(name);
+		const { match, ambiguous } = readColumnName(name);
+		if (ambiguous && !isBlankValue(value)) unclear.push({ name, ids: ambiguous });
 		if (!match) continue;
 		const held = best.get(match.id);
 		const blank = isBlankValue(value);
@@ -419,6 +515,14 @@ export function matchItemColumns(item: IDataObject): MatchedColumns {
 		}
 		best.set(match.id, { name, rank: match.rank, value });
 	}
+	// A header that could mean two fields is read as neither: said when one of them has no
+	// other column, so the value is not silently dropped.
+	for (const { name, ids } of unclear) {
+		if (ids.every((id) => best.has(id) && !isBlankValue(best.get(id)!.value))) continue;
+		problems.push(
+			`column "${name}" could be ${ids.join(' or ')}; rename the column (for example "${ids.map(displayNameOf).join('" or "')}") or map the columns by hand (Map Each Column Manually)`,
+		);
+	}
 	const values: IDataObject = {};
 	const names: Record<string, string> = {};
 	for (const [id, held] of best) {
@@ -430,6 +534,8 @@ export function matchItemColumns(item: IDataObject): MatchedColumns {
 
 export interface ColumnsBody {
 	body: IDataObject;
+	/** The sheet's own totals (check-only columns), for the tax check. */
+	totals: SheetTotals;
 	/** Body field path → the column it came from, for messages ("fees[0].amount" → "Policy Fee"). */
 	sources: Record<string, string>;
 }
@@ -442,6 +548,7 @@ const byNumber = (a: [number, unknown], b: [number, unknown]) => a[0] - b[0];
  */
 export function columnsToBody(values: IDataObject, names: Record<string, string>): ColumnsBody {
 	const body: IDataObject = {};
+	const totals: SheetTotals = {};
 	const sources: Record<string, string> = {};
 	const insurers = new Map<number, IDataObject>();
 	const coverages = new Map<number, IDataObject>();
@@ -455,7 +562,9 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 		if (isBlankValue(value)) continue;
 		const column = single.get(id);
 		const part = /^(insurer|coverage)_(\d+)_(\w+)$/.exec(id);
-		if (column) {
+		if (column?.checkOnly) {
+			totals[column.id as keyof SheetTotals] = value;
+		} else if (column) {
 			const [head, leaf] = column.path ?? [id];
 			if (leaf) body[head] = { ...(body[head] as IDataObject | undefined), [leaf]: value };
 			else body[head] = value;
@@ -498,7 +607,7 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 			return { type: fee.code, amount: fee.amount as number };
 		});
 	}
-	return { body, sources };
+	return { body, sources, totals };
 }
 
 /** Lists from the service for the mapper's dropdowns. */

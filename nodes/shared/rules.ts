@@ -1,5 +1,5 @@
 /**
- * Rules the service description states (service-api.md), checked locally before a call is spent.
+ * Rules the service description states, checked locally before a call is spent.
  * Messages are the description's own, so a local refusal reads like the service's.
  */
 
@@ -139,16 +139,6 @@ export const DOCUMENT_MIME_TYPES = [
 	'image/png',
 	'image/jpeg',
 	'image/jpg',
-] as const;
-
-/** Document types that go to the state with a filing; others are kept for the operator only. */
-export const STATE_DOCUMENT_TYPES = [
-	'declaration_page',
-	'sl2_form',
-	'declinations_form',
-	'lloyds_syndicates',
-	'policy_endorsement',
-	'ecp_form',
 ] as const;
 
 /** YYYY-MM-DD that is a real calendar date. */

@@ -1,7 +1,7 @@
 /**
- * Everything this package assumes about the service where its description says "not shown"
- * (`shared/spec/gaps.md`). Paths, feature names and reply readers live here and nowhere else, so a
- * correction from the operator is a one-line change. The README lists these under "Assumptions".
+ * Everything this package assumes about the service where its description says "not shown".
+ * Paths, feature names and reply readers live here and nowhere else, so a correction from the
+ * operator is a one-line change. The README lists these under "Assumptions".
  */
 import type { IDataObject } from 'n8n-workflow';
 

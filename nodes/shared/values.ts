@@ -17,7 +17,7 @@
  */
 import type { z } from 'zod';
 
-import { MESSAGES, STATE_CODES, TYPE_CODES, isValidDate } from './rules';
+import { MESSAGES, STATE_CODES, isValidDate } from './rules';
 
 export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -302,32 +302,6 @@ export function readStateCode(value: unknown): Read<string | undefined> {
 	const code = key.toUpperCase();
 	if ((STATE_CODES as readonly string[]).includes(code)) return ok(code);
 	return STATE_NAMES[key] ? ok(STATE_NAMES[key]) : refuse(MESSAGES.stateCode);
-}
-
-const TYPE_WORDS: Record<string, (typeof TYPE_CODES)[number]> = {
-	new: 'NEW',
-	newbusiness: 'NEW',
-	nb: 'NEW',
-	renewal: 'RENEWAL',
-	renew: 'RENEWAL',
-	rn: 'RENEWAL',
-	endorsement: 'ENDORSEMENT',
-	endt: 'ENDORSEMENT',
-	end: 'ENDORSEMENT',
-	cancellation: 'CANCELLATION',
-	cancel: 'CANCELLATION',
-	cancelled: 'CANCELLATION',
-	canceled: 'CANCELLATION',
-	canc: 'CANCELLATION',
-	cxl: 'CANCELLATION',
-};
-
-/** A transaction type from its code or a sheet's word for it ("New", "renewal", "Endt", "Cxl"). */
-export function readTypeCode(value: unknown): Read<string | undefined> {
-	if (isBlankValue(value)) return ok(undefined);
-	if (typeof value !== 'string') return refuse(MESSAGES.typeCode);
-	const code = TYPE_WORDS[squash(value)];
-	return code ? ok(code) : refuse(MESSAGES.typeCode);
 }
 
 /**

@@ -116,6 +116,14 @@ export function noteInvoiceWarnings(
 	return body;
 }
 
+/** Adds warnings found after the body was read (the tax check) to item `itemIndex`'s. */
+export function addInvoiceWarnings(ctx: object, itemIndex: number, warnings: string[]): void {
+	if (!warnings.length) return;
+	if (!NOTED.has(ctx)) NOTED.set(ctx, new Map());
+	const byItem = NOTED.get(ctx)!;
+	byItem.set(itemIndex, [...(byItem.get(itemIndex) ?? []), ...warnings]);
+}
+
 /** The warnings noted for item `itemIndex` (and forgets them). */
 export function takeInvoiceWarnings(ctx: object, itemIndex: number): string[] {
 	const byItem = NOTED.get(ctx);

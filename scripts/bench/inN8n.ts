@@ -30,7 +30,7 @@ const HIGH_LIMITS = { t1: 1_000_000, t2: 1_000_000, t3: 1_000_000 };
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
 
-/** The built package has the "Input Item As Is" body source (issue 12, another branch). */
+/** The built package has the "Input Item As Is" body source. */
 function hasInputItemMode(): boolean {
 	const file = join(REPO_ROOT, 'dist/nodes/SurplusLinesInvoice/actions/invoice/body.description.js');
 	return existsSync(file) && readFileSync(file, 'utf8').includes("'inputItem'");

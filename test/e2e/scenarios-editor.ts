@@ -1,5 +1,5 @@
 /**
- * Invoice typeVersion 2 in the real n8n (issue 17.2): a node saved with version 1 runs as before
+ * Invoice typeVersion 2 in the real n8n (v2 bills the preview's taxes): a node saved with version 1 runs as before
  * (no preview, the invoice filed as given, now with the tax warning), and a version 2 node with no
  * Bill Taxes From Preview setting bills the preview's taxes; its date picker values go as YYYY-MM-DD.
  */

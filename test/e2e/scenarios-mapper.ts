@@ -1,9 +1,11 @@
 /**
- * Map Columns in the real n8n (issue 12): sheet rows as a CSV export gives them (every cell text,
+ * Map Columns in the real n8n sheet rows as a CSV export gives them (every cell text,
  * the column names bordereaux use, spreadsheet forms of amounts and dates), filed by Create Many
  * with "Map Automatically", and previewed with "Map Each Column Manually" from expressions.
  */
 import assert from 'node:assert/strict';
+
+import type { IDataObject } from 'n8n-workflow';
 
 import { api, type Scenario } from './context';
 import { json } from './runData';
@@ -52,4 +54,61 @@ const mapColumns: Scenario = {
 	},
 };
 
-export const MAPPER_SCENARIOS: Scenario[] = [mapColumns];
+type Line = { code: string; sheet: number; computed: number | null; difference: number };
+const linesOf = (item: IDataObject) =>
+	((item._taxCheck as { lines: Line[] }).lines).map((l) => `${l.code}: ${l.sheet} / ${String(l.computed)} / ${l.difference}`);
+
+/**
+ * A bordereau in a second convention (Lloyd's coverholder-style headers and transaction words),
+ * read from disk as a CSV and filed by Create (version 2: Bill Taxes From Preview) with Map
+ * Automatically and no expression; the tax check says where the sheet's own taxes are wrong, and
+ * a Preview in the Fail mode turns those rows into error items.
+ */
+const coverholderBordereau: Scenario = {
+	name: 'bordereau-coverholder',
+	workflow: 'bordereau-coverholder.json',
+	async check(run, ctx) {
+		assert.equal(json(run, 'Extract Rows From CSV').length, 5, 'five rows read from the CSV on disk');
+		const filed = json(run, 'File Rows');
+		assert.deepEqual(filed.map((i) => i.id ?? i.code), [1001, 1002, 1003, 1004, 'INVALID_INPUT']);
+		// TX 2026: 4.85% and 0.04%; row 2's broker used the stamping rate of before 2024 (0.075%).
+		assert.deepEqual(linesOf(filed[0]), ['sl_tax: 485 / 485 / 0', 'stamping_fee: 4 / 4 / 0', 'total_taxes_and_fees: 489 / 489 / 0']);
+		assert.equal(filed[0]._warnings, undefined, 'right taxes, nothing to say');
+		assert.deepEqual(filed[1]._warnings, [
+			'Tax check: Stamping Fee (column "Stamping Fee Amount"): sheet 15.00, computed 8.00 for TX on 2026-03-01, difference 7.00',
+			'Tax check: Total Taxes and Fees: sheet 985.00, computed 978.00 for TX on 2026-03-01, difference 7.00',
+		]);
+		// FL: 4.94% of 5,000 is 247.00; the sheet's total (with service fee, filing fee, FIGA) is right.
+		assert.deepEqual(filed[2]._warnings, [
+			'Tax check: Surplus Lines Tax (column "Surplus Lines Tax Amount"): sheet 250.00, computed 247.00 for FL on 2026-03-15, difference 3.00',
+		]);
+		// "Return Premium" written unsigned: filed as a negative endorsement, its taxes too.
+		assert.deepEqual(linesOf(filed[3]), ['sl_tax: -48.5 / -48.5 / 0', 'stamping_fee: -0.4 / -0.4 / 0', 'total_taxes_and_fees: -48.9 / -48.9 / 0']);
+		const said = (filed[3]._converted as Array<{ field: string; from: unknown; to: unknown; why?: string }>).map((c) => `${c.field}: ${String(c.from)} → ${String(c.to)}${c.why ? ` (${c.why})` : ''}`);
+		assert.ok(said.includes('type_code: Return Premium → ENDORSEMENT (Return Premium: return premium endorsement)'), said.join('; '));
+		assert.ok(said.includes('net_premium: 1000.00 → -1000 (Return Premium returns premium: an unsigned amount is filed negative)'), said.join('; '));
+		assert.equal(filed[4].policy_number, 'LCR-26-005', 'the refused row is named');
+		assert.match(String((filed[4].fields as string[])[0]), /^type_code \(column "Transaction Type"\): "AE" is an audit endorsement, which cannot be filed as an invoice/);
+
+		// The service holds the four rows with the headers read as the service's fields.
+		const first = await api(ctx, 'GET', '/invoices/1001');
+		assert.deepEqual(
+			[first.data.policy_number, first.data.insured_name, (first.data.state as { code: string }).code, first.data.effective_date, first.data.expiration_date, first.data.net_premium],
+			['LCR-26-001', 'Gulf Coast Marina LLC', 'TX', '2026-03-01', '2027-03-01', 10000],
+		);
+		const feesOf = async (id: number) =>
+			Object.fromEntries(((await api(ctx, 'GET', `/invoices/${id}`)).data.fees as Array<{ type: string; amount: number }>).map((f) => [f.type, f.amount]));
+		assert.deepEqual(await feesOf(1002), { sl_tax: 970, stamping_fee: 15 }, 'the sheet’s own lines are filed as sent (and said to differ)');
+		assert.deepEqual(await feesOf(1003), { sl_tax: 250, service_fee: 3, flat_fee: 4, figa: 50 }, 'lines the sheet lacks are billed from the preview');
+		const endorsement = await api(ctx, 'GET', '/invoices/1004');
+		assert.deepEqual([(endorsement.data.type as { name: string }).name, endorsement.data.net_premium], ['Endorsement', -1000]);
+		assert.equal((await api(ctx, 'GET', '/invoices/1005')).status, 404, 'the audit row was never sent');
+
+		const checked = json(run, 'Check Sheet Taxes');
+		assert.deepEqual(checked.map((i) => i.code ?? (i._taxCheck as { differences: number }).differences), [0, 'TAX_CHECK_FAILED', 'TAX_CHECK_FAILED', 0, 'INVALID_INPUT']);
+		assert.equal(checked[1].policy_number, 'LCR-26-002');
+		assert.deepEqual(checked[1].fields, filed[1]._warnings, 'the Fail mode lists the same differences');
+	},
+};
+
+export const MAPPER_SCENARIOS: Scenario[] = [mapColumns, coverholderBordereau];

@@ -1,4 +1,4 @@
-// The service as the project understands it: service-api.md plus gaps.md. Hand-written so it
+// The service as the project understands it: the service description plus the project's assumptions (README, Assumptions). Hand-written so it
 // states the contract the nodes rely on; the sandbox's contract tests validate every reply
 // against it with ajv, so the two cannot drift apart silently.
 
@@ -362,7 +362,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
 		info: {
 			title: 'Surplus Lines Filing and Tax Calculation Service (as understood by n8n-nodes-surplus-lines)',
 			version: 'v1',
-			description: 'Written from service-api.md and the project\u2019s assumptions (gaps.md). Served by the local sandbox.',
+			description: 'Written from the service description and the project\u2019s assumptions. Served by the local sandbox.',
 		},
 		servers: [{ url: baseUrl }],
 		security: [{ bearer: [] }],

@@ -1,5 +1,5 @@
 /**
- * The credential test (issue 17.1, 18.2, 18.3): it applies exactly the nodes' rules, refuses before
+ * The credential test it applies exactly the nodes' rules, refuses before
  * the key is sent what the nodes refuse, and says what is wrong. Run through n8n-core's RoutingNode
  * as n8n's credentials tester runs it (test/harness/credentialTest.ts).
  */

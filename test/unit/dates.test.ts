@@ -1,5 +1,5 @@
 /**
- * Dates and times in one convention (issue 17.3, 17.6): invoice dates use n8n's date picker and go
+ * Dates and times in one convention invoice dates use n8n's date picker and go
  * to the service as YYYY-MM-DD; the service's US Central times get a UTC ISO twin.
  */
 import { DateTime } from 'luxon';

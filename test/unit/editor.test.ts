@@ -1,5 +1,5 @@
 /**
- * How the nodes show in n8n's editor (issue 17.5): the trigger is offered with the Invoice node,
+ * How the nodes show in n8n's editor the trigger is offered with the Invoice node,
  * and single-resource nodes show no one-choice Resource dropdown.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * One way to read numbers and text in every node (issue 15, points 2 and 3): the Calculator reads
+ * One way to read numbers and text in every node the Calculator reads
  * amounts like the Invoice node, and text fields of every node refuse objects and lists by name
  * instead of sending "[object Object]".
  */

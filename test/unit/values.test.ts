@@ -9,7 +9,6 @@ import {
 	readPercent,
 	readStateCode,
 	readText,
-	readTypeCode,
 } from '../../nodes/shared/values';
 
 const value = (read: { ok: boolean; value?: unknown; message?: string }) => (read.ok ? read.value : `refused: ${read.message}`);
@@ -123,22 +122,13 @@ describe('readDate', () => {
 	});
 });
 
-describe('readStateCode, readTypeCode, readText', () => {
+describe('readStateCode, readText', () => {
 	it('reads state codes in any case and state names', () => {
 		expect(['TX', 'tx', ' Tx ', 'Texas', 'TEXAS', 'new york', 'District of Columbia', 'D.C.', 'Washington DC'].map((v) => value(readStateCode(v)))).toEqual([
 			'TX', 'TX', 'TX', 'TX', 'TX', 'NY', 'DC', 'DC', 'DC',
 		]);
 		expect(value(readStateCode('Puerto Rico'))).toBe('refused: Must be a valid state_code');
 		expect(value(readStateCode('T X X'))).toBe('refused: Must be a valid state_code');
-	});
-
-	it('reads the usual words for the four transaction types, nothing else', () => {
-		expect(['New', 'new business', 'NB', 'renewal', 'Renew', 'Endorsement', 'Endt', 'Cancellation', 'Cancel', 'CXL'].map((v) => value(readTypeCode(v)))).toEqual([
-			'NEW', 'NEW', 'NEW', 'RENEWAL', 'RENEWAL', 'ENDORSEMENT', 'ENDORSEMENT', 'CANCELLATION', 'CANCELLATION', 'CANCELLATION',
-		]);
-		for (const word of ['Audit', 'Reinstatement', 'Rewrite']) {
-			expect(value(readTypeCode(word))).toBe('refused: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION');
-		}
 	});
 
 	it('text takes numbers as text and refuses objects and lists by kind', () => {

@@ -1,5 +1,5 @@
 /**
- * Panel weight (issue 17.4): from Invoice typeVersion 2 the groups users fill least (Insured
+ * Panel weight: from Invoice typeVersion 2 the groups users fill least (Insured
  * Address, Documents, Insurer Groups by Line of Business) are Additional Fields entries (Update
  * Fields on Update) instead of empty sections; Coverages, Insurers and Fees and Taxes stay on the
  * panel. Version 1 keeps all six where they were, read from there.

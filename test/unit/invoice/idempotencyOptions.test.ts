@@ -1,5 +1,5 @@
 /**
- * Panel weight (issue 17.4): from Invoice typeVersion 2, Idempotency and the own Idempotency Key
+ * Panel weight: from Invoice typeVersion 2, Idempotency and the own Idempotency Key
  * are Create's and Create Many's Options entries; a workflow saved with version 1 keeps them on the
  * main panel and runs as before. Each run goes through n8n's engine, which drops the parameters a
  * node's version does not show (Workflow → getNodeParameters), as a saved workflow loads in n8n.
@@ -148,7 +148,7 @@ describe('what each version’s panel shows', () => {
 	});
 
 	it('version 1 and 2 Create Options, in order', () => {
-		expect(panel(1, 'create').options).toEqual(['billTaxesFromPreview', 'lookFirst', 'lostCreateWaitSeconds', 'replayedView']);
-		expect(panel(2, 'create', { idempotency: 'own' }).options).toEqual(['idempotency', 'idempotencyKey', 'lookFirst', 'lostCreateWaitSeconds', 'replayedView']);
+		expect(panel(1, 'create').options).toEqual(['billTaxesFromPreview', 'lookFirst', 'lostCreateWaitSeconds', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance']);
+		expect(panel(2, 'create', { idempotency: 'own' }).options).toEqual(['idempotency', 'idempotencyKey', 'lookFirst', 'lostCreateWaitSeconds', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance']);
 	});
 });

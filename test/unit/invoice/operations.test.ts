@@ -191,7 +191,7 @@ describe('Preview', () => {
 		const data = { validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount: 58.2 }] }, invoice: { net_premium: 1200 } };
 		const scope = nock(API).post('/invoices/preview', row()).reply(200, envelope(data));
 		const { output } = await run(jsonParams('preview'), { items: [row()], key: KEYS.t1 });
-		// The preview as given, plus the warning that its fees carry no tax line (issue 17.2).
+		// The preview as given, plus the warning that its fees carry no tax line (v2 bills the preview's taxes).
 		expect(output![0].json).toEqual({ ...data, _taxWarning: expect.stringContaining('the preview computes Surplus Lines Tax (sl_tax) 58.2 for TX') });
 		scope.done();
 	});

@@ -34,7 +34,7 @@ describe('local rules (no call is made for a failing input)', () => {
 			'invoice_date: Must be a valid date',
 			'transaction_effective_date: Must be a valid date',
 		]],
-		['type_code one of the four (words like "Endorsement" are read)', row({ type_code: 'Audit' }), ['type_code: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION']],
+		['type_code one of the four (words like "Endorsement" are read)', row({ type_code: 'Transfer' }), ['type_code: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION']],
 		['net premium a number', row({ net_premium: 'twelve' }), ['net_premium: Must be a number']],
 		['negative policy limit', row({ policy_limit: -1 }), ['policy_limit: Must not be negative']],
 		['at most 25 fees', row({ fees: Array.from({ length: 26 }, () => ({ type: 'other', amount: 1 })) }), ['fees: Must not have more than 25 items']],
@@ -92,7 +92,7 @@ describe('local rules (no call is made for a failing input)', () => {
 	});
 
 	it('Preview uses the same schema', async () => {
-		await refused(row({ type_code: 'AUDIT' }), ['type_code: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION'], 'preview');
+		await refused(row({ type_code: 'TRANSFER' }), ['type_code: Must be one of: NEW, RENEWAL, ENDORSEMENT, CANCELLATION'], 'preview');
 	});
 
 	it('numbers in text fields (spreadsheet cells) are accepted and sent as text', async () => {

@@ -1,5 +1,5 @@
 /**
- * Invoice typeVersion 2 (issue 17.2): Create bills the preview's taxes unless switched off; a
+ * Invoice typeVersion 2: Create bills the preview's taxes unless switched off; a
  * workflow saved with typeVersion 1 loads and runs as before (no preview unless its option is on).
  * Any invoice created or previewed without a Surplus Lines Tax line says so on its item and once
  * over the output.

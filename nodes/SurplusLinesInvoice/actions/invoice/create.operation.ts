@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
@@ -9,8 +14,14 @@ import { canonicalInvoice } from '../../canonical';
 import { fileInvoice, idempotencyKeyFor, showReplayed, type IdempotencyChoice } from '../../filing';
 import { filingOptionProperties, readFilingSettings } from '../../filingOptions';
 import { invoiceJson, tallyOutcome } from '../../output';
-import { billTaxesFromPreview } from '../../preview';
+import { billTaxesFromPreview, previewInvoice } from '../../preview';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
+import {
+	applyTaxCheck,
+	hasSheetTaxes,
+	readTaxCheckSettings,
+	taxCheckOptions,
+} from '../../taxCheck';
 import {
 	billTaxesSwitch,
 	filedTaxWarning,
@@ -48,6 +59,7 @@ const properties: INodeProperties[] = [
 			},
 			...idempotencyOptions,
 			...filingOptionProperties('current'),
+			...taxCheckOptions('create'),
 		],
 	},
 ];
@@ -99,11 +111,20 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// the day's rates must not turn a re-run of the same invoice into a new filing.
 	const key = idempotencyKeyFor(choice, PATHS.invoices, body);
 	let previewNotes: string[] | undefined;
+	let preview: IDataObject | undefined;
 	if (wantsTaxesFromPreview(this, i)) {
 		const billed = await billTaxesFromPreview(this, body, i);
 		body = billed.body;
 		previewNotes = billed.notes;
+		preview = billed.preview;
 	}
+	// The sheet's own taxes are compared before anything is filed; without Bill Taxes From
+	// Preview that takes a preview of its own, only when the option asks for it.
+	const taxSettings = readTaxCheckSettings(this, i);
+	const ownPreview = taxSettings.mode === 'always' || taxSettings.mode === 'fail';
+	if (!preview && ownPreview && hasSheetTaxes(input))
+		preview = (await previewInvoice(this, input.body, i)).data;
+	const taxCheck = applyTaxCheck(this, i, input, preview, taxSettings);
 	const settings = readFilingSettings(this, i, 'current');
 	const filed = await fileInvoice(this, body, {
 		idempotencyKey: key,
@@ -119,6 +140,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		result,
 	);
 	if (previewNotes?.length) json._previewNotes = previewNotes;
+	if (taxCheck) json._taxCheck = taxCheck;
 	return [
 		{
 			json: noteConversions(

@@ -1,0 +1,256 @@
+/**
+ * Transaction types as bordereaux and filing platforms write them, read to the service's four
+ * (NEW, RENEWAL, ENDORSEMENT, CANCELLATION), and the sign rules of the premiums they carry.
+ *
+ * Codes read: the service's own words and their usual shortenings (New, NB, Renewal, RN, Endt,
+ * Cxl...), stamping-office codes (PN new policy, PR renewal, APE / RPE additional / return
+ * premium endorsement, FC / PC flat / pro-rata cancellation) and the Lloyd's coverholder words
+ * (Original, Additional, Return premium). Codes for transactions the service does not take (AE
+ * audit endorsement, BD binder, RW rewrite, reinstatement) are refused with the reason; a code
+ * that could mean two types ("RE") is refused rather than guessed.
+ *
+ * Signs: a code with a direction (APE, RPE, FC, PC, Additional, Return) decides how an unsigned
+ * premium is read. A return written unsigned is filed negative, with the row's other amounts of
+ * the change (coverage and insurer amounts, billed taxes); a sign the sheet writes that
+ * contradicts the code is refused. Codes without a direction keep the sheet's sign as written.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { FEE_CODES, MESSAGES, TYPE_CODES } from './rules';
+import { type Read, isBlankValue, readAmount } from './values';
+
+export type TypeCode = (typeof TYPE_CODES)[number];
+type Direction = 'additional' | 'return';
+
+export interface TransactionReading {
+	code: TypeCode;
+	/** What the sheet's word was read as, said on the item ("RPE: return premium endorsement"). */
+	meaning: string;
+	direction?: Direction;
+}
+
+const reading = (code: TypeCode, meaning: string, direction?: Direction) => ({
+	code,
+	meaning,
+	direction,
+});
+
+const NEW_POLICY = reading('NEW', 'new policy');
+const RENEWAL = reading('RENEWAL', 'renewal policy');
+const ENDORSEMENT = reading('ENDORSEMENT', 'endorsement');
+const CANCELLATION = reading('CANCELLATION', 'cancellation');
+const ADDITIONAL = reading('ENDORSEMENT', 'additional premium endorsement', 'additional');
+const RETURN = reading('ENDORSEMENT', 'return premium endorsement', 'return');
+const FLAT_CANCEL = reading('CANCELLATION', 'flat cancellation, premium returned', 'return');
+const PRO_RATA_CANCEL = reading(
+	'CANCELLATION',
+	'pro-rata cancellation, premium returned',
+	'return',
+);
+const SHORT_RATE_CANCEL = reading(
+	'CANCELLATION',
+	'short-rate cancellation, premium returned',
+	'return',
+);
+
+/** Sheet words, lower case with letters and digits only, → their reading. */
+const READINGS: Record<string, TransactionReading> = {
+	new: NEW_POLICY,
+	newbusiness: NEW_POLICY,
+	nb: NEW_POLICY,
+	pn: NEW_POLICY,
+	newpolicy: NEW_POLICY,
+	original: NEW_POLICY,
+	originalpremium: NEW_POLICY,
+	renewal: RENEWAL,
+	renew: RENEWAL,
+	rn: RENEWAL,
+	ren: RENEWAL,
+	pr: RENEWAL,
+	renewalpolicy: RENEWAL,
+	renewalpremium: RENEWAL,
+	endorsement: ENDORSEMENT,
+	endt: ENDORSEMENT,
+	end: ENDORSEMENT,
+	policychange: ENDORSEMENT,
+	ape: ADDITIONAL,
+	ap: ADDITIONAL,
+	additional: ADDITIONAL,
+	additionalpremium: ADDITIONAL,
+	additionalpremiumendorsement: ADDITIONAL,
+	rpe: RETURN,
+	rp: RETURN,
+	return: RETURN,
+	returnpremium: RETURN,
+	returnpremiumendorsement: RETURN,
+	cancellation: CANCELLATION,
+	cancel: CANCELLATION,
+	cancelled: CANCELLATION,
+	canceled: CANCELLATION,
+	canc: CANCELLATION,
+	cxl: CANCELLATION,
+	cnl: CANCELLATION,
+	fc: FLAT_CANCEL,
+	flatcancel: FLAT_CANCEL,
+	flatcancellation: FLAT_CANCEL,
+	pc: PRO_RATA_CANCEL,
+	proratacancel: PRO_RATA_CANCEL,
+	proratacancellation: PRO_RATA_CANCEL,
+	src: SHORT_RATE_CANCEL,
+	shortratecancel: SHORT_RATE_CANCEL,
+	shortratecancellation: SHORT_RATE_CANCEL,
+};
+
+const NOT_INVOICES =
+	'which cannot be filed as an invoice (the service takes no audits, reinstatements or rewrites)';
+
+/** Transactions the service does not take, with why. */
+const REFUSED: Record<string, string> = {
+	ae: `is an audit endorsement, ${NOT_INVOICES}`,
+	audit: `is an audit, ${NOT_INVOICES}`,
+	auditendorsement: `is an audit endorsement, ${NOT_INVOICES}`,
+	auditpremium: `is an audit premium, ${NOT_INVOICES}`,
+	ri: `is a reinstatement, ${NOT_INVOICES}`,
+	rei: `is a reinstatement, ${NOT_INVOICES}`,
+	reinstatement: `is a reinstatement, ${NOT_INVOICES}`,
+	reinstate: `is a reinstatement, ${NOT_INVOICES}`,
+	reinstated: `is a reinstatement, ${NOT_INVOICES}`,
+	rw: `is a rewrite, ${NOT_INVOICES}; file a cancellation of the old policy and the new policy`,
+	rewrite: `is a rewrite, ${NOT_INVOICES}; file a cancellation of the old policy and the new policy`,
+	bd: 'is a binder: a binder is not filed as an invoice; file the policy once it is issued (PN, new policy)',
+	binder:
+		'is a binder: a binder is not filed as an invoice; file the policy once it is issued (PN, new policy)',
+	re: 'could be a renewal, a return premium or a reinstatement; write RN/PR, RPE or the type itself',
+};
+
+const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The reading of a sheet's transaction type, or why it is refused. Blank gives undefined. */
+export function readTransaction(value: unknown): Read<TransactionReading | undefined> {
+	if (isBlankValue(value)) return { ok: true, value: undefined };
+	if (typeof value !== 'string') return { ok: false, message: MESSAGES.typeCode };
+	const key = squash(value);
+	const found = READINGS[key];
+	if (found) return { ok: true, value: found };
+	const why = REFUSED[key];
+	return {
+		ok: false,
+		message: why ? `"${value.trim()}" ${why}. ${MESSAGES.typeCode}` : MESSAGES.typeCode,
+	};
+}
+
+/** A transaction type from its code or a sheet's word for it ("New", "PN", "RPE", "Cxl"). */
+export function readTypeCode(value: unknown): Read<string | undefined> {
+	const read = readTransaction(value);
+	return read.ok ? { ok: true, value: read.value?.code } : read;
+}
+
+/** A value the sign rules changed, said on the item with `_converted`'s other entries. */
+export interface SignedAmount {
+	field: string;
+	from: unknown;
+	to: number;
+	why: string;
+}
+
+export interface SignReading {
+	body: IDataObject;
+	/** The type's reading, when the sheet's word was not the type's own name in some case. */
+	typeNote?: { from: string; to: TypeCode; why: string };
+	signed: SignedAmount[];
+	problems: string[];
+}
+
+type Written = '-' | '+' | 'unsigned' | 'zero' | 'unread';
+
+/** How the sheet wrote an amount's sign: a minus (or accounting brackets), a plus, or none. */
+function writtenSign(raw: unknown): Written {
+	const read = readAmount(raw);
+	if (!read.ok || read.value === undefined) return 'unread';
+	if (read.value === 0) return 'zero';
+	if (read.value < 0) return '-';
+	return typeof raw === 'string' && /^\s*\+/.test(raw) ? '+' : 'unsigned';
+}
+
+const BILLED_TAX_CODES = new Set(FEE_CODES.tax);
+const list = (value: unknown) =>
+	Array.isArray(value) ? (value as unknown[]).filter((v) => v && typeof v === 'object') : [];
+
+type Step = string | number;
+
+/**
+ * Where the amounts of the change besides the premium are, which the service wants with the
+ * premium's sign: coverage amounts and their limits' premiums, insurer amounts, billed tax lines.
+ */
+function changeAmounts(body: IDataObject): Step[][] {
+	const found: Step[][] = [];
+	list(body.coverages).forEach((c, n) => {
+		found.push(['coverages', n, 'amount']);
+		list((c as IDataObject).limits).forEach((_, m) =>
+			found.push(['coverages', n, 'limits', m, 'premium']),
+		);
+	});
+	list(body.insurers).forEach((i, n) => {
+		found.push(['insurers', n, 'amount']);
+		list((i as IDataObject).companies).forEach((_, m) =>
+			found.push(['insurers', n, 'companies', m, 'amount']),
+		);
+	});
+	list(body.fees).forEach((f, n) => {
+		if (BILLED_TAX_CODES.has(String((f as IDataObject).type))) found.push(['fees', n, 'amount']);
+	});
+	return found;
+}
+
+const valueAt = (value: unknown, steps: Step[]): unknown =>
+	steps.reduce<unknown>(
+		(at, step) => (at && typeof at === 'object' ? (at as Record<Step, unknown>)[step] : undefined),
+		value,
+	);
+
+const pathText = (steps: Step[]) =>
+	steps.map((s, n) => (typeof s === 'number' ? `[${s}]` : n ? `.${s}` : s)).join('');
+
+/**
+ * Applies the type's sign rules to a checked body (`raw` is the body as given, for the signs the
+ * sheet wrote). The checked body is not changed; a new one is returned when a sign was set.
+ */
+export function readTransactionSigns(raw: IDataObject, checked: IDataObject): SignReading {
+	const result: SignReading = { body: checked, signed: [], problems: [] };
+	const read = readTransaction(raw.type_code);
+	if (!read.ok || !read.value) return result;
+	const { code, meaning, direction } = read.value;
+	const word = String(raw.type_code).trim();
+	if (squash(word) !== squash(code))
+		result.typeNote = { from: word, to: code, why: `${word}: ${meaning}` };
+	const premium = writtenSign(raw.net_premium);
+	if (!direction || premium === 'zero' || premium === 'unread') return result;
+
+	const shown = String(raw.net_premium).trim();
+	if (direction === 'additional' && premium === '-') {
+		result.problems.push(
+			`net_premium: ${shown} is negative, but type_code "${word}" is an additional premium; write the premium positive, or give a return type (RPE)`,
+		);
+	} else if (direction === 'return' && premium === '+') {
+		result.problems.push(
+			`net_premium: ${shown} is written positive, but type_code "${word}" returns premium; write it unsigned or negative`,
+		);
+	}
+	if (direction !== 'return' || premium !== 'unsigned' || result.problems.length) return result;
+
+	// A return written unsigned: the premium and the other amounts of the change are filed
+	// negative, as the service wants premium returned. Amounts the sheet already signed stay.
+	const why = `${word} returns premium: an unsigned amount is filed negative`;
+	const body = JSON.parse(JSON.stringify(checked)) as IDataObject;
+	for (const steps of [['net_premium'], ...changeAmounts(body)]) {
+		const holder = valueAt(body, steps.slice(0, -1)) as Record<Step, unknown>;
+		const key = steps[steps.length - 1];
+		const value = holder[key];
+		const from = valueAt(raw, steps);
+		if (typeof value !== 'number' || value <= 0 || writtenSign(from) !== 'unsigned') continue;
+		holder[key] = -value;
+		result.signed.push({ field: pathText(steps), from, to: -value, why });
+	}
+	result.body = body;
+	return result;
+}
