@@ -1,5 +1,5 @@
 /**
- * Exactly once whatever changes between runs (issue 23), in n8n's engine against the sandbox, on
+ * Exactly once whatever changes between runs, in n8n's engine against the sandbox, on
  * an account that replays by key and on a legacy one: another key of the same account, another
  * body source or node version, stray spaces and nulls, a run stopped at Concurrency 25, a lost
  * reply whose look-up fails, ambiguous amounts and shares. After each, the account's invoices are

@@ -307,8 +307,8 @@ describe('idempotency keys', () => {
 		expect(canonicalJson({ b: [2, 1], a: null })).toBe('{"a":null,"b":[2,1]}');
 	});
 
-	// Changed on purpose (issue 23): the released derivation hashed the API key's fingerprint too, so
-	// a new key of the same account filed every row again (issue 23). Rows filed under the released
+	// Changed on purpose: the released derivation hashed the API key's fingerprint too, so
+	// a new key of the same account filed every row again. Rows filed under the released
 	// derivation are still found for 24 hours (test/sandbox-backed/exactlyOnce.test.ts).
 	it('derives exactly the pinned key (a changed key would file re-run rows again), and no longer the released one', () => {
 		const body = {

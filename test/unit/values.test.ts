@@ -140,7 +140,7 @@ describe('readStateCode, readText', () => {
 	});
 });
 
-describe('values that read two ways are refused, naming how to write them (issue 23)', () => {
+describe('values that read two ways are refused, naming how to write them', () => {
 	it.each(['1.500', '1.003', '12.345', '$1.500', '-999.000', '(1.500)'])('"%s" as an amount: a decimal point or a thousands dot', (text) => {
 		expect(value(readAmount(text))).toMatch(/^refused: Must be a number: ".*" reads two ways \(a decimal point or a thousands dot\); write /);
 	});
@@ -171,7 +171,7 @@ describe('values that read two ways are refused, naming how to write them (issue
 	});
 });
 
-describe('dates outside sane years and times that are not times are refused (issue 23)', () => {
+describe('dates outside sane years and times that are not times are refused', () => {
 	it.each([
 		['1/1/0001', 'the year must be from 1900 to 2199'],
 		['0001-01-01', 'the year must be from 1900 to 2199'],

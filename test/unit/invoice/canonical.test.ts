@@ -1,5 +1,5 @@
 /**
- * One canonical create body (issue 23): every way of writing the same invoice gives the same body,
+ * One canonical create body: every way of writing the same invoice gives the same body,
  * so the same Idempotency-Key.
  */
 import type { IDataObject } from 'n8n-workflow';
