@@ -7,7 +7,8 @@
  * - text is trimmed ("Acme " is "Acme");
  * - null, empty text and empty lists or objects are left out, as an absent field is;
  * - the lists whose order the service does not keep any meaning in (fees, coverages, insurers,
- *   an insurer group's companies, documents) are sorted; a coverage's limits keep their order.
+ *   an insurer group's companies, documents) are sorted, by code where they have one; a
+ *   coverage's limits keep their order.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -15,6 +16,13 @@ import { canonicalJson } from '../shared/idempotency';
 import { DEFAULT_TYPE_CODE } from '../shared/rules';
 
 const UNORDERED_LISTS = new Set(['fees', 'coverages', 'insurers', 'companies', 'documents']);
+
+/** A list entry's place: by its code (fee type, coverage code, document id), then all of it. */
+function sortText(item: unknown): string {
+	const entry = (item && typeof item === 'object' ? item : {}) as IDataObject;
+	const name = entry.type ?? entry.code ?? entry.docUUID ?? '';
+	return `${typeof name === 'string' ? name : ''}\u0000${canonicalJson(item)}`;
+}
 
 function tidy(value: unknown, field?: string): unknown {
 	if (value === null || value === undefined) return undefined;
@@ -26,7 +34,7 @@ function tidy(value: unknown, field?: string): unknown {
 		const items = value.map((item) => tidy(item)).filter((item) => item !== undefined);
 		if (!items.length) return undefined;
 		if (!field || !UNORDERED_LISTS.has(field)) return items;
-		const keyed = items.map((item) => ({ item, text: canonicalJson(item) }));
+		const keyed = items.map((item) => ({ item, text: sortText(item) }));
 		keyed.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
 		return keyed.map(({ item }) => item);
 	}

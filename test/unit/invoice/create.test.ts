@@ -243,15 +243,17 @@ describe('Bill Taxes From Preview', () => {
 	it('adds the tax lines to fees (keeping codes and aliases already sent), then creates', async () => {
 		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'stamping_fee', amount: 2 }, { type: 'clearinghouse_fee', amount: 5 }] });
+		// Sent in the canonical order (fees by code), the preview's tax lines after them.
+		const canonical = { ...body, fees: [{ type: 'clearinghouse_fee', amount: 5 }, { type: 'stamping_fee', amount: 2 }] };
 		const billed = {
 			...body,
 			fees: [
-				{ type: 'stamping_fee', amount: 2 },
 				{ type: 'clearinghouse_fee', amount: 5 },
+				{ type: 'stamping_fee', amount: 2 },
 				{ type: 'sl_tax', amount: 58.2 },
 			],
 		};
-		const p = nock(API).post('/invoices/preview', body).reply(200, preview(['State TX is not supported for filing']));
+		const p = nock(API).post('/invoices/preview', canonical).reply(200, preview(['State TX is not supported for filing']));
 		// Changed: the key is derived from the invoice as given, before the tax lines are added.
 		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', billed)
