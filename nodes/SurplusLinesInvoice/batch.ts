@@ -12,13 +12,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldMessages } from '../shared/envelope';
 import { serviceError } from '../shared/errors';
-import {
-	BATCH_MAX_INVOICES,
-	LIST_KEYS,
-	PATHS,
-	readKeptInvoiceId,
-	readList,
-} from '../shared/service';
+import { BATCH_MAX_INVOICES, LIST_KEYS, PATHS, readKeptInvoiceId, readList } from '../shared/service';
 import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
 import { listInvoices } from '../shared/invoiceList';
 import {
@@ -352,8 +346,7 @@ export async function fileInBatches(
 	}
 	while (entries.length) {
 		const chunk = entries.splice(0, BATCH_MAX_INVOICES);
-		for (const outcome of await fileChunk(ctx, chunk, settings))
-			outcomes.set(outcome.index, outcome);
+		for (const outcome of await fileChunk(ctx, chunk, settings)) outcomes.set(outcome.index, outcome);
 	}
 	return order.map((index) => outcomes.get(index)!);
 }
