@@ -38,6 +38,7 @@ import {
 } from './filing';
 import type { FilingSettings } from './filingOptions';
 import { policyBook } from './policyBook';
+import { setAsideRepeats, settleRepeats } from './sameRun';
 
 export interface Entry {
 	/** Input item index. */
@@ -329,6 +330,7 @@ export async function fileInBatches(
 ): Promise<Outcome[]> {
 	const order = entries.map((e) => e.index);
 	const outcomes = new Map<number, Outcome>();
+	let repeats = new Map<number, number>();
 	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
 		let keysHonoured: boolean;
 		try {
@@ -340,13 +342,20 @@ export async function fileInBatches(
 		}
 		if (entries.some((e) => lookFirstScope(ctx, keysHonoured, e.keyDerived))) {
 			const toFile = await lookFirst(ctx, entries, outcomes, keysHonoured);
+			// Identical rows share a key where keys are honoured: the service replays the second.
+			const { toSend, repeats: sameAsEarlier } = keysHonoured
+				? { toSend: toFile, repeats: new Map<number, number>() }
+				: setAsideRepeats(toFile);
+			repeats = sameAsEarlier;
 			entries.length = 0;
-			for (const entry of toFile) entries.push(entry);
+			for (const entry of toSend) entries.push(entry);
 		}
 	}
 	while (entries.length) {
 		const chunk = entries.splice(0, BATCH_MAX_INVOICES);
-		for (const outcome of await fileChunk(ctx, chunk, settings)) outcomes.set(outcome.index, outcome);
+		for (const outcome of await fileChunk(ctx, chunk, settings))
+			outcomes.set(outcome.index, outcome);
 	}
+	settleRepeats(ctx, repeats, outcomes);
 	return order.map((index) => outcomes.get(index)!);
 }

@@ -277,7 +277,7 @@ const REQUIRED_LINE = /^(\w+): This field is required$/;
 const LAST_PART = /(\.\w+|\[\d+\])$/;
 
 /** The sheet column a body path came from: its own, or its nearest parent's (`fees[0]`). */
-function sourceOf(path: string, sources: Record<string, string>): string | undefined {
+export function sourceOf(path: string, sources: Record<string, string>): string | undefined {
 	for (let part = path; part; part = part.replace(LAST_PART, '')) {
 		if (sources[part]) return sources[part];
 		if (!LAST_PART.test(part)) return undefined;
@@ -310,7 +310,7 @@ export interface InvoiceInput {
 	converted: Array<Conversion & { column?: string }>;
 	/** The sheet's own totals (Map Columns), for the tax check. */
 	totals: SheetTotals;
-	/** Body field path → the sheet column it came from (Map Columns). */
+	/** Body field path → the sheet column it came from (Map Columns; empty otherwise). */
 	sources: Record<string, string>;
 }
 

@@ -131,3 +131,10 @@ export function takeInvoiceWarnings(ctx: object, itemIndex: number): string[] {
 	byItem?.delete(itemIndex);
 	return warnings;
 }
+
+/** Adds one warning to those noted for item `itemIndex` (found after its body was read). */
+export function addInvoiceWarning(ctx: object, itemIndex: number, warning: string): void {
+	if (!NOTED.has(ctx)) NOTED.set(ctx, new Map());
+	const byItem = NOTED.get(ctx)!;
+	byItem.set(itemIndex, [...(byItem.get(itemIndex) ?? []), warning]);
+}

@@ -12,6 +12,7 @@ import { TRIGGER_RESTART_SCENARIOS } from './scenarios-trigger-restart';
 import { RESULT_SCENARIOS } from './scenarios-results';
 import { EDITOR_SCENARIOS } from './scenarios-editor';
 import { REFILE_SCENARIOS } from './scenarios-refile';
+import { ACCOUNT_SCENARIOS } from './scenarios-accounts';
 
 export type { Context, Scenario } from './context';
 
@@ -340,4 +341,5 @@ export const SCENARIOS: Scenario[] = [
 	...RESULT_SCENARIOS,
 	...EDITOR_SCENARIOS,
 	...REFILE_SCENARIOS,
+	...ACCOUNT_SCENARIOS,
 ];

@@ -234,6 +234,7 @@ describe('Map Columns body source', () => {
 			'Row 2: Invalid input, nothing was sent: net_premium (column "Premium"): Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
 		);
 		nock.cleanAll();
+		nock(API).get('/auth/me').reply(200, meReply()).persist();
 		const sent: IDataObject[][] = [];
 		batchEndpoint(sent);
 		const run2 = await run(columnsParams('createMany'), { items, key: KEYS.t3, continueOnFail: true });

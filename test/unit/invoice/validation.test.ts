@@ -98,6 +98,8 @@ describe('local rules (no call is made for a failing input)', () => {
 	it('numbers in text fields (spreadsheet cells) are accepted and sent as text', async () => {
 		const body = row({ policy_number: 12345, insured_address: { line1: '1 Main', zip: 75201 }, insurers: [{ naic: 12345, percent: 100 }] });
 		const sent = row({ policy_number: '12345', insured_address: { line1: '1 Main', zip: '75201' }, insurers: [{ naic: '12345', percent: 100 }] });
+		// An insurer by NAIC: the account is asked whether it looks insurers up itself (it does).
+		nock(API).get('/auth/me').reply(200, meReply());
 		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 9)));
 		const { output, error } = await run(jsonParams('create', { idempotency: 'off' }), { items: [body] });
 		expect(error).toBeUndefined();

@@ -9,6 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
 import type { DescribeDone } from '../../../shared/stopped';
+import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
+import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
 import { canonicalInvoice } from '../../canonical';
 import { fileInvoice, idempotencyKeyFor, showReplayed, type IdempotencyChoice } from '../../filing';
@@ -60,6 +62,7 @@ const properties: INodeProperties[] = [
 			...idempotencyOptions,
 			...filingOptionProperties('current'),
 			...taxCheckOptions('create'),
+			unknownLobOption,
 		],
 	},
 ];
@@ -105,7 +108,11 @@ export const describeDone: DescribeDone = (done) => {
 };
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const { input, choice } = await takeChecked(this, i);
+	const checked = await takeChecked(this, i);
+	// The account's adaptation (it may call the service) comes before the one canonical body,
+	// from which the key is derived and which is sent.
+	const input = await adaptToAccount(this, checked.input, i);
+	const { choice } = checked;
 	let body = canonicalInvoice(input.body);
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
 	// the day's rates must not turn a re-run of the same invoice into a new filing.
@@ -143,9 +150,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (taxCheck) json._taxCheck = taxCheck;
 	return [
 		{
-			json: noteConversions(
-				markTaxWarning(this, json, filedTaxWarning(result.invoice)),
-				input.converted,
+			json: noteAdaptations(
+				noteConversions(
+					markTaxWarning(this, json, filedTaxWarning(result.invoice)),
+					input.converted,
+				),
+				input.adapted,
 			),
 		},
 	];

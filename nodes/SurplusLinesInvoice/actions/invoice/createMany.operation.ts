@@ -6,6 +6,8 @@ import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { itemParameter } from '../../../shared/params';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
+import { adaptToAccount, noteAdaptations, type Adaptation } from '../../accountAdapt';
+import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
 import { canonicalInvoice } from '../../canonical';
 import { idempotencyKeyFor, mayHaveFiled, showReplayed } from '../../filing';
@@ -42,7 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...idempotencyOptions, ...filingOptionProperties('firstReply')],
+		options: [...idempotencyOptions, ...filingOptionProperties('firstReply'), unknownLobOption],
 	},
 ];
 
@@ -94,11 +96,13 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const failures: Failure[] = [];
 	const entries: Entry[] = [];
 	const converted: Array<InvoiceInput['converted']> = [];
+	const adapted: Adaptation[][] = [];
 	for (let index = 0; index < count; index++) {
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
-			const input = readInvoiceInput(this, index);
+			const input = await adaptToAccount(this, readInvoiceInput(this, index), index);
 			converted[index] = input.converted;
+			adapted[index] = input.adapted;
 			const choice = readIdempotencyChoice(this, index);
 			const body = canonicalInvoice(input.body);
 			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
@@ -138,14 +142,17 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		countOutcome(counts, result.outcome);
 		const simplify = itemParameter(this, 'simplify', outcome.index, false);
 		output[outcome.index] = {
-			json: noteConversions(
-				markTaxWarning(
-					this,
-					invoiceJson(result.invoice, simplify, result),
-					filedTaxWarning(result.invoice),
-					{ hint: false },
+			json: noteAdaptations(
+				noteConversions(
+					markTaxWarning(
+						this,
+						invoiceJson(result.invoice, simplify, result),
+						filedTaxWarning(result.invoice),
+						{ hint: false },
+					),
+					converted[outcome.index],
 				),
-				converted[outcome.index],
+				adapted[outcome.index],
 			),
 			pairedItem: { item: outcome.index },
 		};

@@ -6,6 +6,8 @@ import { invoiceIdProperty } from '../../../shared/descriptions';
 import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
+import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
+import { accountOptionsProperty } from '../../accountOptions';
 import { noteConversions, readInvoiceInput } from '../../body';
 import { explainConflict } from '../../hints';
 import { noteKeptInvoice } from '../../filing';
@@ -14,14 +16,19 @@ import { bodyProperties, simplifyProperty } from './body.description';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['update'] } },
-	[invoiceIdProperty(), ...bodyProperties(true), simplifyProperty],
+	[invoiceIdProperty(), ...bodyProperties(true), simplifyProperty, accountOptionsProperty()],
 );
 
 /** PUT: fields sent replace the stored ones; only what is sent is checked locally. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Update an invoice', i);
 	const id = readInvoiceId(this, i);
-	const { body, converted } = readInvoiceInput(this, i, 'partial');
+	const { body, converted, adapted } = await adaptToAccount(
+		this,
+		readInvoiceInput(this, i, 'partial'),
+		i,
+		'partial',
+	);
 	try {
 		const reply = await apiRequest.call(this, {
 			method: 'PUT',
@@ -31,12 +38,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		});
 		return [
 			{
-				json: noteConversions(
-					invoiceJson(
-						reply.data as IDataObject,
-						this.getNodeParameter('simplify', i, false) as boolean,
+				json: noteAdaptations(
+					noteConversions(
+						invoiceJson(
+							reply.data as IDataObject,
+							this.getNodeParameter('simplify', i, false) as boolean,
+						),
+						converted,
 					),
-					converted,
+					adapted,
 				),
 			},
 		];
