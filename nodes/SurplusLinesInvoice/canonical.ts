@@ -6,21 +6,22 @@
  * - the type the service would file anyway is written out (no type_code is NEW);
  * - text is trimmed ("Acme " is "Acme");
  * - null, empty text and empty lists or objects are left out, as an absent field is;
- * - the lists whose order the service does not keep any meaning in (fees, coverages, insurers,
- *   an insurer group's companies, documents) are sorted, by code where they have one; a
- *   coverage's limits keep their order.
+ * - the lists whose order the service does not keep any meaning in (fees, coverages, documents)
+ *   are sorted by their code; a coverage's limits keep their order, and so do insurers and a
+ *   group's companies: they may be adapted to the account (a NAIC becomes a company id), and an
+ *   order taken from that would make the filing depend on the account.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { canonicalJson } from '../shared/idempotency';
 import { DEFAULT_TYPE_CODE } from '../shared/rules';
 
-const UNORDERED_LISTS = new Set(['fees', 'coverages', 'insurers', 'companies', 'documents']);
+const UNORDERED_LISTS = new Set(['fees', 'coverages', 'documents']);
 
 /** A list entry's place: by its code (fee type, coverage code, document id), then all of it. */
 function sortText(item: unknown): string {
 	const entry = (item && typeof item === 'object' ? item : {}) as IDataObject;
-	const name = entry.type ?? entry.code ?? entry.docUUID ?? '';
+	const name = entry.type ?? entry.code ?? entry.docUUID;
 	return `${typeof name === 'string' ? name : ''}\u0000${canonicalJson(item)}`;
 }
 

@@ -24,7 +24,7 @@ describe('canonicalInvoice', () => {
 		).toEqual({ ...base, type_code: 'NEW' });
 	});
 
-	it('sorts the lists whose order means nothing; keeps the order of a coverage limits', () => {
+	it('sorts fees, coverages and documents by code; keeps the order of a coverage’s limits and of insurers', () => {
 		const body = canonicalInvoice({
 			...base,
 			fees: [{ type: 'sl_tax', amount: 48.5 }, { type: 'broker_fee', amount: 25 }],
@@ -32,7 +32,8 @@ describe('canonicalInvoice', () => {
 			coverages: [{ code: 'WIND', amount: 1000, limits: [{ premium: 600 }, { premium: 400 }] }],
 		});
 		expect(body.fees).toEqual([{ type: 'broker_fee', amount: 25 }, { type: 'sl_tax', amount: 48.5 }]);
-		expect(body.insurers).toEqual([{ company_id: 301, percent: 40 }, { company_id: 303, percent: 60 }]);
+		// Insurers keep the order given: an account adaptation may rename them.
+		expect(body.insurers).toEqual([{ company_id: 303, percent: 60 }, { company_id: 301, percent: 40 }]);
 		expect(body.coverages).toEqual([{ code: 'WIND', amount: 1000, limits: [{ premium: 600 }, { premium: 400 }] }]);
 	});
 

@@ -41,11 +41,10 @@ describe('Company locator (Fields mode)', () => {
 	it('sends the chosen company as an integer company_id, on insurers and in line-of-business groups', async () => {
 		const expected = {
 			...sentRequired,
-			// Insurers are sent in one order whatever the order given (canonical.ts): one key.
 			insurers: [
-				{ lob_id: 1, amount: 1000, companies: [{ company_id: 302, amount: 1000 }] },
-				{ company_id: 301, percent: 40 },
 				{ company_id: 303, percent: 60 },
+				{ company_id: 301, percent: 40 },
+				{ lob_id: 1, amount: 1000, companies: [{ company_id: 302, amount: 1000 }] },
 			],
 		};
 		const scope = nock(API).post('/invoices', expected).reply(201, envelope(invoiceFor(expected, 71)));

@@ -134,10 +134,9 @@ describe('Fields mode', () => {
 			lob_id: 2,
 			insured_address: { line1: '1 Main St', city: 'Miami', zip: '33101', type_id: 1 },
 			coverages: [{ code: 'WIND', amount: 1000, title: 'Windstorm', limits: [{ premium: 600 }, { premium: 400 }] }],
-			// In the canonical order (canonical.ts): a group sorts before a plain insurer.
 			insurers: [
-				{ lob_id: 1, amount: 1000, companies: [{ naic: '90001', amount: 1000 }] },
 				{ company_id: 301, percent: 100 },
+				{ lob_id: 1, amount: 1000, companies: [{ naic: '90001', amount: 1000 }] },
 			],
 			fees: [{ type: 'policy_fee_broker', amount: 25 }],
 			documents: [{ type: 'declaration_page', docUUID: 'doc-1', mime_type: 'application/pdf' }],
