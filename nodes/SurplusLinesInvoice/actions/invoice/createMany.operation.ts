@@ -10,8 +10,17 @@ import { adaptToAccount, noteAdaptations, type Adaptation } from '../../accountA
 import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
 import { canonicalInvoice } from '../../canonical';
-import { idempotencyKeyFor, mayHaveFiled, showReplayed } from '../../filing';
-import { filingOptionProperties, readFilingSettings, type FilingSettings } from '../../filingOptions';
+import {
+	idempotencyKeyFor,
+	mayHaveFiled,
+	showReplayed,
+	type IdempotencyChoice,
+} from '../../filing';
+import {
+	filingOptionProperties,
+	readFilingSettings,
+	type FilingSettings,
+} from '../../filingOptions';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../taxes';
@@ -97,13 +106,25 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const entries: Entry[] = [];
 	const converted: Array<InvoiceInput['converted']> = [];
 	const adapted: Adaptation[][] = [];
+	// Every row's local checks first: a bad row stops the run before any call, the look-ups an
+	// account adaptation makes included.
+	const read: Array<{ index: number; input: InvoiceInput; choice: IdempotencyChoice }> = [];
 	for (let index = 0; index < count; index++) {
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
-			const input = await adaptToAccount(this, readInvoiceInput(this, index), index);
+			const input = readInvoiceInput(this, index);
+			read.push({ index, input, choice: readIdempotencyChoice(this, index) });
+		} catch (error) {
+			failures.push({ index, error: error as Error });
+		}
+	}
+	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
+	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
+	for (const { index, input: given, choice } of read) {
+		try {
+			const input = await adaptToAccount(this, given, index);
 			converted[index] = input.converted;
 			adapted[index] = input.adapted;
-			const choice = readIdempotencyChoice(this, index);
 			const body = canonicalInvoice(input.body);
 			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
 			const key = idempotencyKeyFor(choice, PATHS.invoices, body);
@@ -112,7 +133,8 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			failures.push({ index, error: error as Error });
 		}
 	}
-	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
+	failures.sort((a, b) => a.index - b.index);
+	// A row the account's look-ups refused stops the run too: nothing was filed yet.
 	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
 
 	// One setting for the whole run (its rows are filed together).
