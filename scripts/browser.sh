@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
+bash scripts/ensure-openssl.sh
 CHROMIUM=$(bash scripts/ensure-chromium.sh | tail -1)
 export N8N_BIN CHROMIUM
 if [ ! -f dist/credentials/SurplusLinesApi.credentials.js ]; then

@@ -10,6 +10,7 @@ elapsed() { echo "$(($(date +%s) - start)) s"; }
 
 # Node >= 20.19 is what n8n 2.8.4 needs; this machine's Node 20 qualifies.
 N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
+bash scripts/ensure-openssl.sh
 export N8N_BIN
 echo "[e2e] n8n ready ($(elapsed))"
 

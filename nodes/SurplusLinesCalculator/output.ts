@@ -48,3 +48,27 @@ export function perLineItem(result: IDataObject): IDataObject[] {
 		unrounded_amount: item.unrounded_amount,
 	}));
 }
+
+/**
+ * For a model: the figures it must quote with the rates that make them and the disclaimer it must
+ * pass on; what only a spreadsheet needs (unrounded amounts, timestamps) is left out.
+ */
+export function forAssistant(result: IDataObject): IDataObject {
+	const json: IDataObject = {
+		...context(result),
+		lines: lineItems(result).map((item) => ({
+			code: item.code,
+			name: item.name,
+			rate: item.rate,
+			rate_type: item.rate_type,
+			amount: item.amount,
+		})),
+		total_taxes_and_fees: result.total_taxes_and_fees,
+		total_due: result.total_due,
+	};
+	if (result.fee_breakdown) json.fee_breakdown = result.fee_breakdown;
+	if (result.special_notes) json.special_notes = result.special_notes;
+	if (Array.isArray(result.warnings) && result.warnings.length) json.warnings = result.warnings;
+	json.disclaimer = result.disclaimer;
+	return json;
+}

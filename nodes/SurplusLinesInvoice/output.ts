@@ -34,6 +34,18 @@ export function simplifyInvoice(invoice: IDataObject): IDataObject {
 		net_premium: invoice.net_premium,
 		fees_total: feesTotal(invoice.fees),
 		warnings: Array.isArray(invoice.warnings) ? invoice.warnings : [],
+		...filingState(invoice.filing),
+	};
+}
+
+/** The state's answer to the filing, where the account reports it (read by id). */
+function filingState(filing: unknown): IDataObject {
+	if (!filing || typeof filing !== 'object') return {};
+	const { state_status, confirmation_number, message } = filing as IDataObject;
+	return {
+		filing_state: state_status ?? null,
+		confirmation_number: confirmation_number ?? null,
+		filing_message: message ?? null,
 	};
 }
 

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { errorItem } from './errors';
 import { readInvoiceId } from './params';
 import { noteDoneBeforeStop, noteRefusedBeforeAnyCall, type DescribeDone } from './stopped';
+import { forToolUse, isToolUse } from './toolUse';
 
 /** One operation of an action node: its own UI description and its own execute. */
 export interface OperationModule {
@@ -84,9 +85,10 @@ export async function routeOperations(
 	for (let itemIndex = 0; module.check && itemIndex < count; itemIndex++) {
 		try {
 			await module.check.call(this, itemIndex);
-		} catch (error) {
-			refused.push({ itemIndex, error: withItemIndex(this, error as Error, itemIndex) });
-			results[itemIndex] = [errorItem(error as Error, itemIndex, this.getNode())];
+		} catch (caught) {
+			const error = isToolUse(this) ? forToolUse(caught as Error) : (caught as Error);
+			refused.push({ itemIndex, error: withItemIndex(this, error, itemIndex) });
+			results[itemIndex] = [errorItem(error, itemIndex, this.getNode())];
 		}
 	}
 	if (refused.length && !this.continueOnFail()) throw noteRefusedBeforeAnyCall(refused, count);
@@ -108,11 +110,13 @@ export async function routeOperations(
 			results[itemIndex] = this.helpers.constructExecutionMetaData(items, {
 				itemData: { item: itemIndex },
 			});
-		} catch (error) {
+		} catch (caught) {
+			// A tool's error is read by a model: its details say what input to send instead.
+			const error = isToolUse(this) ? forToolUse(caught as Error) : (caught as Error);
 			if (this.continueOnFail()) {
-				results[itemIndex] = [errorItem(error as Error, itemIndex, this.getNode())];
+				results[itemIndex] = [errorItem(error, itemIndex, this.getNode())];
 			} else {
-				fail(itemIndex, error as Error);
+				fail(itemIndex, error);
 			}
 		}
 	};

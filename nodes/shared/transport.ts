@@ -21,6 +21,7 @@ import {
 } from './rateLimit';
 import { readKeptInvoiceId } from './service';
 import { clock } from './timing';
+import { isToolUse } from './toolUse';
 
 export interface TransportSettings {
 	/** Longest total wait for the rate limit (429 Retry-After or pacing) before failing. */
@@ -102,9 +103,11 @@ export function readSettings(ctx: ApiContext, itemIndex: number | undefined): Tr
 	const number = (value: unknown, fallback: number) =>
 		typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 	return {
+		// A tool call answers a model whose client may give up long before a window resets: unless
+		// the node says otherwise, it answers at once with the time to try again.
 		maxRateLimitWaitSeconds: number(
 			raw?.maxRateLimitWaitSeconds,
-			DEFAULT_SETTINGS.maxRateLimitWaitSeconds,
+			isToolUse(ctx) ? 0 : DEFAULT_SETTINGS.maxRateLimitWaitSeconds,
 		),
 		timeoutSeconds:
 			number(raw?.timeoutSeconds, DEFAULT_SETTINGS.timeoutSeconds) ||
@@ -166,6 +169,10 @@ function rateLimitFailure(
 			httpStatus: 429,
 			message: rateLimitMessage(waitSeconds, why, info, clock.now()),
 			requestId,
+			extra: {
+				retry_after_seconds: Math.ceil(waitSeconds),
+				retry_at: new Date(clock.now() + waitSeconds * 1000).toISOString(),
+			},
 		},
 		{
 			itemIndex: req.itemIndex,
@@ -201,7 +208,9 @@ async function credentialOptions(
 }
 
 const waitTooLong = (settings: TransportSettings) =>
-	`longer than the ${settings.maxRateLimitWaitSeconds} s this node may wait`;
+	settings.maxRateLimitWaitSeconds === 0
+		? 'and this node answers at once instead of waiting'
+		: `longer than the ${settings.maxRateLimitWaitSeconds} s this node may wait`;
 
 /**
  * Waits until the key's shared budget lets this request go (see `takeTurn`): for a call in flight

@@ -14,8 +14,10 @@ import { join } from 'node:path';
 
 import { chromium, type BrowserContext } from 'playwright-core';
 
+import { mcpCredential } from '../e2e/mcp';
 import { keyByName, startSandbox } from '../sandbox';
 import { startMailbox } from '../e2e/mailbox';
+import { startSlackStandIn } from '../e2e/slack';
 import {
 	copyExampleFiles,
 	installPackedPackage,
@@ -62,18 +64,22 @@ async function main(): Promise<number> {
 	const profile = mkdtempSync(join(tmpdir(), 'sl-chromium-'));
 	const sandbox = await startSandbox({ port: 0 });
 	const mailbox = await startMailbox({ port: 0, dir: join(userFolder, 'mailbox') });
+	const slack = await startSlackStandIn({ dir: join(userFolder, 'slack-ca') });
 	let server: RunningN8n | undefined;
 	let browser: BrowserContext | undefined;
 	const outcomes: Array<{ name: string; ok: boolean; ms: number; detail?: string }> = [];
 	try {
 		installPackedPackage(userFolder);
 		const n8n = await n8nEnv(bin, userFolder);
+		Object.assign(n8n.env, slack.proxy.env());
 		copyExampleFiles(userFolder);
 		const work = join(userFolder, 'browser-input');
 		mkdirSync(join(work, 'workflows'), { recursive: true });
 		const credentials = [
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
+			{ id: 'slDemoSlack', name: 'Demo Slack (local stand-in)', type: 'slackApi', data: slack.credentialData() },
+			mcpCredential(),
 			// What the credential's test says when something is wrong (steps.ts, CREDENTIAL_CASES).
 			...credentialCases(sandbox.baseUrl).map((c) => ({ id: c.id, name: c.name, type: 'surplusLinesApi', data: c.data })),
 		];
@@ -104,6 +110,7 @@ async function main(): Promise<number> {
 			owner: OWNER,
 			sandbox,
 			session,
+			slack,
 			examples: examples.map((file) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as BrowserWorld['examples'][number]),
 		};
 		// A step may leave a panel changed (not saved): leave the page without n8n's "leave?" prompt.
@@ -133,6 +140,7 @@ async function main(): Promise<number> {
 		killAllChildren();
 		await sandbox.close();
 		await mailbox.close();
+		await slack.close();
 		rmSync(profile, { recursive: true, force: true });
 		if (process.env.BROWSER_KEEP) console.log(`[browser] user folder kept: ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });

@@ -5,17 +5,21 @@
 import assert from 'node:assert/strict';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../../credentials/SurplusLinesApi.credentials';
+import { SurplusLinesCalculator } from '../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
 import { checkApiKey, checkBaseUrl } from '../../nodes/shared/credentialRules';
 import { FEE_TYPE_NAMES } from '../../nodes/shared/service';
 import type { RunningSandbox } from '../sandbox';
 import { keyByName } from '../sandbox';
 import type { RestSession } from '../e2e/n8n';
+import type { SlackStandIn } from '../e2e/slack';
 import { TIMEOUT, type Editor } from './editor';
 
 export interface BrowserWorld {
 	owner: { email: string; password: string };
 	sandbox: RunningSandbox;
 	session: RestSession;
+	/** The local stand-in of Slack's Web API the Slack example posts to. */
+	slack: SlackStandIn;
 	examples: Array<{ id: string; name: string; nodes: Array<{ name: string; type: string }> }>;
 }
 
@@ -132,6 +136,25 @@ export const STEPS: Step[] = [
 	everyPanelOf('slExampleTax0001'),
 	everyPanelOf('slExampleDocs001'),
 	everyPanelOf('slExampleNotify1'),
+	everyPanelOf('slExampleSlack01'),
+	everyPanelOf('slExampleMcpRead'),
+	everyPanelOf('slExampleMcpFile'),
+	{
+		name: 'MCP example: the trigger asks for a token and each tool tells the model what it does',
+		async run(editor) {
+			await editor.openWorkflow('slExampleMcpRead');
+			await editor.shot('mcp-tools-canvas');
+			await editor.openNode('MCP Server Trigger');
+			assert.equal(await editor.parameter('authentication').locator('input').first().inputValue(), 'Bearer Auth');
+			await editor.closeNode();
+			await editor.openNode('Estimate surplus lines tax');
+			const written = new SurplusLinesCalculator().description.properties.find((p) => p.name === 'toolDescription')?.default;
+			assert.equal(await editor.parameter('toolDescription').locator('textarea').first().inputValue(), written);
+			assert.equal(await editor.parameter('descriptionType').count(), 0, 'no "Set Automatically" switch of n8n’s own');
+			await editor.shot('mcp-tool-description');
+			await editor.closeNode();
+		},
+	},
 	{
 		name: 'a dropdown loads from the sandbox',
 		async run(editor) {
@@ -268,7 +291,10 @@ export const STEPS: Step[] = [
 			await editor.openNode('Result per Row');
 			const output = await editor.executeOpenNode();
 			await output.getByText('25 items').first().waitFor({ timeout: 60_000 });
-			await output.getByText(/insured_name: This field is required/).first().waitFor({ timeout: TIMEOUT });
+			const reason = output.getByText(/This field is required/).first();
+			await reason.waitFor({ timeout: TIMEOUT });
+			// The table scrolled to the refused rows' field and reason.
+			await reason.scrollIntoViewIfNeeded();
 			await editor.shot('bordereau-results');
 			await editor.closeNode();
 		},
@@ -287,6 +313,26 @@ export const STEPS: Step[] = [
 			await output.getByText('"invoice_status_changed"').first().waitFor({ timeout: TIMEOUT });
 			await output.getByText('"DEMO-POL-1"').first().waitFor({ timeout: TIMEOUT });
 			await editor.shot('trigger-test-event');
+			await editor.closeNode();
+		},
+	},
+	{
+		name: 'the Slack example posts through the Slack node',
+		async run(editor, world) {
+			const watched = await fetch(`${world.sandbox.baseUrl}/invoices?policy_number=DEMO-POL-2`, { headers: { authorization: `Bearer ${keyByName('t2').key}` } });
+			// Run alone (BROWSER_ONLY), the watched policies are not filed yet.
+			if (((await watched.json()) as { data: { invoices: unknown[] } }).data.invoices.length === 0) await createInvoices(world, ['DEMO-POL-1', 'DEMO-POL-2']);
+			world.slack.clear();
+			await editor.openWorkflow('slExampleSlack01');
+			await editor.openNode('Post to Slack Channel');
+			// Execute step runs the trigger's test event (the watched invoices' current state) and the Compose Message node first.
+			const output = await editor.executeOpenNode();
+			await output.getByText('4 items').first().waitFor({ timeout: 60_000 });
+			await editor.outputAsJson(output);
+			await output.getByText('"message_timestamp"').first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('slack-node-output');
+			assert.equal(world.slack.messages.length, 4, 'the stand-in of Slack received one message per event');
+			assert.ok(world.slack.messages.every((m) => m.channel === '#surplus-lines-filings' && !m.text.includes('n8n workflow')));
 			await editor.closeNode();
 		},
 	},

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RunningSandbox } from '../sandbox';
 import type { RestSession } from './n8n';
 import type { Mailbox } from './mailbox';
+import type { SlackStandIn } from './slack';
 import type { Run } from './runData';
 
 export interface Context {
@@ -18,6 +19,8 @@ export interface Context {
 	userFolder: string;
 	/** The local SMTP server the examples' Send Email node delivers to. */
 	mailbox: Mailbox;
+	/** The local stand-in of Slack's Web API the Slack example posts to (through the local HTTPS proxy); the e2e run has one. */
+	slack?: SlackStandIn;
 }
 
 /** For `restart` scenarios: the running `n8n start`, which the scenario may stop and start again. */

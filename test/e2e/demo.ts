@@ -5,23 +5,32 @@
  *
  * Beside them a local SMTP server (loopback) receives the notification example's emails: each is
  * kept as a .eml file and listed on a small inbox page. The notification example is activated, so
- * mails arrive as the sandbox moves statuses.
+ * mails arrive as the sandbox moves statuses. The Slack example is activated too: n8n's Slack node
+ * posts through a local HTTPS proxy to a stand-in of Slack's Web API (slack.ts), whose channel
+ * page lists the messages.
  *
  * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n, kept between runs),
  * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525),
- * INBOX_PORT (8025), N8N_RUNNERS_BROKER_PORT (the task runners' broker; a free port when unset).
+ * INBOX_PORT (8025), SLACK_PAGE_PORT (8026), N8N_RUNNERS_BROKER_PORT (the task runners' broker; a free port when unset).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
 import { serveInbox, startMailbox } from './mailbox';
+import { mcpCredential, MCP_TOKEN } from './mcp';
+import { serveChannel, startSlackStandIn } from './slack';
 import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 
 const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
 const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
 const SMTP_CREDENTIAL = { id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)' };
-const NOTIFY_EXAMPLE_ID = 'slExampleNotify1';
+const SLACK_CREDENTIAL = { id: 'slDemoSlack', name: 'Demo Slack (local stand-in)' };
+/**
+ * Activated as the demo starts: the email and the Slack notification examples, and the read-only
+ * MCP example so an MCP client can connect (the filing one is left off).
+ */
+const ACTIVE_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01', 'slExampleMcpRead'];
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -66,11 +75,13 @@ async function main(): Promise<void> {
 	const advance = numberFromEnv('SANDBOX_AUTO_ADVANCE_SECONDS', 20);
 	const smtpPort = numberFromEnv('SMTP_PORT', 2525);
 	const inboxPort = numberFromEnv('INBOX_PORT', 8025);
+	const slackPagePort = numberFromEnv('SLACK_PAGE_PORT', 8026);
 	const ports = [
 		['n8n', n8nPort, 'N8N_PORT'],
 		['sandbox', sandboxPort, 'SANDBOX_PORT'],
 		['SMTP server', smtpPort, 'SMTP_PORT'],
 		['inbox page', inboxPort, 'INBOX_PORT'],
+		['Slack channel page', slackPagePort, 'SLACK_PAGE_PORT'],
 	] as const;
 	for (const [what, port, variable] of ports) {
 		if (!(await portIsFree(port))) throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${variable}`);
@@ -82,9 +93,13 @@ async function main(): Promise<void> {
 	rmSync(mailDir, { recursive: true, force: true }); // this run's mails only
 	const mailbox = await startMailbox({ port: smtpPort, dir: mailDir });
 	const inbox = await serveInbox(mailbox, inboxPort);
+	const slack = await startSlackStandIn({ dir: join(userFolder, 'slack-ca') });
+	const channel = await serveChannel(slack, slackPagePort);
 	installPackedPackage(userFolder);
 	const brokerPort = process.env.N8N_RUNNERS_BROKER_PORT ? numberFromEnv('N8N_RUNNERS_BROKER_PORT', 0) : undefined;
 	const n8n = await n8nEnv(bin, userFolder, n8nPort, brokerPort);
+	// n8n's HTTPS goes through the local proxy: slack.com reaches the stand-in, nothing else leaves.
+	Object.assign(n8n.env, slack.proxy.env());
 	const filesDir = copyExampleFiles(userFolder);
 
 	// Credential and examples are imported on every start: the sandbox port may differ, and the
@@ -97,6 +112,8 @@ async function main(): Promise<void> {
 		JSON.stringify([
 			{ ...CREDENTIAL, type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ ...SMTP_CREDENTIAL, type: 'smtp', data: mailbox.credentialData() },
+			{ ...SLACK_CREDENTIAL, type: 'slackApi', data: slack.credentialData() },
+			mcpCredential(),
 		]),
 	);
 	await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
@@ -109,10 +126,13 @@ async function main(): Promise<void> {
 	const server = await startServer(n8n, { timeoutMs: 120_000 });
 	const session = new RestSession(server.url);
 	await session.ownerSetupOrLogin(DEMO_OWNER);
-	// The notification example runs by itself: each status change the sandbox makes becomes a mail.
-	const notify = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${NOTIFY_EXAMPLE_ID}`);
-	const activated = await session.request('POST', `/rest/workflows/${NOTIFY_EXAMPLE_ID}/activate`, { versionId: notify.body.data.versionId });
-	if (activated.status !== 200) throw new Error(`activating the notification example: ${activated.status} ${JSON.stringify(activated.body)}`);
+	// The notification examples run by themselves (status changes become mails and Slack messages);
+	// the MCP example answers MCP clients.
+	for (const id of ACTIVE_EXAMPLES) {
+		const workflow = await session.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${id}`);
+		const activated = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.body.data.versionId });
+		if (activated.status !== 200) throw new Error(`activating example ${id}: ${activated.status} ${JSON.stringify(activated.body)}`);
+	}
 	// Seeded once the example watches (its first poll is a baseline), so their first status changes
 	// become mails; earlier, the sandbox would have settled them while n8n was starting.
 	await seed(sandbox.baseUrl);
@@ -126,6 +146,8 @@ async function main(): Promise<void> {
 		await sandbox.close();
 		await inbox.close();
 		await mailbox.close();
+		await channel.close();
+		await slack.close();
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop());
@@ -145,9 +167,13 @@ Surplus Lines demo is running.
   sandbox:  ${sandbox.baseUrl}  (reference: ${sandbox.baseUrl}/docs)
             statuses move one step every ${advance} s; invoices 1001 (DEMO-POL-1) and 1002 (DEMO-POL-2) are seeded
   inbox:    ${inbox.url}  (SMTP server 127.0.0.1:${mailbox.port}; each mail also as a .eml file in ${mailDir})
-  credentials "${CREDENTIAL.name}" (t2 key) and "${SMTP_CREDENTIAL.name}", and ${examples.length} example workflows are loaded:
+  Slack:    ${channel.url}  (the channel's messages; n8n reaches the stand-in of slack.com through ${slack.proxy.url})
+  credentials "${CREDENTIAL.name}" (t2 key), "${SMTP_CREDENTIAL.name}" and "${SLACK_CREDENTIAL.name}", and ${examples.length} example workflows are loaded:
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
   "Notify when a filing changes" is active: a mail for each status change (polls every 30 s).
+  "Post filing changes to Slack" is active: a message when a filing settles or fails (polls every minute).
+  "Surplus lines tools for AI assistants" is active: MCP clients connect to ${server.url}/mcp/surplus-lines
+            with the header "Authorization: Bearer ${MCP_TOKEN}" (credential "${mcpCredential().name}", new each start)
   The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}
   n8n data: ${userFolder}
 

@@ -100,7 +100,7 @@ export async function startMailbox(opts: { port: number; dir: string }): Promise
 	};
 }
 
-const escape = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+export const escape = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 /** The demo's inbox page: the messages, newest first, refreshed every 5 seconds. */
 export async function serveInbox(mailbox: Mailbox, port: number): Promise<{ url: string; close(): Promise<void> }> {

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
 import { startMailbox } from './mailbox';
+import { startSlackStandIn } from './slack';
 import {
 	copyExampleFiles,
 	installPackedPackage,
@@ -43,6 +44,8 @@ import { refileCredentials } from './scenarios-refile';
 import { SCENARIOS } from './scenarios';
 import { assertNoSecretsInOutputs } from './scenarios-results';
 import { runActivated, runViaServer } from './serverRun';
+import { mcpCredential } from './mcp';
+import { STAND_IN_CREDENTIAL } from './scenarios-agent';
 
 const WORKFLOW_DIR = join(REPO_ROOT, 'test', 'e2e', 'workflows');
 const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
@@ -101,6 +104,7 @@ async function main(): Promise<number> {
 	const sandbox = await startSandbox({ port: 0 });
 	const origin = new URL(sandbox.baseUrl).origin;
 	const mailbox = await startMailbox({ port: 0, dir: join(userFolder, 'mailbox') });
+	const slack = await startSlackStandIn({ dir: join(userFolder, 'slack-ca') });
 	let server: RunningN8n | undefined;
 	try {
 		let t = Date.now();
@@ -108,8 +112,10 @@ async function main(): Promise<number> {
 		console.log(`[e2e] packed package installed into ${installedAt} (${seconds(Date.now() - t)})`);
 		console.log(`[e2e] sandbox at ${sandbox.baseUrl}`);
 		const n8n = await n8nEnv(bin, userFolder);
+		// n8n's HTTPS goes through the local proxy (slack.com reaches the stand-in); loopback does not.
+		Object.assign(n8n.env, slack.proxy.env());
 		copyExampleFiles(userFolder);
-		console.log(`[e2e] local SMTP server at ${mailbox.host}:${mailbox.port}`);
+		console.log(`[e2e] local SMTP server at ${mailbox.host}:${mailbox.port}; Slack stand-in behind the HTTPS proxy ${slack.proxy.url}`);
 
 		// Credentials: the t2 key does everything; the t1 key shows a tier refusal.
 		const credentials = [
@@ -118,7 +124,12 @@ async function main(): Promise<number> {
 			// The examples ship with the demo's credential id.
 			{ id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)', type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: sandbox.baseUrl } },
 			{ id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)', type: 'smtp', data: mailbox.credentialData() },
+			{ id: 'slDemoSlack', name: 'Demo Slack (local stand-in)', type: 'slackApi', data: slack.credentialData() },
 			...refileCredentials(sandbox.baseUrl),
+			// The MCP examples' trigger checks this Bearer token.
+			mcpCredential(),
+			// The AI Agent scenario's chat model: a stand-in on loopback (its address is set per run).
+			{ ...STAND_IN_CREDENTIAL, data: { apiKey: 'sk-stand-in', url: 'http://127.0.0.1:9/v1' } },
 		];
 		writeFileSync(join(workDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
 		t = Date.now();
@@ -131,7 +142,8 @@ async function main(): Promise<number> {
 			if (only && !only.includes(scenario.name)) continue;
 			const text = readFileSync(join(scenario.example ? EXAMPLES_DIR : WORKFLOW_DIR, scenario.workflow), 'utf8');
 			const workflow = JSON.parse(text) as WorkflowFile;
-			const ours = [...new Set(workflow.nodes.filter((n) => n.type.startsWith(NODE_PREFIX)).map((n) => n.type.slice(NODE_PREFIX.length)))];
+			// A node's generated tool variant (`...Tool`) comes with the node.
+			const ours = [...new Set(workflow.nodes.filter((n) => n.type.startsWith(NODE_PREFIX)).map((n) => n.type.slice(NODE_PREFIX.length).replace(/Tool$/, '')))];
 			const notLanded = ours.filter((type) => !sourceExists(type));
 			if (notLanded.length) {
 				outcomes.push({ name: scenario.name, status: 'skipped', ms: 0, detail: `node not in nodes/ yet: ${notLanded.join(', ')}` });
@@ -151,7 +163,7 @@ async function main(): Promise<number> {
 			console.log(`[e2e] ${runnable.length} workflows imported (${seconds(Date.now() - t)})`);
 		}
 
-		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder, mailbox };
+		const context: Context = { sandbox, origin, keys: { t2: keyByName('t2').key, t1: keyByName('t1').key }, userFolder, mailbox, slack };
 		const cliRuns = runnable.filter((r) => (r.scenario.via ?? 'cli') === 'cli');
 		const serverRuns = runnable.filter((r) => r.scenario.via === 'server' || r.scenario.via === 'active' || r.scenario.via === 'restart');
 
@@ -213,6 +225,7 @@ async function main(): Promise<number> {
 		killAllChildren();
 		await sandbox.close();
 		await mailbox.close();
+		await slack.close();
 		if (process.env.E2E_KEEP) console.log(`[e2e] user folder kept: ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
@@ -251,6 +264,7 @@ async function runScenario(scenario: Scenario, context: Context, execute: () => 
 	try {
 		context.sandbox.reset();
 		context.mailbox.clear();
+		context.slack?.clear();
 		await scenario.before?.(context);
 		const runs = await execute();
 		if (process.env.E2E_DUMP) {

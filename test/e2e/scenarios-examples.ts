@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import ExcelJS from 'exceljs';
 import type { IDataObject } from 'n8n-workflow';
 
 import { api, control, invoiceBody, storedBinary, type Context, type Scenario } from './context';
-import { REPO_ROOT } from './n8n';
+import { EXAMPLE_FILES_DIR, REPO_ROOT } from './n8n';
 import { items, json } from './runData';
 
 /** The sample bordereau as the CSV has it (the source of the XLSX), one object a row. */
@@ -31,44 +32,70 @@ const BAD_ROWS: Record<string, RegExp> = {
 	'BDX-26-0123': /99999/,
 };
 
-/** The bordereau example files the sheet with Map Columns in "Map Automatically" mode: no expression. */
+/** The results workbook the bordereau example writes next to its input, as rows of cell values. */
+async function readResultsWorkbook(ctx: Context): Promise<IDataObject[]> {
+	const workbook = new ExcelJS.Workbook();
+	await workbook.xlsx.readFile(join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau-results.xlsx'));
+	const sheet = workbook.getWorksheet('Results');
+	assert.ok(sheet, 'the workbook has a sheet named Results');
+	const rows: unknown[][] = [];
+	sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+	const [header, ...body] = rows;
+	return body.map((cells) => Object.fromEntries((header as string[]).map((name, i) => [name, cells[i] ?? ''])));
+}
+
+let firstWorkbook: IDataObject[] = [];
+
+/**
+ * The bordereau example files the sheet with Map Columns in "Map Automatically" mode (no
+ * expression) and writes a results workbook beside the input; it runs twice, and the second run
+ * files nothing again and replaces the workbook with its own outcomes.
+ */
 const exampleBordereau: Scenario = {
 	name: 'example: bordereau from disk',
 	workflow: 'file-spreadsheet-rows-as-invoices.json',
 	example: true,
-	async check(run, ctx) {
+	async execute(cli, ctx) {
+		const first = await cli.run();
+		firstWorkbook = await readResultsWorkbook(ctx);
+		return [first, await cli.run()];
+	},
+	async check(run, ctx, runs) {
 		const sheet = bordereauRows();
 		assert.equal(sheet.length, 25);
 		assert.equal(json(run, 'Extract Rows From CSV').length, 25, 'one item per row read from the file on disk');
 		const results = json(run, 'Result per Row');
 		assert.deepEqual(
-			results.map((r) => r.policy),
+			results.map((r) => r['Policy #']),
 			sheet.map((r) => r['Policy #']),
 			'every row comes out, in the sheet order',
 		);
 		// TX: 4.85% tax and 0.04% stamping on 12,000 premium + 150 policy fee, plus that fee.
 		// 12,150 × 4.85% = 589.275 → 589.28; × 0.04% = 4.86; 150 + 589.28 + 4.86 = 744.14.
-		assert.equal(results[0].fees_and_taxes, 744.14);
+		assert.equal(results[0]['Taxes and Fees Billed'], 744.14);
 		// Map Automatically read the sheet's forms, and says so on the item.
 		const [created] = json(run, 'Create Invoice (Bill Taxes From Preview)');
 		assert.deepEqual(
 			(created._converted as Array<{ field: string; from: string; to: string }>).map((c) => `${c.field}: ${c.from} → ${c.to}`),
 			['effective_date: 03/01/2026 → 2026-03-01', 'expiration_date: 03/01/2027 → 2027-03-01', 'type_code: New → NEW'],
 		);
-		const notFiled = results.filter((r) => r.status === 'not filed');
-		assert.deepEqual(notFiled.map((r) => r.policy), Object.keys(BAD_ROWS), 'exactly the bad rows are not filed');
-		for (const row of notFiled) assert.match(String(row.problem), BAD_ROWS[String(row.policy)], `${String(row.policy)}: ${String(row.problem)}`);
-		const filed = results.filter((r) => r.status !== 'not filed');
+		const refused = results.filter((r) => r.Outcome === 'refused');
+		assert.deepEqual(refused.map((r) => r['Policy #']), Object.keys(BAD_ROWS), 'exactly the bad rows are refused');
+		for (const row of refused) {
+			const policy = String(row['Policy #']);
+			assert.match(`${String(row['Refused Field'])}: ${String(row.Reason)}`, BAD_ROWS[policy], `${policy}: ${String(row['Refused Field'])}: ${String(row.Reason)}`);
+		}
+		const filed = results.filter((r) => r.Outcome !== 'refused');
 		assert.deepEqual(
-			filed.map((r) => r.invoice_id),
-			filed.map((_, i) => String(1001 + i)),
+			filed.map((r) => [r['Invoice ID'], r.Outcome]),
+			filed.map((_, i) => [String(1001 + i), 'filed']),
 			'the 20 good rows are filed once each, in order',
 		);
 
 		// The service holds exactly the 20 good rows, with the sheet's values turned into the API's.
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
 		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
-		assert.equal(stored.length, 20);
+		assert.equal(stored.length, 20, 'the second run filed nothing again');
 		const first = await api(ctx, 'GET', '/invoices/1001');
 		assert.equal(first.data.policy_number, 'BDX-26-0101');
 		assert.equal((first.data.type as { name: string }).name, 'New', 'type_code NEW, as the service names it');
@@ -88,6 +115,24 @@ const exampleBordereau: Scenario = {
 		const renewal = await api(ctx, 'GET', '/invoices/1003');
 		assert.equal(renewal.data.policy_number, 'BDX-26-0103');
 		assert.equal((renewal.data.type as { name: string }).name, 'Renewal', '"Renewal" in the sheet, sent as RENEWAL');
+
+		// The workbook of the first run: the Result per Row items as cells, one row per input row.
+		const workbook = firstWorkbook;
+		const asCells = (row: IDataObject): IDataObject => Object.fromEntries(Object.entries(row).map(([name, v]) => [name, v ?? '']));
+		assert.deepEqual(workbook.map(asCells), results.map(asCells), 'the workbook holds every row as Result per Row gave it');
+		const storedIds = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
+		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
+			assert.equal(row['Invoice ID'], storedIds.get(String(row['Policy #'])), `${String(row['Policy #'])}: the sandbox's invoice id`);
+		}
+		// The second run replaced it: the same invoices, now replayed (t2 key with idempotency); the same refusals.
+		const second = await readResultsWorkbook(ctx);
+		assert.deepEqual(second.map((r) => r['Policy #']), sheet.map((r) => r['Policy #']), 'one row per input row, in order');
+		assert.deepEqual(
+			second.map((r) => [r['Invoice ID'], r.Outcome, r.Reason]),
+			workbook.map((r) => [r['Invoice ID'], r.Outcome === 'filed' ? 'replayed' : r.Outcome, r.Reason]),
+			"the second run's outcomes: filed rows replayed with their ids, refused rows refused again",
+		);
+		assert.equal(json(runs[1], 'Result per Row').length, 25);
 	},
 };
 
@@ -160,7 +205,7 @@ const exampleDocuments: Scenario = {
 };
 
 /** The two watched policies of the notification example, filed through the API. */
-async function fileDemoPolicies(ctx: Context): Promise<void> {
+export async function fileDemoPolicies(ctx: Context): Promise<void> {
 	for (const policy of ['DEMO-POL-1', 'DEMO-POL-2']) {
 		assert.equal((await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: policy }))).status, 201);
 	}

@@ -63,7 +63,7 @@ const errorOutput: Scenario = {
 };
 
 /** The secret part of each test key (what follows the tier), cut into every 8-character run. */
-function secretRuns(ctx: Context): string[] {
+export function secretRuns(ctx: Context): string[] {
 	const runs: string[] = [];
 	for (const key of [ctx.keys.t2, ctx.keys.t1]) {
 		const secret = key.slice(key.lastIndexOf('_') + 1);
@@ -117,7 +117,7 @@ function startEchoServer(seen: string[]): Promise<Server> {
 }
 
 /** Every row of n8n's execution_data table (sqlite), read with the sqlite3 module n8n ships with. */
-function readExecutionData(userFolder: string): Promise<Array<{ executionId: number; workflowData: string; data: string }>> {
+export function readExecutionData(userFolder: string): Promise<Array<{ executionId: number; workflowData: string; data: string }>> {
 	const bin = process.env.N8N_BIN;
 	assert.ok(bin, 'N8N_BIN is set by scripts/e2e.sh');
 	const sqlite3 = createRequire(join(bin, '..', '..', 'n8n', 'package.json'))('sqlite3') as {

@@ -13,6 +13,9 @@ import { RESULT_SCENARIOS } from './scenarios-results';
 import { EDITOR_SCENARIOS } from './scenarios-editor';
 import { REFILE_SCENARIOS } from './scenarios-refile';
 import { ACCOUNT_SCENARIOS } from './scenarios-accounts';
+import { AGENT_SCENARIOS } from './scenarios-agent';
+import { MCP_SCENARIOS } from './scenarios-mcp';
+import { SLACK_SCENARIOS } from './scenarios-slack';
 
 export type { Context, Scenario } from './context';
 
@@ -172,7 +175,7 @@ const invoice: Scenario = {
 		assert.equal(again._replayed, true);
 
 		assert.deepEqual(json(run, 'Get'), [
-			{ id: 1001, policy_number: 'E2E-INV-1', type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 489, warnings: [] },
+			{ id: 1001, policy_number: 'E2E-INV-1', type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 489, warnings: [], filing_state: 'accepted', confirmation_number: null, filing_message: null },
 		]);
 		const [updated] = json(run, 'Update Commission');
 		assert.equal(updated.commission, 1500);
@@ -342,4 +345,8 @@ export const SCENARIOS: Scenario[] = [
 	...EDITOR_SCENARIOS,
 	...REFILE_SCENARIOS,
 	...ACCOUNT_SCENARIOS,
+	...SLACK_SCENARIOS,
+	// Last among the server scenarios: mcp-tools ends with the key's rate-limit window closed.
+	...AGENT_SCENARIOS,
+	...MCP_SCENARIOS,
 ];

@@ -74,6 +74,7 @@ describe('Invoice node against the sandbox', () => {
 		const read = await run('t2', { operation: 'get', invoiceId: id, simplify: true });
 		expect(read.output![0].json).toEqual({
 			id: 1001, policy_number: 'SB-1', type: 'New', status: 'new', filed: false, state: 'TX', net_premium: 1000, fees_total: 150, warnings: [],
+			filing_state: 'not_sent', confirmation_number: null, filing_message: null,
 		});
 
 		const updated = await run('t2', json('update', { invoiceId: id }), [{ commission: 120 }]);

@@ -11,7 +11,7 @@ import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { zodIssueLines } from '../../../shared/zodIssues';
 import { explainForbidden } from '../../forbidden';
-import { perLineItem, simplify } from '../../output';
+import { forAssistant, perLineItem, simplify } from '../../output';
 import { dateOnly } from '../../../shared/dates';
 import { estimateInput } from '../../validation';
 
@@ -123,6 +123,12 @@ const properties: INodeProperties[] = [
 				description: 'The service’s whole reply, with rates, rounding, notes and disclaimer',
 			},
 			{
+				name: 'For an AI Assistant',
+				value: 'assistant',
+				description:
+					'One compact item a model can read and quote: each line with its rate and amount, totals, state notes and the service’s disclaimer',
+			},
+			{
 				name: 'One Item per Line Item',
 				value: 'lineItems',
 				description: 'A row for each tax or fee line, for spreadsheets',
@@ -189,5 +195,6 @@ export async function execute(
 	const output = this.getNodeParameter('output', itemIndex, 'simplified') as string;
 	if (output === 'full') return [{ json: result }];
 	if (output === 'lineItems') return perLineItem(result).map((json) => ({ json }));
+	if (output === 'assistant') return [{ json: forAssistant(result) }];
 	return [{ json: simplify(result) }];
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { toolDescriptionProperties } from '../../../shared/toolUse';
 import * as attach from './attach.operation';
 import * as del from './delete.operation';
 import * as download from './download.operation';
@@ -63,4 +64,20 @@ export const description: INodeProperties[] = [
 	...del.description,
 	...download.description,
 	...waitUntilFetched.description,
+	...toolDescriptionProperties('document', {
+		attach:
+			'Attaches a reference to a file held in the user’s document store to an invoice, by the numeric invoice ID; the service then fetches the file itself. ' +
+			'Inputs: the invoice ID; your document UUID (at most 256 characters); the document type code (e.g. declaration_page or sl2_form; the document types list gives the codes); optionally a file name. ' +
+			'Returns the document with its fetch_status (pending until fetched). Attaching the same UUID again updates it instead of adding a second one, so it is safe to call again. An error names the input at fault.',
+		get:
+			'Reads one document of an invoice: inputs the numeric invoice ID and the document’s reference (your document UUID as attached, or the service’s document ID). Returns its type, file name, fetch_status (pending, fetching, fetched or failed) and file_ready (true when the file can be downloaded); the download link itself is never returned. Reads only.',
+		getAll:
+			'Lists the documents of an invoice by its numeric invoice ID: type, file name, fetch_status and file_ready of each; no download links. Reads only.',
+		download:
+			'Downloads a document’s file as binary data for the workflow. An assistant cannot read binary data: use the get tool for the document’s state instead.',
+		waitUntilFetched:
+			'Checks a document again and again until the service has fetched its file or failed to, up to a set time: inputs the numeric invoice ID and the document’s reference (your document UUID as attached, or the service’s document ID). Returns the document with its final fetch_status. It may take minutes; an assistant should rather call the get tool later.',
+		delete:
+			'Removes a document reference from an invoice: inputs the numeric invoice ID and the document’s reference (your document UUID as attached, or the service’s document ID). It cannot be undone: call it only when the user asked for it.',
+	}),
 ];

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { toolDescriptionProperties } from '../../../shared/toolUse';
 import * as create from './create.operation';
 import * as createMany from './createMany.operation';
 import * as del from './delete.operation';
@@ -71,4 +72,32 @@ export const description: INodeProperties[] = [
 	...getAll.description,
 	...update.description,
 	...del.description,
+	...toolDescriptionProperties('invoice', {
+		preview:
+			'Checks a policy transaction and computes its surplus lines taxes as the service would file it, without storing anything. ' +
+			'Inputs: the policy number (the same on every transaction of a policy); the insured’s name; the state as its two-letter code (e.g. TX); the net premium in US dollars as a plain number (e.g. 12000; negative for returned premium on an endorsement or cancellation); the effective and expiration dates as YYYY-MM-DD; the transaction type: NEW, RENEWAL, ENDORSEMENT or CANCELLATION. ' +
+			'Returns whether the service would accept it (valid; errors lists what it would refuse; the message that a state is not supported for filing only means its filing is prepared for the state’s own process), the tax lines (code, rate, amount in dollars), the totals and a disclaimer to pass on. ' +
+			'Safe to call again; each call uses one of the API key’s hourly calls. An error names the input at fault and the rule: correct it and call again.',
+		get:
+			'Reads one filed invoice by its numeric invoice ID (e.g. 1042; listing the policy’s transactions gives the IDs). ' +
+			'Returns its status (new: received; sent: filed with the state; success: accepted, it can no longer change; error: the filing failed; re-submitted), filed (true once sent), the state, the premium, the fees total, warnings and, where the account reports it, the state’s answer: filing_state (not_sent, sent, accepted, confirmed, rejected or refused), confirmation_number and filing_message (the reason for a rejection). ' +
+			'Reads only; safe to call again. An unknown ID gives a not-found error: check the ID against the policy’s transactions.',
+		getAll:
+			'Lists every transaction (invoice) of one policy, oldest first: new policy, endorsements, cancellation, renewal. ' +
+			'Input: the policy number exactly as filed. Returns one entry per invoice with its ID, type, status, filed, state, premium, fees total and warnings; an empty result means nothing was filed under that number. ' +
+			'Reads only; safe to call again.',
+		create:
+			'Files a policy transaction with the surplus lines service as a new invoice: this files a real tax document with the state, so call it only when the user has asked for the filing and confirmed the values, after a preview. ' +
+			'Inputs: the policy number (the same on every transaction of a policy); the insured’s name; the state as its two-letter code (e.g. TX); the net premium in US dollars as a plain number (e.g. 12000; negative for returned premium on an endorsement or cancellation); the effective and expiration dates as YYYY-MM-DD; the transaction type: NEW, RENEWAL, ENDORSEMENT or CANCELLATION. The surplus lines taxes are computed by a preview and billed with the invoice. ' +
+			'Returns the invoice (ID, status new, filed false, state, premium, fees total) and outcome: filed (stored now), replayed or already_filed (the same transaction was filed before; nothing was filed twice). ' +
+			'Calling again with the same inputs returns the first filing instead of a second one, so after a timeout or an unclear reply it is safe to call again with exactly the same inputs. ' +
+			'An error names the input at fault and the rule; nothing was filed: correct it and call again.',
+		createMany:
+			'Files every input item as an invoice in one run. Meant for workflows, not for an assistant: file one transaction at a time with the create tool instead.',
+		update:
+			'Changes fields of a filed invoice the state has not accepted yet, by its numeric invoice ID. Only the fields given change. ' +
+			'Returns the invoice as stored. An invoice in status success cannot change (a conflict error): tell the user.',
+		delete:
+			'Deletes an invoice the state has not accepted yet, by its numeric invoice ID. It cannot be undone: call it only when the user asked for it. An invoice in status success cannot be deleted (a conflict error).',
+	}),
 ];

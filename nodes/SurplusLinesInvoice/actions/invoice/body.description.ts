@@ -632,7 +632,7 @@ export const simplifyProperty: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to return only ID, policy, type, status, filed, state, premium, fees total and warnings instead of the whole invoice',
+		'Whether to return only ID, policy, type, status, filed, state, premium, fees total, warnings and, where the account reports it, the state’s answer to the filing (filing_state, confirmation_number, filing_message) instead of the whole invoice',
 };
 
 const idempotencyMode: INodeProperties = {

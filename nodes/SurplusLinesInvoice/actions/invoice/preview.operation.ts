@@ -1,6 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { forAssistant } from '../../../SurplusLinesCalculator/output';
+import { isToolUse } from '../../../shared/toolUse';
 import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
 import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput } from '../../body';
@@ -11,6 +13,14 @@ import { bodyProperties } from './body.description';
 
 const properties: INodeProperties[] = [
 	...bodyProperties(false),
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to return only whether the invoice would be accepted (errors, warnings) and its tax lines with rates, totals and the disclaimer, instead of the whole reply with the invoice echoed back',
+	},
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -26,13 +36,32 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The verdict and the taxes, without the echoed invoice: what a reader (or a model) acts on. */
+function simplifyPreview(preview: IDataObject): IDataObject {
+	const validation = (preview.validation ?? {}) as IDataObject;
+	return {
+		valid: validation.valid,
+		errors: validation.errors ?? [],
+		warnings: validation.warnings ?? [],
+		...forAssistant((preview.tax_calculation ?? {}) as IDataObject),
+	};
+}
+
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const input = await adaptToAccount(this, readInvoiceInput(this, i), i);
 	const { body, converted, adapted } = input;
 	const reply = await previewInvoice(this, body, i);
-	const json = markTaxWarning(this, { ...reply.data }, previewTaxWarning(body, reply.data));
 	const taxCheck = applyTaxCheck(this, i, input, reply.data, readTaxCheckSettings(this, i));
+	let json: IDataObject;
+	if (this.getNodeParameter('simplify', i, false) as boolean) {
+		json = simplifyPreview(reply.data);
+	} else {
+		// The warning is about what Create would file, in the words of the node's switches: a model
+		// reading a preview has the tax lines in the reply instead.
+		const warning = isToolUse(this) ? undefined : previewTaxWarning(body, reply.data);
+		json = markTaxWarning(this, { ...reply.data }, warning);
+	}
 	if (taxCheck) json._taxCheck = taxCheck;
 	// Shown before filing: what Create would send instead of what the row gives.
 	return [{ json: noteAdaptations(noteConversions(json, converted), adapted) }];

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { toolDescriptionProperties } from '../../../shared/toolUse';
 import type { OperationModule } from '../../../shared/execute';
 import { LISTS, listOperation } from './lists';
 
@@ -73,4 +74,19 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
+	...toolDescriptionProperties('referenceData', {
+		getStates:
+			'Lists the 50 US states and DC as the surplus lines service knows them: one entry each with the two-letter code, the name, the service’s numeric id and efile (true when the state takes direct electronic filing; other states’ filings are prepared for the state’s own process). ' +
+			'No inputs. Use it to turn a state name into its code or to answer which states e-file. Reads only; safe to call again; each call uses one of the API key’s hourly calls.',
+		getFeeTypes:
+			'Lists the fee and tax codes the service knows: one entry each with the code, its category (e.g. tax, policy fee, inspection, broker, pass-through), accepted_by (calculator, invoices, or both) and alias_of (another code this one stands for, else null). ' +
+			'No inputs. Use it to pick the code for a fee before an estimate or a preview. Reads only; safe to call again; each call uses one of the API key’s hourly calls.',
+		getDocumentTypes:
+			'Lists the document types an invoice’s documents may have: one entry each with the code, the name and sent_to_state (true when the state receives it with the filing; other types are kept for the operator only). ' +
+			'No inputs. Reads only; safe to call again; each call uses one of the API key’s hourly calls.',
+		getLinesOfBusiness:
+			'Lists the lines of business: one entry each with the numeric id an invoice takes and the name. No inputs. Reads only; safe to call again; each call uses one of the API key’s hourly calls.',
+		getCoverages:
+			'Lists the coverage codes with their titles. The list does not say which states accept each code. No inputs. Reads only; safe to call again; each call uses one of the API key’s hourly calls.',
+	}),
 ];
