@@ -17,6 +17,7 @@ import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport
 import { listInvoices } from '../shared/invoiceList';
 import {
 	FOUND_ON_POLICY,
+	FOUND_UNDER_EARLIER_KEY,
 	accountCheckFailed,
 	alreadyFiled,
 	fileInvoice,
@@ -27,6 +28,7 @@ import {
 	isTimeout,
 	lookAfterUnknownOutcome,
 	lookFirstFailed,
+	lookFirstScope,
 	lookedSeconds,
 	markSentAgain,
 	nothingSentError,
@@ -271,31 +273,36 @@ async function fileChunk(
 }
 
 /**
- * On an account without keys: every row with a key (Idempotency not Off) is looked for on its
- * policy first. Returns the rows still to file; the others are settled in `outcomes`.
+ * Every row with a key that lookFirstScope says to look for (all of them on an account without
+ * keys; during the change of key derivation, rows with derived keys on one with keys) is looked
+ * for on its policy first. Returns the rows still to file; the others are settled in `outcomes`.
  */
 async function lookFirst(
 	ctx: IExecuteFunctions,
 	entries: Entry[],
 	outcomes: Map<number, Outcome>,
+	keysHonoured: boolean,
 ): Promise<Entry[]> {
 	const book = policyBook(ctx);
+	const found = keysHonoured ? FOUND_UNDER_EARLIER_KEY : FOUND_ON_POLICY;
 	const toFile: Entry[] = [];
 	for (const entry of entries) {
-		if (entry.key === undefined) {
+		const scope =
+			entry.key === undefined ? undefined : lookFirstScope(ctx, keysHonoured, entry.keyDerived);
+		if (!scope) {
 			toFile.push(entry);
 			continue;
 		}
 		const policyNumber = String(entry.body.policy_number);
 		try {
-			const found = findSameTransaction(
-				await book.transactions(policyNumber, entry.index),
+			const match = findSameTransaction(
+				scope(await book.transactions(policyNumber, entry.index)),
 				entry.body,
 			);
-			if (found) {
+			if (match) {
 				outcomes.set(entry.index, {
 					index: entry.index,
-					filed: alreadyFiled(found, FOUND_ON_POLICY(policyNumber)),
+					filed: alreadyFiled(match, found(policyNumber)),
 				});
 			} else {
 				toFile.push(entry);
@@ -333,10 +340,12 @@ export async function fileInBatches(
 			const failed = accountCheckFailed(ctx, error, entries[0].index);
 			return order.map((index) => ({ index, error: failed }));
 		}
-		if (!keysHonoured) {
-			const { toSend, repeats: sameAsEarlier } = setAsideRepeats(
-				await lookFirst(ctx, entries, outcomes),
-			);
+		if (entries.some((e) => lookFirstScope(ctx, keysHonoured, e.keyDerived))) {
+			const toFile = await lookFirst(ctx, entries, outcomes, keysHonoured);
+			// Identical rows share a key where keys are honoured: the service replays the second.
+			const { toSend, repeats: sameAsEarlier } = keysHonoured
+				? { toSend: toFile, repeats: new Map<number, number>() }
+				: setAsideRepeats(toFile);
 			repeats = sameAsEarlier;
 			entries.length = 0;
 			for (const entry of toSend) entries.push(entry);

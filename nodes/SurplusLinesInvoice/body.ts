@@ -194,8 +194,8 @@ function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
 /**
  * Additional Fields with the top-level Type added. Workflows saved before Type was a top-level
  * field hold it in Additional Fields, where it wins: in them the top-level field shows only its
- * default. The top-level NEW, the service's default, is not sent, so a body (and the
- * Idempotency-Key derived from it) stays what it was before the field moved.
+ * default. The top-level NEW is left for the canonical body (canonical.ts) to write out, as it
+ * does for every body source.
  */
 function withTypeCode(ctx: IExecuteFunctions, i: number): IDataObject {
 	const additional = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;

@@ -19,10 +19,16 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { getServiceCredential } from '../shared/credentials';
 import { readErrorInfo, serviceError } from '../shared/errors';
-import { deriveIdempotencyKey } from '../shared/idempotency';
+import { serviceTimeToUtc } from '../shared/dates';
+import {
+	deriveIdempotencyKey,
+	earlierKeysMayLive,
+	filedUnderEarlierKey,
+	keyDerivationSince,
+} from '../shared/idempotency';
 import { accountInfo } from '../shared/account';
+import { DEFAULT_TYPE_CODE } from '../shared/rules';
 import { FEATURES, PATHS } from '../shared/service';
 import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../shared/transport';
 import { listInvoices } from '../shared/invoiceList';
@@ -68,17 +74,15 @@ export type IdempotencyChoice =
 	| { mode: 'own'; key: string }
 	| { mode: 'off' };
 
-export async function idempotencyKeyFor(
-	ctx: IExecuteFunctions,
+/** The row's key: none, the user's own, or derived from the path and the canonical body. */
+export function idempotencyKeyFor(
 	choice: IdempotencyChoice,
 	path: string,
 	body: unknown,
-	itemIndex: number,
-): Promise<string | undefined> {
+): string | undefined {
 	if (choice.mode === 'off') return undefined;
 	if (choice.mode === 'own') return choice.key;
-	const { fingerprint } = await getServiceCredential(ctx, itemIndex);
-	return deriveIdempotencyKey(fingerprint, path, body);
+	return deriveIdempotencyKey(path, body);
 }
 
 const cents = (value: unknown) => Math.round(Number(value) * 100);
@@ -88,7 +92,7 @@ export function findSameTransaction(
 	invoices: IDataObject[],
 	body: IDataObject,
 ): IDataObject | undefined {
-	const typeName = TYPE_NAMES[String(body.type_code ?? 'NEW')];
+	const typeName = TYPE_NAMES[String(body.type_code ?? DEFAULT_TYPE_CODE)];
 	const matches = invoices.filter((invoice) => {
 		const type = (invoice.type as IDataObject | undefined)?.name;
 		if (type !== typeName || invoice.effective_date !== body.effective_date) return false;
@@ -102,6 +106,18 @@ export function findSameTransaction(
 		);
 	});
 	return matches.sort((a, b) => Number(b.id) - Number(a.id))[0];
+}
+
+/** Two sent bodies are the same transaction (the fields findSameTransaction compares). */
+export function sameRow(a: IDataObject, b: IDataObject): boolean {
+	return (
+		String(a.type_code ?? DEFAULT_TYPE_CODE) === String(b.type_code ?? DEFAULT_TYPE_CODE) &&
+		a.effective_date === b.effective_date &&
+		cents(a.net_premium) === cents(b.net_premium) &&
+		(a.transaction_effective_date === undefined ||
+			b.transaction_effective_date === undefined ||
+			a.transaction_effective_date === b.transaction_effective_date)
+	);
 }
 
 /** Adds the kept invoice's id to the message of a 422 from an account that keeps rejected invoices. */
@@ -171,12 +187,17 @@ export function isNothingSent(error: unknown): boolean {
 	return info?.code === 'NETWORK_ERROR' && NOT_CONNECTED.test(info.message);
 }
 
-// Errors this module raised knowing that nothing was filed (whatever their code says).
+// Errors this module raised knowing that nothing was filed, or that something may have been
+// (whatever the code of the failure inside them says).
 const NOTHING_FILED = new WeakSet<object>();
+const MAYBE_FILED = new WeakSet<object>();
 
 /** An error that may have left a filed invoice behind (not one raised knowing nothing was filed). */
 export function mayHaveFiled(error: unknown): boolean {
-	if (error && typeof error === 'object' && NOTHING_FILED.has(error)) return false;
+	if (error && typeof error === 'object') {
+		if (NOTHING_FILED.has(error)) return false;
+		if (MAYBE_FILED.has(error)) return true;
+	}
 	return isOutcomeUnknown(error) && !isNothingSent(error);
 }
 
@@ -222,11 +243,13 @@ export function outcomeUnknown(
 		code: 'REQUEST_FAILED',
 		message: (error as Error)?.message ?? String(error),
 	};
-	return serviceError(
+	const mapped = serviceError(
 		ctx,
 		{ ...info, message: `outcome unknown, the invoice may have been filed: ${info.message}` },
 		options,
 	);
+	MAYBE_FILED.add(mapped);
+	return mapped;
 }
 
 /** Longest wait before the first look for a timed-out first attempt. */
@@ -338,7 +361,47 @@ export async function findConflictingFiling(
 	);
 }
 
-/** Files one invoice: looks first on accounts without keys, then sends and settles an unknown outcome. */
+const storedAtMs = (invoice: IDataObject): number | undefined => {
+	const utc = serviceTimeToUtc(invoice.created);
+	return utc === undefined ? undefined : Date.parse(utc);
+};
+
+/** Which of a policy's transactions a row is looked for in before it is filed. */
+export type LookFirstScope = (transactions: IDataObject[]) => IDataObject[];
+
+const EVERY_ROW: LookFirstScope = (transactions) => transactions;
+
+function workflowStaticData(ctx: IExecuteFunctions): IDataObject | undefined {
+	try {
+		return ctx.getWorkflowStaticData('global');
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Where a row with a derived key is looked for before it is filed: on an account without keys,
+ * among all its policy's transactions; on one that replays by key, while a key derived by an
+ * earlier release may still be replayed (idempotency.ts), among the rows stored before this
+ * release took over; otherwise nowhere (the key replays).
+ */
+export function lookFirstScope(
+	ctx: IExecuteFunctions,
+	keysHonoured: boolean,
+	keyDerived: boolean,
+): LookFirstScope | undefined {
+	if (!keysHonoured) return EVERY_ROW;
+	if (!keyDerived) return undefined;
+	const since = keyDerivationSince(workflowStaticData(ctx));
+	if (!earlierKeysMayLive(since)) return undefined;
+	return (transactions) =>
+		transactions.filter((invoice) => filedUnderEarlierKey(storedAtMs(invoice), since));
+}
+
+export const FOUND_UNDER_EARLIER_KEY = (policyNumber: string) =>
+	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), stored within 24 hours before this workflow first ran with this version of the node (or, in manual runs, before n8n loaded it). An earlier version of this package may have filed it under an Idempotency-Key derived the old way, which the key derived now would not replay, so it was not filed again.`;
+
+/** Files one invoice: looks first where keys cannot tell, then sends and settles an unknown outcome. */
 export async function fileInvoice(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
@@ -355,7 +418,8 @@ export async function fileInvoice(
 	} catch (error) {
 		throw accountCheckFailed(ctx, error, itemIndex);
 	}
-	if (keysHonoured) return await sendAndSettle(ctx, body, options);
+	const scope = lookFirstScope(ctx, keysHonoured, options.keyDerived === true);
+	if (!scope) return await sendAndSettle(ctx, body, options);
 	const book = policyBook(ctx);
 	const policyNumber = String(body.policy_number);
 	return await book.exclusive(policyNumber, async () => {
@@ -365,11 +429,21 @@ export async function fileInvoice(
 		} catch (error) {
 			throw lookFirstFailed(ctx, error, policyNumber, itemIndex);
 		}
-		const found = findSameTransaction(transactions, body);
-		if (found) return alreadyFiled(found, FOUND_ON_POLICY(policyNumber));
-		const result = await sendAndSettle(ctx, body, options);
+		const found = findSameTransaction(scope(transactions), body);
+		if (found) {
+			const why = keysHonoured ? FOUND_UNDER_EARLIER_KEY : FOUND_ON_POLICY;
+			return alreadyFiled(found, why(policyNumber));
+		}
+		const unsure = book.doubted(policyNumber).some((earlier) => sameRow(earlier, body));
+		let result: Filed;
+		try {
+			result = await sendAndSettle(ctx, body, options);
+		} catch (error) {
+			// The policy may now hold this row: what the run read of it is no longer the truth.
+			throw book.doubtAfter(error, mayHaveFiled(error), policyNumber, body);
+		}
 		await book.record(policyNumber, result.invoice);
-		return result;
+		return unsure ? markSentAgain(result, policyNumber, 0) : result;
 	});
 }
 

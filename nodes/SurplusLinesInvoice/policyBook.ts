@@ -3,7 +3,9 @@
  * create by key: each policy's transactions are listed once (every item of that policy awaits
  * the same listing, so concurrent items cost one read), invoices this execution files are added
  * to that list, and the items of one policy are filed one after another, so a row cannot miss
- * an equal row filed a moment earlier by another item of the same run.
+ * an equal row filed a moment earlier by another item of the same run. A row whose outcome stayed
+ * unknown makes the run forget its policy's listing (the next row of the policy reads it again)
+ * and is remembered, so an equal row filed later in the run says it may be there twice.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -12,6 +14,7 @@ import { listInvoices } from '../shared/invoiceList';
 export class PolicyBook {
 	private readonly listings = new Map<string, Promise<IDataObject[]>>();
 	private readonly queues = new Map<string, Promise<unknown>>();
+	private readonly unknown = new Map<string, IDataObject[]>();
 
 	constructor(private readonly ctx: IExecuteFunctions) {}
 
@@ -33,6 +36,23 @@ export class PolicyBook {
 		if (!listing) return;
 		const invoices = await listing.catch(() => undefined);
 		if (invoices && !invoices.some((known) => known.id === invoice.id)) invoices.push(invoice);
+	}
+
+	/**
+	 * After a row of the policy failed: when it may have been filed without this run knowing, the
+	 * policy is read again for the next row and the row is remembered. Returns the error.
+	 */
+	doubtAfter(error: unknown, mayHaveFiled: boolean, policyNumber: string, body: IDataObject) {
+		if (mayHaveFiled) {
+			this.listings.delete(policyNumber);
+			this.unknown.set(policyNumber, [...(this.unknown.get(policyNumber) ?? []), body]);
+		}
+		return error;
+	}
+
+	/** The rows of the policy whose outcome stayed unknown in this run. */
+	doubted(policyNumber: string): IDataObject[] {
+		return this.unknown.get(policyNumber) ?? [];
 	}
 
 	/** Runs `work` after every earlier work of the same policy in this execution has ended. */

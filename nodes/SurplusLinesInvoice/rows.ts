@@ -43,10 +43,21 @@ function pairedIndex(item: INodeExecutionData, fallback: number): number {
 
 /** An operation whose items carry their row's identity (errors) and warnings (results). */
 export function withRowResults(module: OperationModule, mode: 'full' | 'partial'): OperationModule {
-	const { execute, executeAll } = module;
+	const { execute, executeAll, check } = module;
 	return {
 		description: module.description,
 		orderKey: module.orderKey,
+		describeDone: module.describeDone,
+		check:
+			check &&
+			async function (this: IExecuteFunctions, itemIndex: number) {
+				try {
+					await check.call(this, itemIndex);
+				} catch (error) {
+					takeInvoiceWarnings(this, itemIndex);
+					throw withRow(error, rowIdentity(this, itemIndex, mode));
+				}
+			},
 		execute:
 			execute &&
 			async function (this: IExecuteFunctions, itemIndex: number) {

@@ -10,8 +10,10 @@ import { documentReference } from '../shared/documentRules';
 import { FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../shared/rules';
 import {
 	type Read,
+	fractionSharesRule,
 	readAmount,
 	readDate,
+	readDigitCode,
 	readInteger,
 	readPercent,
 	readStateCode,
@@ -40,6 +42,10 @@ const requiredDate = readWith(z, readDate, true);
 const optionalDate = readWith(z, readDate, false);
 const stateCode = readWith(z, readStateCode, true);
 const typeCode = readWith(z, readTypeCode, false);
+
+// ZIP and NAIC codes are five digits: a sheet that read one as a number dropped its leading zeros.
+const ZIP_DIGITS = 5;
+const NAIC_DIGITS = 5;
 
 const ADDRESS_TYPE = 'Must be 1 (billing) or 2 (garaging)';
 const ADDRESS_TYPES: Record<string, number> = { billing: 1, garaging: 2 };
@@ -71,7 +77,7 @@ const address = z
 		line1: optionalText,
 		line2: optionalText,
 		city: optionalText,
-		zip: optionalText,
+		zip: readWith(z, (value) => readDigitCode(value, ZIP_DIGITS), false),
 		type_id: readWith(z, readAddressType, false),
 	})
 	.passthrough();
@@ -91,7 +97,7 @@ const coverage = z
 const company = z
 	.object({
 		company_id: optionalInteger,
-		naic: optionalText,
+		naic: readWith(z, (value) => readDigitCode(value, NAIC_DIGITS), false),
 		company_name: optionalText,
 		percent: optionalPercent,
 		amount: optionalNumber,
@@ -240,6 +246,31 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 			});
 		}
 	}
+
+	// Percent shares all under 1 that add up to 1 are fractions of 1 or tiny percents: refused,
+	// named at the first share of the list.
+	const sharesOf = (list: unknown[], indexes: number[], path: Array<string | number>) => {
+		const read = list.map((entry) => readPercent(asObject(entry).percent));
+		const shares = read.flatMap((r) => (r.ok && r.value !== undefined ? [r.value] : []));
+		const rule = shares.length === list.length ? fractionSharesRule(shares) : undefined;
+		if (rule)
+			ctx.addIssue({ code: 'custom', path: [...path, indexes[0], 'percent'], message: rule });
+	};
+	const insurers = asList(body.insurers);
+	const companyIndexes = insurers.flatMap((entry, n) => (isGroup(entry) ? [] : [n]));
+	sharesOf(
+		companyIndexes.map((n) => insurers[n]),
+		companyIndexes,
+		['insurers'],
+	);
+	insurers.forEach((entry, n) => {
+		const companies = isGroup(entry) ? asList(asObject(entry).companies) : [];
+		sharesOf(
+			companies,
+			companies.map((_, m) => m),
+			['insurers', n, 'companies'],
+		);
+	});
 
 	const codes = new Set(asList(body.fees).map((f) => asObject(f).type));
 	for (const [a, b] of FEE_ALIAS_PAIRS) {

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './errors';
 import { readInvoiceId } from './params';
+import { noteDoneBeforeStop, noteRefusedBeforeAnyCall, type DescribeDone } from './stopped';
 import { forToolUse, isToolUse } from './toolUse';
 
 /** One operation of an action node: its own UI description and its own execute. */
@@ -13,11 +14,19 @@ export interface OperationModule {
 	/** Runs once over all input items (batching); it pairs its own output and handles its own failures. */
 	executeAll?: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 	/**
+	 * The checks of one item that need no call. When given, the router runs it over every item
+	 * before the first item starts: a bad item stops the run before anything is sent, or (continue
+	 * on fail) becomes its error item and is not run.
+	 */
+	check?: (this: IExecuteFunctions, itemIndex: number) => Promise<void>;
+	/**
 	 * Items with the same key run one after another, in item order (two updates of one invoice
 	 * must land as the rows say); undefined: no order needed. Read when the item starts; must not
 	 * throw.
 	 */
 	orderKey?: (this: IExecuteFunctions, itemIndex: number) => string | undefined;
+	/** Words for the items done before a failure stopped the run (default: their numbers). */
+	describeDone?: DescribeDone;
 }
 
 /**
@@ -72,6 +81,17 @@ export async function routeOperations(
 
 	const count = this.getInputData().length;
 	const results: INodeExecutionData[][] = new Array(count);
+	const refused: Array<{ itemIndex: number; error: Error }> = [];
+	for (let itemIndex = 0; module.check && itemIndex < count; itemIndex++) {
+		try {
+			await module.check.call(this, itemIndex);
+		} catch (caught) {
+			const error = isToolUse(this) ? forToolUse(caught as Error) : (caught as Error);
+			refused.push({ itemIndex, error: withItemIndex(this, error, itemIndex) });
+			results[itemIndex] = [errorItem(error, itemIndex, this.getNode())];
+		}
+	}
+	if (refused.length && !this.continueOnFail()) throw noteRefusedBeforeAnyCall(refused, count);
 	// The failure of the lowest item stops the run, as when items ran one by one; no new item
 	// starts after a failure, and those in flight finish first.
 	let failure: { itemIndex: number; error: Error } | undefined;
@@ -105,6 +125,7 @@ export async function routeOperations(
 	const worker = async () => {
 		while (next < count && !stopped()) {
 			const itemIndex = next++;
+			if (results[itemIndex]) continue;
 			const key = module.orderKey?.call(this, itemIndex);
 			const after = key === undefined ? undefined : lastOfKey.get(key);
 			const done = runItem(itemIndex, after);
@@ -114,6 +135,9 @@ export async function routeOperations(
 	};
 	await Promise.all(Array.from({ length: Math.min(readConcurrency(this), count) }, worker));
 
-	if (failure) throw withItemIndex(this, failure.error, failure.itemIndex);
+	if (failure) {
+		const error = withItemIndex(this, failure.error, failure.itemIndex);
+		throw noteDoneBeforeStop(error, results, module.describeDone);
+	}
 	return [results.flat()];
 }

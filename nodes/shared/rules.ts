@@ -67,6 +67,9 @@ export const STATE_CODES = [
 
 export const TYPE_CODES = ['NEW', 'RENEWAL', 'ENDORSEMENT', 'CANCELLATION'] as const;
 
+/** The type the service files when a create leaves `type_code` out. */
+export const DEFAULT_TYPE_CODE = 'NEW';
+
 export type FeeCategory = 'policy_fee' | 'inspection_fee' | 'broker_fee' | 'pass_through' | 'tax';
 
 /** Fee and tax codes of `fees[].type`, by category (the description's table). */

@@ -37,6 +37,8 @@ export const TEXT_MESSAGE = 'Must be a string';
 
 const PLAIN = /^(\d+\.?\d*|\.\d+)$/;
 const GROUPED = /^\d{1,3}(,\d{3})+(\.\d*)?$/;
+/** One dot and exactly three digits after it, not after a lone 0: a thousands dot or a decimal point. */
+const DOT_GROUPED = /^[1-9]\d{0,2}\.\d{3}$/;
 
 /** Why an amount text is refused, for the patterns worth naming; otherwise the plain message. */
 function amountRule(text: string): string {
@@ -81,6 +83,12 @@ function numberFromText(raw: string, kind: 'amount' | 'percent' | 'integer'): Re
 		const signed = unsign(text);
 		negative = signed.sign === '-';
 		text = signed.text;
+	}
+	// "1.500" is 1.5 in a US sheet and 1500 in a European one: refused, never guessed.
+	if (kind === 'amount' && DOT_GROUPED.test(text)) {
+		return refuse(
+			`${NUMBER_MESSAGE}: "${shown}" reads two ways (a decimal point or a thousands dot); write ${Number(text)} or ${text.replace('.', '')} without the dot, or 1,500.00 style with a comma for thousands`,
+		);
 	}
 	const readable =
 		kind === 'integer' ? /^\d+$/.test(text) : PLAIN.test(text) || (grouping && GROUPED.test(text));
@@ -134,24 +142,37 @@ function fromSerial(serial: number, shown: string): Read<string> {
 
 const pad = (n: string) => n.padStart(2, '0');
 
+/** Years a policy transaction can have: outside them a date is a typo or a misread cell. */
+export const DATE_YEARS = { min: 1900, max: 2199 };
+
+function inSaneYears(date: string, why: (rule: string) => Read<string>): Read<string> {
+	const year = Number(date.slice(0, 4));
+	if (year >= DATE_YEARS.min && year <= DATE_YEARS.max) return ok(date);
+	return why(`the year must be from ${DATE_YEARS.min} to ${DATE_YEARS.max}`);
+}
+
 function dateFromText(raw: string): Read<string> {
 	const text = raw.trim();
 	const why = (rule: string) => refuse<string>(`${MESSAGES.date}: ${rule} (got "${text}")`);
 	const iso =
-		/^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+		/^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
 			text,
 		);
 	if (iso) {
 		const date = `${iso[1]}-${pad(iso[2])}-${pad(iso[3])}`;
 		// YYYY-M-D is not the description's form: kept refused as before, only slashes are read loosely.
 		if (text.includes('-') && !/^\d{4}-\d{2}-\d{2}/.test(text)) return refuse(MESSAGES.date);
-		return isValidDate(date) ? ok(date) : refuse(MESSAGES.date);
+		const [hour, minute, second] = [iso[4], iso[5], iso[6]].map((part) => Number(part ?? 0));
+		if (hour > 23 || minute > 59 || second > 59)
+			return why('the time after the date is not a time of day (hh:mm from 00:00 to 23:59)');
+		if (!isValidDate(date)) return refuse(MESSAGES.date);
+		return inSaneYears(date, why);
 	}
 	const us = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(text);
 	if (us) {
 		if (us[3].length === 2) return why('write the year with four digits (MM/DD/YYYY)');
 		const date = `${us[3]}-${pad(us[1])}-${pad(us[2])}`;
-		if (isValidDate(date)) return ok(date);
+		if (isValidDate(date)) return inSaneYears(date, why);
 		return why('dates with slashes are read as US month/day/year (MM/DD/YYYY)');
 	}
 	if (/^\d{1,2}[.-]\d{1,2}[.-]\d{2,4}$/.test(text)) {
@@ -172,12 +193,13 @@ export function readDate(value: unknown): Read<string | undefined> {
 		return Number.isFinite(value) ? fromSerial(value, String(value)) : refuse(MESSAGES.date);
 	}
 	const dateTime = value as { toISODate?: () => string | null };
+	const why = (rule: string) => refuse<string>(`${MESSAGES.date}: ${rule}`);
 	if (value && typeof dateTime.toISODate === 'function') {
 		const date = dateTime.toISODate();
-		return date ? ok(date) : refuse(MESSAGES.date);
+		return date ? inSaneYears(date, why) : refuse(MESSAGES.date);
 	}
 	if (value instanceof Date && !Number.isNaN(value.getTime()))
-		return ok(value.toISOString().slice(0, 10));
+		return inSaneYears(value.toISOString().slice(0, 10), why);
 	return refuse(`${MESSAGES.date}, not ${describeKind(value)}`);
 }
 
@@ -188,6 +210,31 @@ export function readText(value: unknown): Read<string | undefined> {
 	if (typeof value === 'number' && Number.isFinite(value)) return ok(String(value));
 	if (typeof value === 'object') return refuse(`${TEXT_MESSAGE}, not ${describeKind(value)}`);
 	return refuse(TEXT_MESSAGE);
+}
+
+/**
+ * A code of `digits` digits (ZIP, NAIC) as text. A sheet cell read as a number has lost its
+ * leading zeros (02108 arrives as 2108): they are put back.
+ */
+export function readDigitCode(value: unknown, digits: number): Read<string | undefined> {
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
+		const text = String(value);
+		return ok(text.length < digits ? text.padStart(digits, '0') : text);
+	}
+	return readText(value);
+}
+
+/**
+ * Shares given as fractions of 1 where percents are read (a sheet's 50 % cell arrives as 0.5):
+ * two or more shares, each under 1, that add up to 1. Such a list reads two ways (0.5 % each,
+ * or 50 % each), so it is refused; gives the rule, or undefined when the list is not that.
+ */
+export function fractionSharesRule(shares: number[]): string | undefined {
+	if (shares.length < 2 || shares.some((share) => !(share > 0 && share < 1))) return undefined;
+	const sum = shares.reduce((total, share) => total + share, 0);
+	if (Math.abs(sum - 1) > 1e-9) return undefined;
+	const written = shares.map((share) => `${Number((share * 100).toFixed(6))}`).join(', ');
+	return `the percents ${shares.join(' + ')} add up to 1, which reads two ways (a sheet's percent cells arrive as fractions): write them out of 100 (${written}, or with a % sign), or as amounts`;
 }
 
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');

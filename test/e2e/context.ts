@@ -79,6 +79,8 @@ export interface CliRunner {
 	run(): Promise<Run>;
 	/** `n8n execute`, killed with SIGKILL once `shouldKill` (asked every few ms) says so; false if it ended first. */
 	runUntilKilled(shouldKill: () => Promise<boolean>): Promise<boolean>;
+	/** `n8n import:credentials`: replaces the credentials of the same ids (a user editing one). */
+	importCredentials(credentials: IDataObject[]): Promise<void>;
 }
 
 /** A call to the sandbox's service API with a key, as a user's other systems would make it. */

@@ -185,6 +185,11 @@ async function main(): Promise<number> {
 			const cli: CliRunner = {
 				run: async () => await executeCli(n8n, workflow.id, scenario),
 				runUntilKilled: async (shouldKill) => await executeUntilKilled(n8n, workflow.id, shouldKill),
+				importCredentials: async (replaced) => {
+					const file = join(workDir, `credentials-${scenario.name}.json`);
+					writeFileSync(file, JSON.stringify(replaced, null, 2));
+					await runCliOk(n8n, ['import:credentials', `--input=${file}`]);
+				},
 			};
 			outcomes.push(await runScenario(scenario, context, async () => (scenario.execute ? await scenario.execute(cli, context) : [await cli.run()])));
 		}

@@ -24,14 +24,26 @@ const CREDENTIAL_IDS: Record<Kind, string> = {
 	'legacy-t3': 'slE2eLegacyT3Credential',
 };
 
+const REKEY_CREDENTIAL_ID = 'slE2eRekeyCredential';
+/** The credential whose key the new-key scenario replaces between runs (t2 at first). */
+const rekeyCredential = (kind: Kind, baseUrl: string) => ({
+	id: REKEY_CREDENTIAL_ID,
+	name: 'Surplus Lines sandbox (key replaced)',
+	type: 'surplusLinesApi',
+	data: { apiKey: keyByName(kind).key, baseUrl },
+});
+
 /** The credentials these workflows use beyond the suite's t2 and t1 ones. */
 export function refileCredentials(baseUrl: string) {
-	return (['t3', 'legacy-t2', 'legacy-t3'] as const).map((kind) => ({
-		id: CREDENTIAL_IDS[kind],
-		name: `Surplus Lines sandbox (${kind})`,
-		type: 'surplusLinesApi',
-		data: { apiKey: keyByName(kind).key, baseUrl },
-	}));
+	return [
+		...(['t3', 'legacy-t2', 'legacy-t3'] as const).map((kind) => ({
+			id: CREDENTIAL_IDS[kind],
+			name: `Surplus Lines sandbox (${kind})`,
+			type: 'surplusLinesApi',
+			data: { apiKey: keyByName(kind).key, baseUrl },
+		})),
+		rekeyCredential('t2', baseUrl),
+	];
 }
 
 const NODE = 'File Invoices';
@@ -119,6 +131,63 @@ function csvScenario(kind: Kind): Scenario {
 	};
 }
 
+/** A bordereau as a broker's sheet writes it: named columns, words, dollar amounts, US dates. */
+function writeSheet(ctx: Context, file: string, rows: number, prefix: string, variant: 'typed' | 'untyped'): void {
+	const dir = join(ctx.userFolder, 'files');
+	mkdirSync(dir, { recursive: true });
+	const typed = variant === 'typed';
+	const lines = [`Policy Number,Insured Name,State,${typed ? 'Transaction Type,' : ''}Premium,Eff Date,Exp Date`];
+	for (let i = 0; i < rows; i++) {
+		// The second sheet: the type left out, stray spaces, the premium and dates written otherwise.
+		const cells = typed
+			? [`${prefix}-${i}`, `"Insured ${i}, LLC"`, 'Texas', 'New', `"$1,${String(100 + i)}.50"`, '02/01/2026', '02/01/2027']
+			: [` ${prefix}-${i} `, `"Insured ${i}, LLC  "`, 'TX', `${1100 + i}.5`, '2026-02-01', '2027-02-01'];
+		lines.push(cells.join(','));
+	}
+	writeFileSync(join(dir, file), `${lines.join('\n')}\n`);
+}
+
+const REKEY_ROWS = 10;
+
+/**
+ * The same sheet filed with a t2 key, the credential's key replaced by the account's t3 key
+ * (to use Create Many's batches), run again, then the sheet rewritten without the type and
+ * with stray spaces and run a third time: every row comes back replayed by its key (the key no
+ * longer depends on the API key, the type written or the spaces), and is stored once.
+ */
+const newKeyScenario: Scenario = {
+	name: 'refile-new-key',
+	workflow: 'refile-new-key.json',
+	async before(ctx) {
+		writeSheet(ctx, 'refile-new-key.csv', REKEY_ROWS, 'REKEY', 'typed');
+	},
+	async execute(cli, ctx) {
+		const first = await cli.run();
+		await cli.importCredentials([rekeyCredential('t3', ctx.sandbox.baseUrl)]);
+		const second = await cli.run();
+		writeSheet(ctx, 'refile-new-key.csv', REKEY_ROWS, 'REKEY', 'untyped');
+		const third = await cli.run();
+		await cli.importCredentials([rekeyCredential('t2', ctx.sandbox.baseUrl)]);
+		return [first, second, third];
+	},
+	async check(_run, ctx, runs) {
+		const [first, ...again] = runs.map((run) => json(run, NODE));
+		assert.equal(first.length, REKEY_ROWS);
+		assert.deepEqual([...new Set(first.map((o) => o.outcome))], ['filed'], 'the first run (t2 key) files every row');
+		assert.equal(first[3].net_premium, 1103.5, 'the sheet\'s "$1,103.50" is filed as 1103.5');
+		again.forEach((out, run) => {
+			assert.equal(out.length, REKEY_ROWS);
+			out.forEach((item, i) => {
+				assert.equal(item.outcome, 'replayed', `run ${run + 2}, row ${i}: outcome ${String(item.outcome)} (${JSON.stringify(item).slice(0, 300)})`);
+				assert.equal(item.id, first[i].id, `run ${run + 2}, row ${i} is the invoice the first run filed`);
+			});
+		});
+		await assertEachRowOnce(ctx, 't2', 'REKEY', REKEY_ROWS);
+		const outcomes = again.map((out) => out.map((o) => String(o.outcome)).join(' '));
+		console.log(`[e2e]         refile-new-key: ${REKEY_ROWS} rows filed with a t2 key; with the t3 key: ${outcomes[0]}; untyped sheet: ${outcomes[1]}; each row stored once`);
+	},
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -163,6 +232,7 @@ function crashScenario(options: { name: string; kind: Kind; rows: number; killAt
 
 export const REFILE_SCENARIOS: Scenario[] = [
 	...KINDS.map(csvScenario),
+	newKeyScenario,
 	crashScenario({
 		name: 'refile-crash-t3',
 		kind: 't3',

@@ -47,6 +47,7 @@ describe('dates to the service', () => {
 			expiration_date: '2027-06-01',
 			invoice_date: '2026-06-05',
 			fees: [{ type: 'sl_tax', amount: 48.5 }],
+			type_code: 'NEW',
 		};
 		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 91)));
 		const { error } = await run({

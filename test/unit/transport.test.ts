@@ -2,7 +2,16 @@ import nock from 'nock';
 
 import { checkApiKey, checkBaseUrl, keyFingerprint } from '../../nodes/shared/credentials';
 import { redactKeys } from '../../nodes/shared/errors';
-import { canonicalJson, deriveIdempotencyKey, idempotencyKeyProblem } from '../../nodes/shared/idempotency';
+import {
+	canonicalJson,
+	deriveIdempotencyKey,
+	earlierKeysMayLive,
+	filedUnderEarlierKey,
+	idempotencyKeyProblem,
+	keyDerivationChange,
+	keyDerivationSince,
+} from '../../nodes/shared/idempotency';
+import { releasedIdempotencyKey } from '../helpers/releasedKey';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import type { useFakeClock } from '../helpers/fakeClock';
@@ -287,22 +296,21 @@ describe('retries', () => {
 });
 
 describe('idempotency keys', () => {
-	it('derives the same key for the same body in any key order, never from the key itself', () => {
-		const fp = keyFingerprint(KEY);
-		const a = deriveIdempotencyKey(fp, '/invoices', { b: 1, a: { y: 2, x: [1, { q: 1, p: 2 }] } });
-		const b = deriveIdempotencyKey(fp, '/invoices', { a: { x: [1, { p: 2, q: 1 }], y: 2 }, b: 1 });
+	it('derives the same key for the same body in any key order, from the path and body only (any key of the account)', () => {
+		const a = deriveIdempotencyKey('/invoices', { b: 1, a: { y: 2, x: [1, { q: 1, p: 2 }] } });
+		const b = deriveIdempotencyKey('/invoices', { a: { x: [1, { p: 2, q: 1 }], y: 2 }, b: 1 });
 		expect(a).toBe(b);
 		expect(a).toMatch(/^n8n-sl-[0-9a-f]{64}$/);
 		expect(a).not.toContain(KEY.slice(-32));
-		expect(deriveIdempotencyKey(fp, '/invoices', { b: 2 })).not.toBe(a);
-		expect(deriveIdempotencyKey(keyFingerprint('sltax_t2_ffffffffffffffffffffffffffffffff'), '/invoices', { b: 1 })).not.toBe(
-			deriveIdempotencyKey(fp, '/invoices', { b: 1 }),
-		);
+		expect(deriveIdempotencyKey('/invoices', { b: 2 })).not.toBe(deriveIdempotencyKey('/invoices', { b: 1 }));
+		expect(deriveIdempotencyKey('/invoices/batch', { b: 1 })).not.toBe(deriveIdempotencyKey('/invoices', { b: 1 }));
 		expect(canonicalJson({ b: [2, 1], a: null })).toBe('{"a":null,"b":[2,1]}');
 	});
 
-	it('derives exactly the key earlier releases derived (a changed key would file re-run rows again)', () => {
-		// Pinned from the released derivation: any change to canonicalJson or the hash input breaks it.
+	// Changed on purpose: the released derivation hashed the API key's fingerprint too, so
+	// a new key of the same account filed every row again. Rows filed under the released
+	// derivation are still found for 24 hours (test/sandbox-backed/exactlyOnce.test.ts).
+	it('derives exactly the pinned key (a changed key would file re-run rows again), and no longer the released one', () => {
 		const body = {
 			policy_number: 'GL-2026-0042',
 			insured_name: 'Acme Roofing LLC',
@@ -323,10 +331,40 @@ describe('idempotency keys', () => {
 		expect(canonicalJson(body)).toBe(
 			'{"10":"ten","9":"nine","effective_date":"2026-03-01","expiration_date":"2027-03-01","fees":[{"amount":606.27,"type":"sl_tax"},{"amount":22.5,"type":"stamping_fee"}],"insured_address":{"city":"Austin","line1":"1 Main St","type_id":1,"zip":"78701"},"insured_name":"Acme Roofing LLC","net_premium":12500.5,"policy_number":"GL-2026-0042","state_code":"TX","é":"accent"}',
 		);
+		// sha256 of "account-v2\n/invoices\n" + the canonical JSON above.
+		expect(deriveIdempotencyKey('/invoices', body)).toBe(
+			'n8n-sl-1cbf39eeb26b166c0b3d366b30426d4a0d7b056d8e20cc80708f136c0a67eeee',
+		);
+		// The released derivation (fingerprint b6787c2567d00da5 of KEY), as the tests file old rows with.
 		expect(keyFingerprint(KEY)).toBe('b6787c2567d00da5');
-		expect(deriveIdempotencyKey(keyFingerprint(KEY), '/invoices', body)).toBe(
+		expect(releasedIdempotencyKey(KEY, '/invoices', body)).toBe(
 			'n8n-sl-18f66b52b6e31d42e991e1df72c5cb0ae18242e46c130ef668512b6f8d7d5103',
 		);
+	});
+
+	it('keeps when a workflow first derived keys this way in its static data; the look for old-derivation rows lasts 24 hours from then', () => {
+		const loadedAt = keyDerivationChange.loadedAt;
+		try {
+			keyDerivationChange.loadedAt = Date.UTC(2026, 10, 25, 9, 0, 0);
+			const staticData: Record<string, unknown> = {};
+			expect(keyDerivationSince(staticData as never)).toBe(keyDerivationChange.loadedAt);
+			expect(staticData).toEqual({ surplusLinesKeyDerivationSince: keyDerivationChange.loadedAt });
+			// A later n8n start (or another worker) keeps the first moment.
+			const first = keyDerivationChange.loadedAt;
+			keyDerivationChange.loadedAt = first + 3600_000;
+			expect(keyDerivationSince(staticData as never)).toBe(first);
+			// Without static data (a manual run): when this code was loaded.
+			expect(keyDerivationSince(undefined)).toBe(first + 3600_000);
+			expect(earlierKeysMayLive(first, first + 23 * 3600_000)).toBe(true);
+			expect(earlierKeysMayLive(first, first + 24 * 3600_000)).toBe(false);
+			// Only rows stored before that moment and within the last 24 hours count.
+			expect(filedUnderEarlierKey(first - 1000, first, first + 3600_000)).toBe(true);
+			expect(filedUnderEarlierKey(first + 1000, first, first + 3600_000)).toBe(false);
+			expect(filedUnderEarlierKey(first - 25 * 3600_000, first, first + 3600_000)).toBe(false);
+			expect(filedUnderEarlierKey(undefined, first, first + 3600_000)).toBe(true);
+		} finally {
+			keyDerivationChange.loadedAt = loadedAt;
+		}
 	});
 
 	it('checks a caller key locally', () => {

@@ -1,8 +1,10 @@
 import { DateTime } from 'luxon';
 
 import {
+	fractionSharesRule,
 	readAmount,
 	readDate,
+	readDigitCode,
 	readInteger,
 	readPercent,
 	readStateCode,
@@ -135,5 +137,67 @@ describe('readStateCode, readText', () => {
 		expect(value(readText({ id: 1 }))).toBe('refused: Must be a string, not an object');
 		expect(value(readText(['a']))).toBe('refused: Must be a string, not a list');
 		expect(value(readText(true))).toBe('refused: Must be a string');
+	});
+});
+
+describe('values that read two ways are refused, naming how to write them', () => {
+	it.each(['1.500', '1.003', '12.345', '$1.500', '-999.000', '(1.500)'])('"%s" as an amount: a decimal point or a thousands dot', (text) => {
+		expect(value(readAmount(text))).toMatch(/^refused: Must be a number: ".*" reads two ways \(a decimal point or a thousands dot\); write /);
+	});
+
+	it.each([
+		['0.500', 0.5],
+		['1.5', 1.5],
+		['1.50', 1.5],
+		['1234.567', 1234.567],
+		['1,500.000', 1500],
+	])('"%s" reads one way only: %p', (text, expected) => {
+		expect(value(readAmount(text))).toBe(expected);
+	});
+
+	it('says both readings of "1.500"', () => {
+		expect(value(readAmount('1.500'))).toContain('write 1.5 or 1500 without the dot');
+	});
+
+	it('percent shares that are all fractions adding up to 1 read two ways; other lists do not', () => {
+		expect(fractionSharesRule([0.5, 0.5])).toBe(
+			"the percents 0.5 + 0.5 add up to 1, which reads two ways (a sheet's percent cells arrive as fractions): write them out of 100 (50, 50, or with a % sign), or as amounts",
+		);
+		expect(fractionSharesRule([0.6, 0.3, 0.1])).toContain('(60, 30, 10,');
+		expect(fractionSharesRule([50, 50])).toBeUndefined();
+		expect(fractionSharesRule([0.5, 0.25])).toBeUndefined();
+		expect(fractionSharesRule([1])).toBeUndefined();
+		expect(fractionSharesRule([0.5, 0.5, 99])).toBeUndefined();
+	});
+});
+
+describe('dates outside sane years and times that are not times are refused', () => {
+	it.each([
+		['1/1/0001', 'the year must be from 1900 to 2199'],
+		['0001-01-01', 'the year must be from 1900 to 2199'],
+		['12/31/9999', 'the year must be from 1900 to 2199'],
+		['2026-03-01T25:99', 'the time after the date is not a time of day (hh:mm from 00:00 to 23:59)'],
+		['2026-03-01 24:00', 'the time after the date is not a time of day (hh:mm from 00:00 to 23:59)'],
+		['2026-03-01T12:60:00', 'the time after the date is not a time of day (hh:mm from 00:00 to 23:59)'],
+	])('%s', (text, rule) => {
+		expect(value(readDate(text))).toBe(`refused: Must be a valid date: ${rule} (got "${text}")`);
+	});
+
+	it('keeps reading real times and in-range dates', () => {
+		expect(value(readDate('2026-03-01T23:59:59'))).toBe('2026-03-01');
+		expect(value(readDate('1900-01-01'))).toBe('1900-01-01');
+		expect(value(readDate(DateTime.fromISO('0001-01-01')))).toMatch(/^refused: Must be a valid date: the year must be from 1900/);
+	});
+});
+
+describe('identifiers are text: a ZIP or NAIC a sheet turned into a number gets its zeros back', () => {
+	it.each([
+		[2108, '02108'],
+		[78701, '78701'],
+		['02108', '02108'],
+		['AA-1129999', 'AA-1129999'],
+		[123456789, '123456789'],
+	])('%p → %p', (raw, expected) => {
+		expect(value(readDigitCode(raw, 5))).toBe(expected);
 	});
 });

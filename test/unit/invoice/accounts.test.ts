@@ -260,7 +260,7 @@ describe('transaction_effective_date on an account without the feature', () => {
 		const { output, error } = await run(jsonParams('create'), { items: [endorsement] });
 		expect(error).toBeUndefined();
 		const expected = row({ type_code: 'ENDORSEMENT', net_premium: 250, effective_date: '2026-07-01', expiration_date: '2027-03-01' });
-		expect(sent).toEqual([{ body: expected, key: derivedKey(KEYS.t2, expected) }]);
+		expect(sent).toEqual([{ body: expected, key: derivedKey(expected) }]);
 		expect(listed).toEqual(['POL-100']);
 		expect(output![0].json._adapted).toEqual([
 			{

@@ -324,7 +324,7 @@ describe('Map Columns body source', () => {
 describe('Input Item As Is body source', () => {
 	it('the item is the request body, read with the same rules and conversions; no expression is evaluated', async () => {
 		const item = { policy_number: 'AS-IS-1', insured_name: 'Acme', state_code: 'Texas', net_premium: '$1,200.00', effective_date: '03/01/2026', expiration_date: '2027-03-01', fees: [{ type: 'SL Tax', amount: '58.20' }] };
-		const sent = { policy_number: 'AS-IS-1', insured_name: 'Acme', state_code: 'TX', net_premium: 1200, effective_date: '2026-03-01', expiration_date: '2027-03-01', fees: [{ type: 'sl_tax', amount: 58.2 }] };
+		const sent = { policy_number: 'AS-IS-1', insured_name: 'Acme', state_code: 'TX', net_premium: 1200, effective_date: '2026-03-01', expiration_date: '2027-03-01', fees: [{ type: 'sl_tax', amount: 58.2 }], type_code: 'NEW' };
 		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 3)));
 		const { output, error } = await run({ operation: 'create', inputMode: 'inputItem', idempotency: 'off' }, { items: [item] });
 		expect(error).toBeUndefined();
@@ -344,7 +344,8 @@ describe('Input Item As Is body source', () => {
 		const { output, error } = await run({ operation: 'createMany', inputMode: 'inputItem' }, { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		// Each row as it came, plus the key a single Create of it would carry.
-		expect(sent).toEqual([items.map((item) => ({ ...item, idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);
+		// Sent in the one canonical form: the service's default type written out.
+		expect(sent).toEqual([items.map((item) => ({ ...item, type_code: 'NEW', idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);
 		expect(output!.map((o) => o.json._converted)).toEqual([undefined, undefined, undefined]);
 	});
 });
@@ -362,7 +363,7 @@ describe('sheet-friendly values in the JSON and Fields sources', () => {
 
 	it('Fields: an amount given as text by an expression is read by the same reader; "0x10" is refused', async () => {
 		const fields = { operation: 'create', inputMode: 'fields', policyNumber: 'F-1', insuredName: 'Acme', stateCode: 'TX', effectiveDate: '2026-01-01', expirationDate: '2027-01-01', idempotency: 'off' };
-		const sent = { policy_number: 'F-1', insured_name: 'Acme', state_code: 'TX', net_premium: 1200.5, effective_date: '2026-01-01', expiration_date: '2027-01-01' };
+		const sent = { policy_number: 'F-1', insured_name: 'Acme', state_code: 'TX', net_premium: 1200.5, effective_date: '2026-01-01', expiration_date: '2027-01-01', type_code: 'NEW' };
 		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 5)));
 		const ok = await run({ ...fields, netPremium: '={{ "1200.5" }}' });
 		expect(ok.error).toBeUndefined();

@@ -27,6 +27,7 @@ const sentRequired = {
 	net_premium: 1000,
 	effective_date: '2026-01-01',
 	expiration_date: '2027-01-01',
+	type_code: 'NEW',
 };
 const locator = (mode: 'list' | 'id', value: string) => ({ __rl: true, mode, value });
 const insurer = (companyId: unknown, share: IDataObject = { shareBy: 'percent', percent: 100 }) => ({

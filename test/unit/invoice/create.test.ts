@@ -20,7 +20,7 @@ describe('Create', () => {
 	it('sends the checked body with a derived Idempotency-Key and returns the invoice as the service gave it', async () => {
 		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'policy_fee_company', amount: 150 }] });
-		const scope = nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, body) } })
+		const scope = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', body)
 			.reply(201, envelope(invoiceFor(body, 1001, { warnings: ["Class code '1' not held"] }), 'req_c1'));
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
@@ -148,7 +148,7 @@ describe('Create', () => {
 describe('Create after a lost reply', () => {
 	it('new-features account: asks /auth/me once, resends with the same key and reports the replay', async () => {
 		const body = row();
-		const key = derivedKey(KEYS.t2, body);
+		const key = derivedKey(body);
 		const first = nock(API, { reqheaders: { 'idempotency-key': key } }).post('/invoices', body).reply(504, GATEWAY_TIMEOUT);
 		const meScope = nock(API).get('/auth/me').reply(200, me(NEW_FEATURES));
 		const again = nock(API, { reqheaders: { 'idempotency-key': key } })
@@ -243,17 +243,19 @@ describe('Bill Taxes From Preview', () => {
 	it('adds the tax lines to fees (keeping codes and aliases already sent), then creates', async () => {
 		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'stamping_fee', amount: 2 }, { type: 'clearinghouse_fee', amount: 5 }] });
+		// Sent in the canonical order (fees by code), the preview's tax lines after them.
+		const canonical = { ...body, fees: [{ type: 'clearinghouse_fee', amount: 5 }, { type: 'stamping_fee', amount: 2 }] };
 		const billed = {
 			...body,
 			fees: [
-				{ type: 'stamping_fee', amount: 2 },
 				{ type: 'clearinghouse_fee', amount: 5 },
+				{ type: 'stamping_fee', amount: 2 },
 				{ type: 'sl_tax', amount: 58.2 },
 			],
 		};
-		const p = nock(API).post('/invoices/preview', body).reply(200, preview(['State TX is not supported for filing']));
+		const p = nock(API).post('/invoices/preview', canonical).reply(200, preview(['State TX is not supported for filing']));
 		// Changed: the key is derived from the invoice as given, before the tax lines are added.
-		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, body) } })
+		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', billed)
 			.reply(201, envelope(invoiceFor(billed, 1040)));
 		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
@@ -282,7 +284,7 @@ describe('Bill Taxes From Preview', () => {
 			const { error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
 			expect(error).toBeUndefined();
 		}
-		expect(keys).toEqual([derivedKey(KEYS.t2, body), derivedKey(KEYS.t2, body)]);
+		expect(keys).toEqual([derivedKey(body), derivedKey(body)]);
 	});
 
 	it('creates nothing when the preview reports validation errors; the item shows them', async () => {

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { keyFingerprint } from '../../../nodes/shared/credentials';
+import { canonicalInvoice } from '../../../nodes/SurplusLinesInvoice/canonical';
 import { deriveIdempotencyKey } from '../../../nodes/shared/idempotency';
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
 import { runNode, shutdownEngine } from '../../harness/engine';
@@ -36,7 +36,7 @@ export const GATEWAY_TIMEOUT = '<html><body>504 Gateway Time-out</body></html>';
 /** A request body; typed so nock can match it as a request body too. */
 export type Body = IDataObject & nock.DataMatcherMap;
 
-/** A valid request body (the six required fields). */
+/** A valid request body (the six required fields, and the type the service defaults to). */
 export function row(overrides: IDataObject = {}): Body {
 	return {
 		policy_number: 'POL-100',
@@ -45,6 +45,7 @@ export function row(overrides: IDataObject = {}): Body {
 		net_premium: 1200,
 		effective_date: '2026-01-01',
 		expiration_date: '2027-01-01',
+		type_code: 'NEW',
 		...overrides,
 	} as Body;
 }
@@ -74,8 +75,9 @@ export function invoiceFor(body: IDataObject, id: number, extra: IDataObject = {
 	};
 }
 
-export function derivedKey(apiKey: string, body: unknown, path = '/invoices') {
-	return deriveIdempotencyKey(keyFingerprint(apiKey), path, body);
+/** The key a create derives for a body: from the path and the canonical body, whatever the API key. */
+export function derivedKey(body: IDataObject, path = '/invoices') {
+	return deriveIdempotencyKey(path, canonicalInvoice(body));
 }
 
 export function run(

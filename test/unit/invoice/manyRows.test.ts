@@ -66,7 +66,7 @@ describe('Create Many at scale: same results by the lighter paths', () => {
 		expect(evaluated.error).toBeUndefined();
 		expect(viaItem).toEqual(viaEngine);
 		expect(viaItem[0].map((b) => b.net_premium)).toEqual([1000, 1200]);
-		expect(viaItem[0][1].idempotency_key).toBe(derivedKey(KEYS.t3, { ...items[1] }, '/invoices'));
+		expect(viaItem[0][1].idempotency_key).toBe(derivedKey({ ...items[1] }, '/invoices'));
 		expect(plain.output!.map((o) => o.json.policy_number)).toEqual(['A-1', 'A-2']);
 	});
 

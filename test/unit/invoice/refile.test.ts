@@ -99,7 +99,7 @@ describe('Create: a 409 on the derived key (Bill Taxes From Preview re-run with 
 		const body = row();
 		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
 		nock(API).post('/invoices/preview', body).reply(200, previewWith(60));
-		nock(API, { reqheaders: { 'idempotency-key': derivedKey(KEYS.t2, body) } })
+		nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices')
 			.reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
 		const firstFiling = invoiceFor({ ...body, fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });

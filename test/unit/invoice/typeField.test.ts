@@ -43,9 +43,9 @@ describe('Type in Fields mode', () => {
 		await createSends({ ...sentRequired, type_code: 'ENDORSEMENT' }, fieldsCreate({ typeCode: 'ENDORSEMENT' }));
 	});
 
-	it('the top-level default NEW (the service default) is not sent: the body is what it was before the field moved', async () => {
-		await createSends({ ...sentRequired, net_premium: 1000 }, fieldsCreate({ netPremium: 1000 }));
-		await createSends({ ...sentRequired, net_premium: 1000 }, fieldsCreate({ netPremium: 1000, typeCode: 'NEW' }));
+	it('the top-level default NEW (the service default) is sent written out, as every body source sends it (one body, one key)', async () => {
+		await createSends({ ...sentRequired, net_premium: 1000, type_code: 'NEW' }, fieldsCreate({ netPremium: 1000 }));
+		await createSends({ ...sentRequired, net_premium: 1000, type_code: 'NEW' }, fieldsCreate({ netPremium: 1000, typeCode: 'NEW' }));
 	});
 
 	it('an older workflow with Type in Additional Fields still sends it, over the top-level default', async () => {

@@ -8,10 +8,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
+import type { DescribeDone } from '../../../shared/stopped';
 import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
 import { unknownLobOption } from '../../accountOptions';
-import { noteConversions, readInvoiceInput } from '../../body';
-import { fileInvoice, idempotencyKeyFor, showReplayed } from '../../filing';
+import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
+import { canonicalInvoice } from '../../canonical';
+import { fileInvoice, idempotencyKeyFor, showReplayed, type IdempotencyChoice } from '../../filing';
 import { filingOptionProperties, readFilingSettings } from '../../filingOptions';
 import { invoiceJson, tallyOutcome } from '../../output';
 import { billTaxesFromPreview, previewInvoice } from '../../preview';
@@ -70,14 +72,51 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+interface Checked {
+	input: InvoiceInput;
+	choice: IdempotencyChoice;
+}
+
+const checkedItems = new WeakMap<object, Map<number, Checked>>();
+
+/**
+ * Everything about item `i` that needs no call. The router runs it over every item before the
+ * first call (a bad row 1 stops the run before rows 2-25 are filed); execute takes what it read.
+ */
+export async function check(this: IExecuteFunctions, i: number): Promise<void> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
-	const input = await adaptToAccount(this, readInvoiceInput(this, i), i);
-	let body = input.body;
-	const choice = readIdempotencyChoice(this, i);
+	const checked = { input: readInvoiceInput(this, i), choice: readIdempotencyChoice(this, i) };
+	if (!checkedItems.has(this)) checkedItems.set(this, new Map());
+	checkedItems.get(this)!.set(i, checked);
+}
+
+async function takeChecked(ctx: IExecuteFunctions, i: number): Promise<Checked> {
+	const byItem = checkedItems.get(ctx);
+	if (!byItem?.has(i)) await check.call(ctx, i);
+	const checked = checkedItems.get(ctx)!.get(i)!;
+	checkedItems.get(ctx)!.delete(i);
+	return checked;
+}
+
+/** The rows filed before a failure stopped the run, each with its invoice and outcome. */
+export const describeDone: DescribeDone = (done) => {
+	const rows = done.map(({ itemIndex, items }) => {
+		const json = items[0]?.json ?? {};
+		return `row ${itemIndex + 1} → invoice ${String(json.id)} (${String(json.outcome ?? 'filed')})`;
+	});
+	return `Rows filed before the run stopped (up to Concurrency rows were in flight): ${rows.join(', ')}. They stay filed: running the same rows again returns them as replayed or already_filed, not filed twice.`;
+};
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const checked = await takeChecked(this, i);
+	// The account's adaptation (it may call the service) comes before the one canonical body,
+	// from which the key is derived and which is sent.
+	const input = await adaptToAccount(this, checked.input, i);
+	const { choice } = checked;
+	let body = canonicalInvoice(input.body);
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
 	// the day's rates must not turn a re-run of the same invoice into a new filing.
-	const key = await idempotencyKeyFor(this, choice, PATHS.invoices, body, i);
+	const key = idempotencyKeyFor(choice, PATHS.invoices, body);
 	let previewNotes: string[] | undefined;
 	let preview: IDataObject | undefined;
 	if (wantsTaxesFromPreview(this, i)) {

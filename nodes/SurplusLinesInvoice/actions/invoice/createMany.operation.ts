@@ -9,8 +9,18 @@ import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../bat
 import { adaptToAccount, noteAdaptations, type Adaptation } from '../../accountAdapt';
 import { unknownLobOption } from '../../accountOptions';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
-import { idempotencyKeyFor, mayHaveFiled, showReplayed } from '../../filing';
-import { filingOptionProperties, readFilingSettings, type FilingSettings } from '../../filingOptions';
+import { canonicalInvoice } from '../../canonical';
+import {
+	idempotencyKeyFor,
+	mayHaveFiled,
+	showReplayed,
+	type IdempotencyChoice,
+} from '../../filing';
+import {
+	filingOptionProperties,
+	readFilingSettings,
+	type FilingSettings,
+} from '../../filingOptions';
 import { readIdempotencyChoice } from '../../idempotencyChoice';
 import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../taxes';
@@ -96,21 +106,35 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const entries: Entry[] = [];
 	const converted: Array<InvoiceInput['converted']> = [];
 	const adapted: Adaptation[][] = [];
+	// Every row's local checks first: a bad row stops the run before any call, the look-ups an
+	// account adaptation makes included.
+	const read: Array<{ index: number; input: InvoiceInput; choice: IdempotencyChoice }> = [];
 	for (let index = 0; index < count; index++) {
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
-			const input = await adaptToAccount(this, readInvoiceInput(this, index), index);
-			converted[index] = input.converted;
-			adapted[index] = input.adapted;
-			const choice = readIdempotencyChoice(this, index);
-			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
-			const key = await idempotencyKeyFor(this, choice, PATHS.invoices, input.body, index);
-			entries.push({ index, body: input.body, key, keyDerived: choice.mode === 'derived' });
+			const input = readInvoiceInput(this, index);
+			read.push({ index, input, choice: readIdempotencyChoice(this, index) });
 		} catch (error) {
 			failures.push({ index, error: error as Error });
 		}
 	}
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
+	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
+	for (const { index, input: given, choice } of read) {
+		try {
+			const input = await adaptToAccount(this, given, index);
+			converted[index] = input.converted;
+			adapted[index] = input.adapted;
+			const body = canonicalInvoice(input.body);
+			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
+			const key = idempotencyKeyFor(choice, PATHS.invoices, body);
+			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
+		} catch (error) {
+			failures.push({ index, error: error as Error });
+		}
+	}
+	failures.sort((a, b) => a.index - b.index);
+	// A row the account's look-ups refused stops the run too: nothing was filed yet.
 	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
 
 	// One setting for the whole run (its rows are filed together).

@@ -1,0 +1,54 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { isErrorItem } from './errors';
+
+/** Words for the items done before a failure stopped a run (default: their numbers). */
+export type DescribeDone = (
+	done: Array<{ itemIndex: number; items: INodeExecutionData[] }>,
+) => string;
+
+/**
+ * A run stopped by one item's failure after other items were done (up to Concurrency were in
+ * flight): the error lists them, so nobody takes "this failed" for "nothing happened". An
+ * error that says nothing was sent says it of its own item only.
+ */
+export function noteDoneBeforeStop(
+	error: Error,
+	results: INodeExecutionData[][],
+	describeDone: DescribeDone | undefined,
+): Error {
+	const done = results.flatMap((items, itemIndex) =>
+		items && !items.some(isErrorItem) ? [{ itemIndex, items }] : [],
+	);
+	if (!done.length || !(error instanceof NodeApiError || error instanceof NodeOperationError))
+		return error;
+	error.message = error.message
+		.replace('nothing was sent', 'this item was not sent')
+		.replace('so nothing was filed', 'so this item was not filed');
+	const description = (error.description ?? '').replace(
+		'No call to the service was made.',
+		'No call was made for this item.',
+	);
+	const list = describeDone
+		? describeDone(done)
+		: `Done before the run stopped: ${done.map((d) => `item ${d.itemIndex + 1}`).join(', ')}.`;
+	error.description = [description, list].filter(Boolean).join('\n');
+	return error;
+}
+
+/** The first item refused by the local checks, naming the others; no item was sent. */
+export function noteRefusedBeforeAnyCall(
+	refused: Array<{ itemIndex: number; error: Error }>,
+	total: number,
+): Error {
+	const { error } = refused[0];
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	const others = refused.slice(1).map((r) => r.itemIndex + 1);
+	const lines = [
+		`${refused.length} of ${total} items failed the checks made before any call${others.length ? ` (also items ${others.join(', ')})` : ''}; no item was sent.`,
+		'Turn on Settings → On Error → Continue to run the good items and get each bad one as its own error item.',
+	];
+	error.description = [error.description, ...lines].filter(Boolean).join('\n');
+	return error;
+}
