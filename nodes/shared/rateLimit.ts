@@ -103,6 +103,21 @@ export function lastRateLimit(fingerprint: string): RateLimitInfo | undefined {
 	return budgets.get(fingerprint)?.info;
 }
 
+/** Calls left in the window the figures describe: after its reset the new window holds the full limit. */
+function windowRemaining(info: RateLimitInfo, nowMs: number): number {
+	return info.reset * 1000 > nowMs ? info.remaining : info.limit;
+}
+
+/**
+ * Calls the key's window has left, as the freshest reply said; undefined while not known: no
+ * reply with figures yet, or a 429 whose wait has not been followed by a reply.
+ */
+export function callsLeft(fingerprint: string, nowMs: number): number | undefined {
+	const budget = budgets.get(fingerprint);
+	if (!budget?.info || budget.probing || budget.gateUntilMs > nowMs) return undefined;
+	return windowRemaining(budget.info, nowMs);
+}
+
 /** What a request must do before it is sent. */
 export type Turn =
 	| { go: true }
@@ -126,14 +141,9 @@ export function takeTurn(fingerprint: string, nowMs: number): Turn {
 	});
 	if (budget.probing && budget.inFlight > 0) return waitForReply();
 	const info = budget.info;
-	if (info) {
-		const resetMs = info.reset * 1000;
-		// After the reset the new window holds the full limit again.
-		const remaining = resetMs > nowMs ? info.remaining : info.limit;
-		if (remaining - budget.inFlight <= 0) {
-			if (budget.inFlight > 0) return waitForReply();
-			if (resetMs > nowMs) return { go: false, waitMs: resetMs - nowMs };
-		}
+	if (info && windowRemaining(info, nowMs) - budget.inFlight <= 0) {
+		if (budget.inFlight > 0) return waitForReply();
+		if (info.reset * 1000 > nowMs) return { go: false, waitMs: info.reset * 1000 - nowMs };
 	}
 	budget.inFlight++;
 	return { go: true };

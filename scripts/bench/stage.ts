@@ -22,23 +22,46 @@ export interface Call {
 	status: number;
 }
 
-/** The service's replies since the last `take()`. */
+/** The service's replies since the last `take()`, and the most requests open at once per key and path. */
 export class CallCounter {
 	private calls: Call[] = [];
+	private open = new Map<string, number>();
+	private peak = new Map<string, number>();
 
 	add(call: Call): void {
 		this.calls.push(call);
 	}
 
+	opened(key: string, segment: string): void {
+		const name = `${key}/${segment}`;
+		const now = (this.open.get(name) ?? 0) + 1;
+		this.open.set(name, now);
+		if (now > (this.peak.get(name) ?? 0)) this.peak.set(name, now);
+	}
+
+	closed(key: string, segment: string): void {
+		const name = `${key}/${segment}`;
+		this.open.set(name, (this.open.get(name) ?? 1) - 1);
+	}
+
 	take(): Calls {
-		const taken = new Calls(this.calls);
+		const taken = new Calls(this.calls, this.peak);
 		this.calls = [];
+		this.peak = new Map(this.open);
 		return taken;
 	}
 }
 
 export class Calls {
-	constructor(private readonly calls: Call[]) {}
+	constructor(
+		private readonly calls: Call[],
+		private readonly peak: Map<string, number> = new Map(),
+	) {}
+
+	/** The most requests of a key (under any of the paths) the service held open at once: the items in flight. */
+	inFlight(key: string, segments: string[]): number {
+		return Math.max(0, ...segments.map((segment) => this.peak.get(`${key}/${segment}`) ?? 0));
+	}
 
 	/** Calls by a key (name in keys.json), optionally only under some paths (e.g. "invoices"). */
 	count(key: string, segments?: string[], status?: number): number {
@@ -64,6 +87,8 @@ export async function startCountingSandbox(): Promise<BenchSandbox> {
 			const key = nameOf.get(String(req.headers.authorization)) ?? 'none';
 			const segment = req.url.slice(API_BASE.length).split(/[/?]/)[1] ?? '';
 			res.on('finish', () => calls.add({ key, segment, status: res.statusCode }));
+			calls.opened(key, segment);
+			res.once('close', () => calls.closed(key, segment));
 		}
 		void handle(req, res);
 	});

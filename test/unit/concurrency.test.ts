@@ -8,7 +8,8 @@ import { ExecuteContext } from 'n8n-core';
 import nock from 'nock';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { DEFAULT_CONCURRENCY } from '../../nodes/shared/execute';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, itemsInFlight } from '../../nodes/shared/concurrency';
+import { callAnswered, callsLeft, forgetRateLimits, takeTurn } from '../../nodes/shared/rateLimit';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import type { useFakeClock } from '../helpers/fakeClock';
@@ -246,5 +247,91 @@ describe('credential', () => {
 		} finally {
 			reads.mockRestore();
 		}
+	});
+});
+
+describe('items in flight follow the key’s budget', () => {
+	const budget = (remaining: number) => ({
+		'X-RateLimit-Limit': '100000',
+		'X-RateLimit-Remaining': String(remaining),
+		'X-RateLimit-Reset': String(fake.nowSeconds() + 3600),
+	});
+	const most = (arrivals: Arrival[]) => Math.max(...arrivals.map((a) => a.inFlight));
+
+	it('the rule: the user’s Concurrency when set; else a quarter of the calls left, from 25 to 200; 25 while unknown', () => {
+		expect(itemsInFlight(undefined, undefined)).toBe(DEFAULT_CONCURRENCY);
+		expect(itemsInFlight(100_000, undefined)).toBe(MAX_CONCURRENCY);
+		expect(itemsInFlight(400, undefined)).toBe(100);
+		expect(itemsInFlight(60, undefined)).toBe(DEFAULT_CONCURRENCY);
+		expect(itemsInFlight(0, undefined)).toBe(DEFAULT_CONCURRENCY);
+		expect(itemsInFlight(100_000, 40)).toBe(40);
+		expect(itemsInFlight(undefined, 300)).toBe(300);
+	});
+
+	it('the calls left are the freshest reply’s, the full limit once its window has reset, unknown after a 429', () => {
+		const now = fake.nowSeconds() * 1000;
+		expect(callsLeft('k', now)).toBeUndefined();
+		expect(takeTurn('k', now)).toEqual({ go: true });
+		callAnswered('k', now, { replied: true, info: { limit: 1000, remaining: 40, reset: now / 1000 + 60 } });
+		expect(callsLeft('k', now)).toBe(40);
+		expect(callsLeft('k', now + 61_000)).toBe(1000);
+		expect(takeTurn('k', now)).toEqual({ go: true });
+		callAnswered('k', now, { replied: true, retryAfterMs: 30_000 });
+		expect(callsLeft('k', now + 31_000)).toBeUndefined();
+	});
+
+	it('unknown budget (no rate-limit headers): 25 in flight', async () => {
+		const arrivals = server((id) => ok(id));
+		const { output } = await getEach(ids(80));
+		expect(output).toHaveLength(80);
+		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('ample budget: the first call alone, then up to 200 in flight', async () => {
+		const arrivals = server((id) => ok(id, 40, budget(99_000)));
+		const { output, error } = await getEach(ids(300));
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(300));
+		expect(arrivals[0].inFlight).toBe(1);
+		expect(most(arrivals)).toBe(MAX_CONCURRENCY);
+	});
+
+	it('a budget of 400 calls left: a quarter of it, 100 in flight', async () => {
+		const arrivals = server((id) => ok(id, 40, budget(400)));
+		await getEach(ids(150));
+		expect(most(arrivals)).toBe(100);
+	});
+
+	it('tight budget (60 calls left): 25 in flight', async () => {
+		const arrivals = server((id) => ok(id, 20, budget(60)));
+		await getEach(ids(80));
+		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('a 429: every item waits its Retry-After, one call goes alone, then the reply’s figures set the count again', async () => {
+		const start = fake.nowSeconds();
+		const arrivals = server((id, n) =>
+			n === 0
+				? { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': '30' }, delayMs: 5 }
+				: ok(id, 40, budget(99_000)),
+		);
+		const { output, error } = await getEach(ids(300));
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(300);
+		expect(arrivals.filter((a) => a.status === 429)).toHaveLength(1);
+		expect(arrivals[1].at).toBeGreaterThanOrEqual(start + 30);
+		expect(arrivals[1].inFlight).toBe(1);
+		expect(most(arrivals.slice(1))).toBe(MAX_CONCURRENCY);
+	});
+
+	it('the user’s Concurrency bounds it, with an ample budget or none known', async () => {
+		let arrivals = server((id) => ok(id, 40, budget(99_000)));
+		await getEach(ids(120), { concurrency: 40 });
+		expect(most(arrivals)).toBe(40);
+		nock.cleanAll();
+		forgetRateLimits();
+		arrivals = server((id) => ok(id));
+		await getEach(ids(120), { concurrency: 60 });
+		expect(most(arrivals)).toBe(60);
 	});
 });
