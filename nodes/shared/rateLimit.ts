@@ -71,9 +71,11 @@ interface KeyBudget {
 	/** No call starts before this (ms): a 429's Retry-After holds back every request of the key. */
 	gateUntilMs: number;
 	/**
-	 * One call at a time until a reply that is not a 429 arrives: at the start (the budget is not
-	 * known yet) and after a 429 (the window may still be closed), so parallel items do not
-	 * spend a burst of calls on certain 429s.
+	 * One call at a time until a reply that is not a 429 arrives after a 429 (the window may still
+	 * be closed), so parallel items do not spend a burst of calls on certain 429s. Not at the
+	 * start: a key not heard from yet is far more often fresh than spent, and waiting for one
+	 * reply first costs every run a round trip; the router keeps 25 in flight until the figures
+	 * are known (concurrency.ts).
 	 */
 	probing: boolean;
 	/** Requests waiting for an in-flight call to be answered. */
@@ -85,7 +87,7 @@ const budgets = new Map<string, KeyBudget>();
 function budgetOf(fingerprint: string): KeyBudget {
 	let budget = budgets.get(fingerprint);
 	if (!budget) {
-		budget = { inFlight: 0, gateUntilMs: 0, probing: true, waiters: [] };
+		budget = { inFlight: 0, gateUntilMs: 0, probing: false, waiters: [] };
 		budgets.set(fingerprint, budget);
 	}
 	return budget;
