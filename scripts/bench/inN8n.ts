@@ -4,7 +4,8 @@
  * reply (fault `delay_ms`). Node times come from the run data (`executionTime`); calls, and the
  * most requests open at once (the items in flight), are counted at the sandbox per key (the
  * package on the t2 key, the HTTP Request node on the t3 key of the same account); memory is the
- * resident size of n8n and its task runner while the nodes ran. Each comparison runs
+ * resident size of n8n and its task runner while the nodes ran, and so is their CPU time (on
+ * shared cores steadier than wall time, which counts the waits for a core). Each comparison runs
  * BENCH_PAIR_RUNS times (default 3), the branches' order rotated, and the median ratio is
  * printed. Prints figures and the issue's targets beside them; asserts nothing. Env: N8N_BIN
  * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany.
@@ -17,7 +18,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { REPO_ROOT, killAllChildren } from '../../test/e2e/n8n';
 import { json } from '../../test/e2e/runData';
 import { keyByName } from '../../test/sandbox';
-import { BenchN8n, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
+import { BenchN8n, cpuMs, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
 import { batches, estimateNode, estimateRow, httpNode, invoiceNode, invoiceRow, rows, workflow, type WorkflowJson } from './workflows';
 
 // BENCH_SCALE=0.1 makes every count ten times smaller (a quick look; figures not comparable).
@@ -95,6 +96,9 @@ interface PairResult {
 	/** The most requests of the node the service held open at once. */
 	packageInFlight: number;
 	httpInFlight: number;
+	/** CPU time of n8n (and its task runner) while the node ran, ms. */
+	packageCpu: number;
+	httpCpu: number;
 	extra?: string;
 }
 
@@ -112,6 +116,8 @@ function measurePair(execution: Execution, calls: Calls, pair: Pair): PairResult
 		httpPeak: peakMb(execution, [pair.httpNode]).total,
 		packageInFlight: calls.inFlight('t2', pair.segments),
 		httpInFlight: calls.inFlight('t3', pair.segments),
+		packageCpu: cpuMs(execution, [pair.packageNode]),
+		httpCpu: cpuMs(execution, [pair.httpNode]),
 	};
 }
 
@@ -120,7 +126,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 function printRun(run: number, order: string, r: PairResult) {
 	console.log(
-		`  run ${run + 1} (${order.padEnd(23)}) package ${seconds(r.packageMs)}, HTTP Request node ${seconds(r.httpMs)}: ratio ${ratio(r.packageMs, r.httpMs)}; ` +
+		`  run ${run + 1} (${order.padEnd(23)}) package ${seconds(r.packageMs)}, HTTP Request node ${seconds(r.httpMs)}: ratio ${ratio(r.packageMs, r.httpMs)}; CPU ${seconds(r.packageCpu)} / ${seconds(r.httpCpu)}; ` +
 			`in flight at most ${r.packageInFlight} / ${r.httpInFlight}; calls ${r.packageCalls} / ${r.httpCalls}; failed items ${r.packageFailed} / ${r.httpFailed}; ` +
 			`peak memory ${r.packagePeak.toFixed(0)} / ${r.httpPeak.toFixed(0)} MB${r.extra ? `; ${r.extra}` : ''}`,
 	);
@@ -128,8 +134,10 @@ function printRun(run: number, order: string, r: PairResult) {
 
 function printMedian(pair: Pair, results: PairResult[]) {
 	const ratios = results.map((r) => r.packageMs / r.httpMs);
+	const cpuRatios = results.map((r) => r.packageCpu / r.httpCpu);
 	console.log(
 		`  => median ratio ${median(ratios).toFixed(2)} (runs ${ratios.map((r) => r.toFixed(2)).join(', ')}); median times ${seconds(median(results.map((r) => r.packageMs)))} / ${seconds(median(results.map((r) => r.httpMs)))}; ` +
+			`median CPU ratio ${median(cpuRatios).toFixed(2)}; ` +
 			`failed items ${results.reduce((n, r) => n + r.packageFailed, 0)} / ${results.reduce((n, r) => n + r.httpFailed, 0)}   (target: ${pair.target})`,
 	);
 }
@@ -214,13 +222,13 @@ async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string
 const MANY_RUNS = Number(process.env.BENCH_MANY_RUNS ?? 7);
 
 async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean) {
-	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
+	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; time and CPU (n8n + its task runner) of the nodes after the row-making Code node; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
 	const variants = [
 		{ id: 'many-hand', label: 'hand-built: Code (batches of 500) + HTTP Request', nodes: ['Rows', 'Batches', 'HTTP Batch'], prefix: 'HAND' },
 		{ id: 'many-json', label: 'package Create Many, JSON body {{ $json }}', nodes: ['Rows', 'Package Create Many'], prefix: 'MANY' },
 		...(inputItem ? [{ id: 'many-item', label: 'package Create Many, Input Item As Is', nodes: ['Rows', 'Package Create Many'], prefix: 'MANY' }] : []),
 	];
-	const results = new Map<string, { ms: number[]; peak: number[]; calls: number[]; duplicates: number }>(variants.map((v) => [v.id, { ms: [], peak: [], calls: [], duplicates: 0 }]));
+	const results = new Map<string, { ms: number[]; cpu: number[]; peak: number[]; calls: number[]; duplicates: number }>(variants.map((v) => [v.id, { ms: [], cpu: [], peak: [], calls: [], duplicates: 0 }]));
 	for (let run = 0; run < MANY_RUNS; run++) {
 		for (const variant of variants.map((_, k) => variants[(k + run) % variants.length])) {
 			prepare(sandbox);
@@ -228,14 +236,16 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 			const calls = sandbox.calls.take();
 			const ms = variant.nodes.slice(1).reduce((sum, node) => sum + (task(execution.run, node).executionTime ?? 0), 0);
 			const peak = peakMb(execution, variant.nodes);
+			const cpu = cpuMs(execution, variant.nodes.slice(1));
 			const filed = duplicates(sandbox, variant.prefix);
 			const result = results.get(variant.id)!;
 			result.ms.push(ms);
+			result.cpu.push(cpu);
 			result.peak.push(peak.total);
 			result.calls.push(calls.count('t3'));
 			result.duplicates += filed.duplicated;
 			console.log(
-				`  run ${run + 1} ${variant.label.padEnd(48)} ${seconds(ms).padStart(8)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
+				`  run ${run + 1} ${variant.label.padEnd(48)} ${seconds(ms).padStart(8)}  CPU ${seconds(cpu).padStart(7)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
 			);
 		}
 	}
@@ -244,6 +254,7 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 		const r = results.get(variant.id)!;
 		console.log(
 			`  => ${variant.label.replace('package Create Many, ', '')}: median time ${seconds(median(r.ms))} against ${seconds(median(hand.ms))}, ratio ${ratio(median(r.ms), median(hand.ms))}; ` +
+				`median CPU ${seconds(median(r.cpu))} against ${seconds(median(hand.cpu))}, ratio ${ratio(median(r.cpu), median(hand.cpu))}; ` +
 				`median peak ${median(r.peak).toFixed(0)} MB against ${median(hand.peak).toFixed(0)} MB, ratio ${ratio(median(r.peak), median(hand.peak))} (runs ${r.peak.map((p, k) => ratio(p, hand.peak[k])).join(', ')}); calls ${median(r.calls)}; duplicates ${r.duplicates}`,
 		);
 	}
