@@ -27,13 +27,19 @@ const BUDGET_SHARE = 4;
 
 /**
  * How many items may be in flight: the user's Concurrency when set (the bound it always was);
- * else a quarter of the calls the window has left, at least 25 and at most 200; 25 while the
- * budget is not known. The transport still sends no more calls than the window has left.
+ * else a quarter of the calls the window has left, at least 25 and at most 200 (or the
+ * operation's own most); 25 while the budget is not known. The transport still sends no more
+ * calls than the window has left.
  */
-export function itemsInFlight(left: number | undefined, concurrency: number | undefined): number {
+export function itemsInFlight(
+	left: number | undefined,
+	concurrency: number | undefined,
+	most = MAX_CONCURRENCY,
+): number {
 	if (concurrency !== undefined) return concurrency;
-	if (left === undefined) return DEFAULT_CONCURRENCY;
-	return Math.min(MAX_CONCURRENCY, Math.max(DEFAULT_CONCURRENCY, Math.floor(left / BUDGET_SHARE)));
+	const least = Math.min(DEFAULT_CONCURRENCY, most);
+	if (left === undefined) return least;
+	return Math.min(most, Math.max(least, Math.floor(left / BUDGET_SHARE)));
 }
 
 /** Request Options → Concurrency when the user set it (a whole number from 1), else undefined. */
@@ -49,7 +55,10 @@ function readConcurrency(ctx: IExecuteFunctions): number | undefined {
  * follows the key's budget as replies arrive, so a run that starts with the budget unknown grows
  * once the first reply tells it, and shrinks as the window drains.
  */
-export async function inFlightLimit(ctx: IExecuteFunctions): Promise<() => number> {
+export async function inFlightLimit(
+	ctx: IExecuteFunctions,
+	most = MAX_CONCURRENCY,
+): Promise<() => number> {
 	const concurrency = readConcurrency(ctx);
 	if (concurrency !== undefined) return () => concurrency;
 	// A credential that does not read fails each item on its own, as before; the run starts at 25.
@@ -57,6 +66,6 @@ export async function inFlightLimit(ctx: IExecuteFunctions): Promise<() => numbe
 		(credential) => credential.fingerprint,
 		() => undefined,
 	);
-	if (fingerprint === undefined) return () => DEFAULT_CONCURRENCY;
-	return () => itemsInFlight(callsLeft(fingerprint, clock.now()), undefined);
+	const left = () => (fingerprint === undefined ? undefined : callsLeft(fingerprint, clock.now()));
+	return () => itemsInFlight(left(), undefined, most);
 }

@@ -18,6 +18,8 @@ export interface OperationModule {
 	 * throw.
 	 */
 	orderKey?: (this: IExecuteFunctions, itemIndex: number) => string | undefined;
+	/** The most items in flight whatever the key's budget (concurrency.ts), for items that hold much while in flight. */
+	mostInFlight?: number;
 }
 
 /** orderKey of operations that change one invoice: its id (an id that does not read needs no order). */
@@ -87,7 +89,7 @@ export async function routeOperations(
 
 	// A promise pool whose size the key's budget sets (concurrency.ts), asked again each time an
 	// item ends: workers beyond the limit stop after their item, missing ones start.
-	const limit = await inFlightLimit(this);
+	const limit = await inFlightLimit(this, module.mostInFlight);
 	const pending: Array<Promise<void>> = [];
 	let workers = 0;
 	const worker = async () => {

@@ -7,6 +7,7 @@
 import { ExecuteContext } from 'n8n-core';
 import nock from 'nock';
 
+import { resources as documentResources } from '../../nodes/SurplusLinesDocument/actions/resources';
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, itemsInFlight } from '../../nodes/shared/concurrency';
 import { callAnswered, callsLeft, forgetRateLimits, takeTurn } from '../../nodes/shared/rateLimit';
@@ -74,14 +75,15 @@ const ok = (id: number, delayMs = 20, headers: Record<string, string> = {}): Ans
 	delayMs,
 });
 
-function getEach(ids: number[], options: { concurrency?: number; continueOnFail?: boolean; maxRateLimitWaitSeconds?: number } = {}) {
-	const { continueOnFail, ...requestOptions } = options;
+function getEach(ids: number[], options: { concurrency?: number; continueOnFail?: boolean; maxRateLimitWaitSeconds?: number; mostInFlight?: number } = {}) {
+	const { continueOnFail, mostInFlight, ...requestOptions } = options;
 	return runNode({
 		node: new ProbeNode(),
 		parameters: {
 			method: 'GET',
 			path: '={{ "/invoices/" + $json.id }}',
 			requestOptions,
+			...(mostInFlight ? { mostInFlight } : {}),
 		},
 		credentials,
 		items: ids.map((id) => ({ id })),
@@ -268,6 +270,8 @@ describe('items in flight follow the key’s budget', () => {
 		expect(itemsInFlight(0, undefined)).toBe(DEFAULT_CONCURRENCY);
 		expect(itemsInFlight(100_000, 40)).toBe(40);
 		expect(itemsInFlight(undefined, 300)).toBe(300);
+		expect(itemsInFlight(100_000, undefined, 25)).toBe(25);
+		expect(itemsInFlight(undefined, undefined, 10)).toBe(10);
 	});
 
 	it('the calls left are the freshest reply’s, the full limit once its window has reset, unknown after a 429', () => {
@@ -329,6 +333,13 @@ describe('items in flight follow the key’s budget', () => {
 		expect(after.every((a) => a.at >= start + 30)).toBe(true);
 		expect(after[0].inFlight).toBe(1);
 		expect(most(after)).toBe(MAX_CONCURRENCY);
+	});
+
+	it('an operation that holds much per item (Download: its file) keeps its own most, whatever the budget', async () => {
+		const arrivals = server((id) => ok(id, 40, budget(99_000)));
+		await getEach(ids(120), { mostInFlight: 30 });
+		expect(most(arrivals)).toBe(30);
+		expect(documentResources.document.download.mostInFlight).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	it('the user’s Concurrency bounds it, with an ample budget or none known', async () => {

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../../../shared/concurrency';
 import { serviceError } from '../../../shared/errors';
 import { readInvoiceId, readTextParameter } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
@@ -37,6 +38,9 @@ export const description = updateDisplayOptions(
  * Asks the service for a fresh link and returns the file as binary data. The link itself is left out
  * of the output: it expires after 60 minutes and must not be stored.
  */
+/** Each item in flight holds its file in memory: at most 25 at once, whatever the key's budget. */
+export const mostInFlight = DEFAULT_CONCURRENCY;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
