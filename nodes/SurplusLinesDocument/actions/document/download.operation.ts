@@ -34,13 +34,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** Each item in flight holds its file in memory: at most 25 at once, whatever the key's budget. */
+export const mostInFlight = DEFAULT_CONCURRENCY;
+
 /**
  * Asks the service for a fresh link and returns the file as binary data. The link itself is left out
  * of the output: it expires after 60 minutes and must not be stored.
  */
-/** Each item in flight holds its file in memory: at most 25 at once, whatever the key's budget. */
-export const mostInFlight = DEFAULT_CONCURRENCY;
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
