@@ -318,8 +318,16 @@ async function lookFirst(
 }
 
 /**
- * t3: the entries in calls of at most BATCH_MAX_INVOICES; every chunk is sent whatever earlier
- * chunks gave. Takes the rows off `entries` as it files them (the array is left empty), so a
+ * Batch calls in flight at once: the service stores one batch while n8n reads the reply of
+ * another, instead of each waiting for the other (a third of a 10,000-row run's time).
+ */
+const BATCHES_IN_FLIGHT = 4;
+
+/**
+ * t3: the entries in calls of at most BATCH_MAX_INVOICES, up to BATCHES_IN_FLIGHT at once; every
+ * chunk is sent whatever earlier chunks gave. A chunk holding a key that a chunk in flight holds
+ * (the same row twice) waits for it, so the service replays that row instead of meeting its key
+ * twice at once. Takes the rows off `entries` as it files them (the array is left empty), so a
  * filed row's body can be freed while later chunks are sent: at 10,000 rows the bodies weigh as
  * much as the input items.
  */
@@ -351,11 +359,33 @@ export async function fileInBatches(
 			for (const entry of toSend) entries.push(entry);
 		}
 	}
-	while (entries.length) {
+	const inFlight = new Set<Promise<void>>();
+	const keysInFlight = new Set<string>();
+	let thrown: { error: unknown } | undefined;
+	while (entries.length && !thrown) {
 		const chunk = entries.splice(0, BATCH_MAX_INVOICES);
-		for (const outcome of await fileChunk(ctx, chunk, settings))
-			outcomes.set(outcome.index, outcome);
+		const keys = chunk.flatMap((e) => (e.key === undefined ? [] : [e.key]));
+		while (inFlight.size >= BATCHES_IN_FLIGHT || keys.some((key) => keysInFlight.has(key))) {
+			await Promise.race(inFlight);
+		}
+		// A chunk that failed in a way no outcome covers ends the run: no further chunk is sent.
+		if (thrown) break;
+		for (const key of keys) keysInFlight.add(key);
+		const filing: Promise<void> = fileChunk(ctx, chunk, settings)
+			.then((chunkOutcomes) => {
+				for (const outcome of chunkOutcomes) outcomes.set(outcome.index, outcome);
+			})
+			.catch((error: unknown) => {
+				thrown ??= { error };
+			})
+			.finally(() => {
+				inFlight.delete(filing);
+				for (const key of keys) keysInFlight.delete(key);
+			});
+		inFlight.add(filing);
 	}
+	await Promise.all(inFlight);
+	if (thrown) throw thrown.error;
 	settleRepeats(ctx, repeats, outcomes);
 	return order.map((index) => outcomes.get(index)!);
 }

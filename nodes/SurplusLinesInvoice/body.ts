@@ -19,7 +19,7 @@ import {
 	matchItemColumns,
 	requiredColumnNames,
 } from '../shared/invoiceColumns';
-import { itemParameter, nodeVersion } from '../shared/params';
+import { itemParameter, nodeVersion, rawParameter } from '../shared/params';
 import { noteInvoiceWarnings } from '../shared/warnings';
 import { FOLDED_GROUPS } from './actions/invoice/body.description';
 import { type Conversion, validateInvoice } from './validation';
@@ -178,7 +178,7 @@ const inputItemBody = (ctx: IExecuteFunctions, i: number): unknown =>
 const WHOLE_ITEM = /^=\s*\{\{\s*\$json\s*\}\}\s*$/;
 
 function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
-	const expression = ctx.getNodeParameter('invoiceJson', i, '', { rawExpressions: true });
+	const expression = rawParameter(ctx, 'invoiceJson', '');
 	if (typeof expression === 'string' && WHOLE_ITEM.test(expression)) return inputItemBody(ctx, i);
 	const raw = ctx.getNodeParameter('invoiceJson', i) as unknown;
 	if (typeof raw !== 'string') return raw;

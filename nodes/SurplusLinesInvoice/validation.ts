@@ -31,17 +31,26 @@ const isBlank = (value: unknown) => value === undefined || value === null || val
 
 // Every value goes through the shared readers (`shared/values.ts`): amounts and dates as
 // spreadsheets write them, state names, the type's usual words; anything ambiguous is refused.
-const requiredText = readWith(z, readText, true);
+// The reader of each one-value field is remembered beside its zod step (see readPlainBody).
+type Reader = (value: unknown) => Read<unknown>;
+const readerOf = new WeakMap<z.ZodTypeAny, { read: Reader; required: boolean }>();
+function field<T>(read: (value: unknown) => Read<T | undefined>, required: boolean) {
+	const step = readWith(z, read, required);
+	readerOf.set(step, { read, required });
+	return step;
+}
+
+const requiredText = field(readText, true);
 // An optional text sent as null stays null, as it always has.
-const optionalText = readWith(z, (v) => (v === null ? ok(null) : readText(v)), false);
-const requiredNumber = readWith(z, readAmount, true);
-const optionalNumber = readWith(z, readAmount, false);
-const optionalPercent = readWith(z, readPercent, false);
-const optionalInteger = readWith(z, readInteger, false);
-const requiredDate = readWith(z, readDate, true);
-const optionalDate = readWith(z, readDate, false);
-const stateCode = readWith(z, readStateCode, true);
-const typeCode = readWith(z, readTypeCode, false);
+const optionalText = field((v) => (v === null ? ok(null) : readText(v)), false);
+const requiredNumber = field(readAmount, true);
+const optionalNumber = field(readAmount, false);
+const optionalPercent = field(readPercent, false);
+const optionalInteger = field(readInteger, false);
+const requiredDate = field(readDate, true);
+const optionalDate = field(readDate, false);
+const stateCode = field(readStateCode, true);
+const typeCode = field(readTypeCode, false);
 
 // ZIP and NAIC codes are five digits: a sheet that read one as a number dropped its leading zeros.
 const ZIP_DIGITS = 5;
@@ -345,6 +354,52 @@ export type ValidationResult =
 	| { ok: true; body: IDataObject; converted: Conversion[] }
 	| { ok: false; problems: string[] };
 
+// A sheet's row is most often one value per field. Such a body is read field by field with the
+// schema's own readers, without zod's object machinery (most of Create Many's own time per row);
+// anything else (groups, lists, a rule beyond the reader, a value refused, a required field
+// missing) is read by the schema, which also words the problems.
+const PLAIN_READERS = new Map(
+	FIELD_NAMES.flatMap((name) => {
+		const reader = readerOf.get(invoiceFields.shape[name]);
+		return reader ? [[name as string, reader] as const] : [];
+	}),
+);
+const KNOWN_FIELDS = new Set<string>(FIELD_NAMES);
+
+const isJsonScalar = (value: unknown) =>
+	value === null ||
+	typeof value === 'string' ||
+	typeof value === 'boolean' ||
+	(typeof value === 'number' && Number.isFinite(value));
+
+/**
+ * The body the schema would give (fields in its order, absent ones left out, unknown fields kept
+ * after them), or undefined when the schema must read it. Unknown fields are taken as they are
+ * only when JSON would send them unchanged.
+ */
+function readPlainBody(body: IDataObject): IDataObject | undefined {
+	const out: IDataObject = {};
+	for (const name of FIELD_NAMES) {
+		const reader = PLAIN_READERS.get(name);
+		if (!reader) {
+			if (name in body) return undefined;
+			continue;
+		}
+		if (!reader.required && !(name in body)) continue;
+		const read = reader.read(body[name]);
+		if (!read.ok || (read.value === undefined && reader.required)) return undefined;
+		if (read.value !== undefined) out[name] = read.value as IDataObject[string];
+	}
+	for (const name of Object.keys(body)) {
+		if (KNOWN_FIELDS.has(name)) continue;
+		const value = body[name];
+		if (value === undefined) continue;
+		if (!isJsonScalar(value)) return undefined;
+		out[name] = value;
+	}
+	return out;
+}
+
 export function validateInvoice(
 	body: unknown,
 	mode: 'full' | 'partial' = 'full',
@@ -352,6 +407,8 @@ export function validateInvoice(
 	if (!body || typeof body !== 'object' || Array.isArray(body)) {
 		return { ok: false, problems: ['body: must be a JSON object with the invoice fields'] };
 	}
+	const plain = mode === 'full' ? readPlainBody(body as IDataObject) : undefined;
+	if (plain) return { ok: true, body: plain, converted: conversions(body, plain) };
 	const schema = mode === 'full' ? fieldsSchemaFor(body as IDataObject) : invoiceUpdateSchema;
 	const fields = schema.safeParse(body);
 	const cross = crossFieldRules.safeParse(body);
@@ -402,9 +459,12 @@ function conversions(
 	found: Conversion[] = [],
 ): Conversion[] {
 	if (sent && typeof sent === 'object' && raw && typeof raw === 'object') {
-		for (const [key, value] of Object.entries(sent)) {
-			const part = Array.isArray(sent) ? Number(key) : key;
-			conversions((raw as IDataObject)[key], value, [...path, part], found);
+		for (const key of Object.keys(sent)) {
+			const from = (raw as IDataObject)[key];
+			const to = (sent as IDataObject)[key];
+			// Most values come through as they were: no path is built for them.
+			if (from === to) continue;
+			conversions(from, to, [...path, Array.isArray(sent) ? Number(key) : key], found);
 		}
 		return found;
 	}

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { inFlightLimit } from './concurrency';
 import { errorItem } from './errors';
 import { readInvoiceId } from './params';
 import { noteDoneBeforeStop, noteRefusedBeforeAnyCall, type DescribeDone } from './stopped';
@@ -27,16 +28,9 @@ export interface OperationModule {
 	orderKey?: (this: IExecuteFunctions, itemIndex: number) => string | undefined;
 	/** Words for the items done before a failure stopped the run (default: their numbers). */
 	describeDone?: DescribeDone;
+	/** The most items in flight whatever the key's budget (concurrency.ts), for items that hold much while in flight. */
+	mostInFlight?: number;
 }
-
-/**
- * Items in flight at once when the node's Request Options do not say. The service limits only
- * calls per hour (t2: 1,000), which concurrency does not change; it changes how long a run waits
- * on replies. n8n spends about 3 ms per item of its own, so 25 in flight hide 50-75 ms of service
- * latency (the bench: even with the HTTP Request node at 50 ms), while at most 25 calls, 2.5% of
- * a t2 hour, are ever sent on budget figures another workflow using the key may have made stale.
- */
-export const DEFAULT_CONCURRENCY = 25;
 
 /** orderKey of operations that change one invoice: its id (an id that does not read needs no order). */
 export function invoiceOrderKey(this: IExecuteFunctions, itemIndex: number): string | undefined {
@@ -45,12 +39,6 @@ export function invoiceOrderKey(this: IExecuteFunctions, itemIndex: number): str
 	} catch {
 		return undefined;
 	}
-}
-
-function readConcurrency(ctx: IExecuteFunctions): number {
-	const raw = ctx.getNodeParameter('requestOptions.concurrency', 0, DEFAULT_CONCURRENCY) as unknown;
-	const value = Math.floor(Number(raw));
-	return Number.isFinite(value) && value >= 1 ? value : DEFAULT_CONCURRENCY;
 }
 
 export type ResourceMap = Record<string, Record<string, OperationModule>>;
@@ -80,6 +68,7 @@ export async function routeOperations(
 	if (module.executeAll) return [await module.executeAll.call(this)];
 
 	const count = this.getInputData().length;
+	if (count === 0) return [[]];
 	const results: INodeExecutionData[][] = new Array(count);
 	const refused: Array<{ itemIndex: number; error: Error }> = [];
 	for (let itemIndex = 0; module.check && itemIndex < count; itemIndex++) {
@@ -121,9 +110,13 @@ export async function routeOperations(
 		}
 	};
 
-	// A plain promise pool: each worker takes the next item in input order.
+	// A promise pool whose size the key's budget sets (concurrency.ts), asked again each time an
+	// item ends: workers beyond the limit stop after their item, missing ones start.
+	const limit = await inFlightLimit(this, module.mostInFlight);
+	const pending: Array<Promise<void>> = [];
+	let workers = 0;
 	const worker = async () => {
-		while (next < count && !stopped()) {
+		while (next < count && !stopped() && workers <= limit()) {
 			const itemIndex = next++;
 			if (results[itemIndex]) continue;
 			const key = module.orderKey?.call(this, itemIndex);
@@ -131,9 +124,18 @@ export async function routeOperations(
 			const done = runItem(itemIndex, after);
 			if (key !== undefined) lastOfKey.set(key, done);
 			await done;
+			startWorkers();
+		}
+		workers--;
+	};
+	const startWorkers = () => {
+		while (workers < limit() && next < count && !stopped()) {
+			workers++;
+			pending.push(worker());
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(readConcurrency(this), count) }, worker));
+	startWorkers();
+	while (pending.length > 0) await Promise.all(pending.splice(0));
 
 	if (failure) {
 		const error = withItemIndex(this, failure.error, failure.itemIndex);

@@ -3,6 +3,20 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { inputError } from './errors';
 import { readText } from './values';
 
+const rawParameters = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A parameter as saved, an expression as its text: the same for every item, so it is read once
+ * per run (see itemParameter for what a getNodeParameter call costs).
+ */
+export function rawParameter(ctx: IExecuteFunctions, name: string, fallback: unknown): unknown {
+	let known = rawParameters.get(ctx);
+	if (!known) rawParameters.set(ctx, (known = new Map()));
+	if (!known.has(name))
+		known.set(name, ctx.getNodeParameter(name, 0, fallback, { rawExpressions: true }));
+	return known.get(name);
+}
+
 type Fixed = { value: unknown };
 const fixedParameters = new WeakMap<object, Map<string, Fixed | null>>();
 
@@ -25,7 +39,7 @@ export function itemParameter<T>(
 	if (!known) fixedParameters.set(ctx, (known = new Map()));
 	let fixed = known.get(name);
 	if (fixed === undefined) {
-		const raw = ctx.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true });
+		const raw = rawParameter(ctx, name, fallback);
 		const expression = typeof raw === 'string' && raw.startsWith('=');
 		fixed =
 			expression || !isPlain(raw)

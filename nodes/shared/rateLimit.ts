@@ -71,9 +71,11 @@ interface KeyBudget {
 	/** No call starts before this (ms): a 429's Retry-After holds back every request of the key. */
 	gateUntilMs: number;
 	/**
-	 * One call at a time until a reply that is not a 429 arrives: at the start (the budget is not
-	 * known yet) and after a 429 (the window may still be closed), so parallel items do not
-	 * spend a burst of calls on certain 429s.
+	 * One call at a time until a reply that is not a 429 arrives after a 429 (the window may still
+	 * be closed), so parallel items do not spend a burst of calls on certain 429s. Not at the
+	 * start: a key not heard from yet is far more often fresh than spent, and waiting for one
+	 * reply first costs every run a round trip; the router keeps 25 in flight until the figures
+	 * are known (concurrency.ts).
 	 */
 	probing: boolean;
 	/** Requests waiting for an in-flight call to be answered. */
@@ -85,7 +87,7 @@ const budgets = new Map<string, KeyBudget>();
 function budgetOf(fingerprint: string): KeyBudget {
 	let budget = budgets.get(fingerprint);
 	if (!budget) {
-		budget = { inFlight: 0, gateUntilMs: 0, probing: true, waiters: [] };
+		budget = { inFlight: 0, gateUntilMs: 0, probing: false, waiters: [] };
 		budgets.set(fingerprint, budget);
 	}
 	return budget;
@@ -101,6 +103,21 @@ export function recordRateLimit(fingerprint: string, info: RateLimitInfo | undef
 
 export function lastRateLimit(fingerprint: string): RateLimitInfo | undefined {
 	return budgets.get(fingerprint)?.info;
+}
+
+/** Calls left in the window the figures describe: after its reset the new window holds the full limit. */
+function windowRemaining(info: RateLimitInfo, nowMs: number): number {
+	return info.reset * 1000 > nowMs ? info.remaining : info.limit;
+}
+
+/**
+ * Calls the key's window has left, as the freshest reply said; undefined while not known: no
+ * reply with figures yet, or a 429 whose wait has not been followed by a reply.
+ */
+export function callsLeft(fingerprint: string, nowMs: number): number | undefined {
+	const budget = budgets.get(fingerprint);
+	if (!budget?.info || budget.probing || budget.gateUntilMs > nowMs) return undefined;
+	return windowRemaining(budget.info, nowMs);
 }
 
 /** What a request must do before it is sent. */
@@ -126,14 +143,9 @@ export function takeTurn(fingerprint: string, nowMs: number): Turn {
 	});
 	if (budget.probing && budget.inFlight > 0) return waitForReply();
 	const info = budget.info;
-	if (info) {
-		const resetMs = info.reset * 1000;
-		// After the reset the new window holds the full limit again.
-		const remaining = resetMs > nowMs ? info.remaining : info.limit;
-		if (remaining - budget.inFlight <= 0) {
-			if (budget.inFlight > 0) return waitForReply();
-			if (resetMs > nowMs) return { go: false, waitMs: resetMs - nowMs };
-		}
+	if (info && windowRemaining(info, nowMs) - budget.inFlight <= 0) {
+		if (budget.inFlight > 0) return waitForReply();
+		if (info.reset * 1000 > nowMs) return { go: false, waitMs: info.reset * 1000 - nowMs };
 	}
 	budget.inFlight++;
 	return { go: true };

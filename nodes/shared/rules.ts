@@ -144,8 +144,13 @@ export const DOCUMENT_MIME_TYPES = [
 /** YYYY-MM-DD that is a real calendar date. */
 export function isValidDate(value: unknown): boolean {
 	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-	const date = new Date(`${value}T00:00:00Z`);
-	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+	// Counted, not parsed: it runs for every date of every row (Create Many: 30,000 at 10,000 rows).
+	const year = Number(value.slice(0, 4));
+	const month = Number(value.slice(5, 7));
+	const day = Number(value.slice(8, 10));
+	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+	const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+	return month >= 1 && month <= 12 && day >= 1 && day <= days;
 }
 
 /** Calls a key may make per clock hour, by tier (the description's Limits table). */

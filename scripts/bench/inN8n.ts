@@ -1,12 +1,14 @@
 /**
  * The package in a real n8n (packed, `n8n execute`; the version scripts/bench/run.sh chose) against n8n's HTTP Request node doing
- * the same calls in the same execution, against the sandbox with 0 ms and 50 ms added to each
- * reply (fault `delay_ms`). Node times come from the run data (`executionTime`); calls are
- * counted at the sandbox per key (the package on the t2 key, the HTTP Request node on the t3 key
- * of the same account); memory is the resident size of n8n and its task runner while the nodes
- * ran. Each comparison runs twice, the branches in both orders. Prints figures and the issue's
- * targets beside them; asserts nothing. Env: N8N_BIN (scripts/bench/run.sh sets it),
- * BENCH_ONLY=reads,creates,window,createMany.
+ * the same calls in the same execution, against the sandbox with 0, 50 and 200 ms added to each
+ * reply (fault `delay_ms`). Node times come from the run data (`executionTime`); calls, and the
+ * most requests open at once (the items in flight), are counted at the sandbox per key (the
+ * package on the t2 key, the HTTP Request node on the t3 key of the same account); memory is the
+ * resident size of n8n and its task runner while the nodes ran, and so is their CPU time (on
+ * shared cores steadier than wall time, which counts the waits for a core). Each comparison runs
+ * BENCH_PAIR_RUNS times (default 3), the branches' order rotated, and the median ratio is
+ * printed. Prints figures and the issue's targets beside them; asserts nothing. Env: N8N_BIN
+ * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { REPO_ROOT, killAllChildren, n8nVersion } from '../../test/e2e/n8n';
 import { json } from '../../test/e2e/runData';
 import { keyByName } from '../../test/sandbox';
-import { BenchN8n, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
+import { BenchN8n, cpuMs, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
 import { batches, estimateNode, estimateRow, httpNode, invoiceNode, invoiceRow, rows, workflow, type WorkflowJson } from './workflows';
 
 // BENCH_SCALE=0.1 makes every count ten times smaller (a quick look; figures not comparable).
@@ -91,6 +93,12 @@ interface PairResult {
 	httpFailed: number;
 	packagePeak: number;
 	httpPeak: number;
+	/** The most requests of the node the service held open at once. */
+	packageInFlight: number;
+	httpInFlight: number;
+	/** CPU time of n8n (and its task runner) while the node ran, ms. */
+	packageCpu: number;
+	httpCpu: number;
 	extra?: string;
 }
 
@@ -106,44 +114,82 @@ function measurePair(execution: Execution, calls: Calls, pair: Pair): PairResult
 		httpFailed: failedItems(json(execution.run, pair.httpNode)),
 		packagePeak: peakMb(execution, [pair.packageNode]).total,
 		httpPeak: peakMb(execution, [pair.httpNode]).total,
+		packageInFlight: calls.inFlight('t2', pair.segments),
+		httpInFlight: calls.inFlight('t3', pair.segments),
+		packageCpu: cpuMs(execution, [pair.packageNode]),
+		httpCpu: cpuMs(execution, [pair.httpNode]),
 	};
 }
 
-function printPair(pair: Pair, r: PairResult, order: string) {
-	console.log(`\n${pair.label} (${order})`);
+const PAIR_RUNS = Number(process.env.BENCH_PAIR_RUNS ?? 3);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function printRun(run: number, order: string, r: PairResult) {
 	console.log(
-		`  package ${seconds(r.packageMs)}, HTTP Request node ${seconds(r.httpMs)}: ratio ${ratio(r.packageMs, r.httpMs)}   (target: ${pair.target})\n` +
-			`  calls ${r.packageCalls} / ${r.httpCalls}; failed items ${r.packageFailed} / ${r.httpFailed}; peak memory while running ${r.packagePeak.toFixed(0)} / ${r.httpPeak.toFixed(0)} MB${r.extra ? `; ${r.extra}` : ''}`,
+		`  run ${run + 1} (${order.padEnd(23)}) package ${seconds(r.packageMs)}, HTTP Request node ${seconds(r.httpMs)}: ratio ${ratio(r.packageMs, r.httpMs)}; CPU ${seconds(r.packageCpu)} / ${seconds(r.httpCpu)}; ` +
+			`in flight at most ${r.packageInFlight} / ${r.httpInFlight}; calls ${r.packageCalls} / ${r.httpCalls}; failed items ${r.packageFailed} / ${r.httpFailed}; ` +
+			`peak memory ${r.packagePeak.toFixed(0)} / ${r.httpPeak.toFixed(0)} MB${r.extra ? `; ${r.extra}` : ''}`,
 	);
 }
 
+function printMedian(pair: Pair, results: PairResult[]) {
+	const ratios = results.map((r) => r.packageMs / r.httpMs);
+	const cpuRatios = results.map((r) => r.packageCpu / r.httpCpu);
+	console.log(
+		`  => median ratio ${median(ratios).toFixed(2)} (runs ${ratios.map((r) => r.toFixed(2)).join(', ')}); median times ${seconds(median(results.map((r) => r.packageMs)))} / ${seconds(median(results.map((r) => r.httpMs)))}; ` +
+			`median CPU ratio ${median(cpuRatios).toFixed(2)}; ` +
+			`failed items ${results.reduce((n, r) => n + r.packageFailed, 0)} / ${results.reduce((n, r) => n + r.httpFailed, 0)}   (target: ${pair.target})`,
+	);
+}
+
+/** Every second run the workflow with the branches the other way round. */
+const rotated = (run: number, ids: [string, string]) => ids[run % 2];
+
 async function readsAndEstimates(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
-	for (const delayMs of [0, 50]) {
+	for (const delayMs of [0, 50, 200]) {
 		const reads: Pair = { label: `${READS} Invoice Get, ${delayMs} ms added to each reply`, target: delayMs ? 'at most 1.0' : 'none (for reference)', packageNode: 'Package Get', httpNode: 'HTTP Get', segments: ['invoices'] };
 		const estimates: Pair = { label: `${READS} Calculator Estimate, ${delayMs} ms added to each reply`, target: delayMs ? 'at most 1.0' : 'none (for reference)', packageNode: 'Package Estimate', httpNode: 'HTTP Estimate', segments: ['calculator'] };
-		prepare(sandbox);
-		await storeInvoices(sandbox, READS);
-		if (delayMs) sandbox.world.faults.configure({ delay_ms: delayMs });
-		sandbox.calls.take();
-		const execution = await n8n.execute(flows.reads.id);
-		const calls = sandbox.calls.take();
-		printPair(reads, measurePair(execution, calls, reads), 'package first');
-		printPair(estimates, measurePair(execution, calls, estimates), 'HTTP Request node first');
-		const other = calls.count('t2', ['auth']);
-		if (other) console.log(`  (package key-information calls: ${other})`);
+		const results = { reads: [] as PairResult[], estimates: [] as PairResult[] };
+		let keyChecks = 0;
+		for (let run = 0; run < PAIR_RUNS; run++) {
+			prepare(sandbox);
+			await storeInvoices(sandbox, READS);
+			if (delayMs) sandbox.world.faults.configure({ delay_ms: delayMs });
+			sandbox.calls.take();
+			const id = rotated(run, ['reads', 'reads-b']);
+			const execution = await n8n.execute(flows[id].id);
+			const calls = sandbox.calls.take();
+			results.reads.push(measurePair(execution, calls, reads));
+			results.estimates.push(measurePair(execution, calls, estimates));
+			keyChecks += calls.count('t2', ['auth']);
+		}
+		for (const [pair, list] of [[reads, results.reads], [estimates, results.estimates]] as const) {
+			console.log(`\n${pair.label}`);
+			list.forEach((r, run) => printRun(run, (run % 2 === 0) === (pair === reads) ? 'package first' : 'HTTP Request node first', r));
+			printMedian(pair, list);
+		}
+		if (keyChecks) console.log(`  (package key-information calls: ${keyChecks} in ${PAIR_RUNS} runs)`);
 	}
 }
 
 async function creates(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
-	const delayMs = 50;
-	const pair: Pair = { label: `${CREATES} Invoice Create, one call per item (t2), ${delayMs} ms added to each reply`, target: 'at most 1.0, 0 duplicates, 0 failed', packageNode: 'Package Create', httpNode: 'HTTP Create', segments: ['invoices', 'auth'] };
-	prepare(sandbox, { delayMs });
-	const execution = await n8n.execute(flows.creates.id);
-	const result = measurePair(execution, sandbox.calls.take(), pair);
-	const pkg = duplicates(sandbox, 'PKG');
-	const http = duplicates(sandbox, 'HTTP');
-	result.extra = `stored ${pkg.stored} / ${http.stored}, duplicates ${pkg.duplicated} / ${http.duplicated}`;
-	printPair(pair, result, 'HTTP Request node first');
+	for (const delayMs of [50, 200]) {
+		const pair: Pair = { label: `${CREATES} Invoice Create, one call per item (t2), ${delayMs} ms added to each reply`, target: 'at most 1.0, 0 duplicates, 0 failed', packageNode: 'Package Create', httpNode: 'HTTP Create', segments: ['invoices', 'auth'] };
+		const results: PairResult[] = [];
+		console.log(`\n${pair.label}`);
+		for (let run = 0; run < PAIR_RUNS; run++) {
+			prepare(sandbox, { delayMs });
+			const id = rotated(run, ['creates', 'creates-b']);
+			const execution = await n8n.execute(flows[id].id);
+			const result = measurePair(execution, sandbox.calls.take(), pair);
+			const pkg = duplicates(sandbox, 'PKG');
+			const http = duplicates(sandbox, 'HTTP');
+			result.extra = `stored ${pkg.stored} / ${http.stored}, duplicates ${pkg.duplicated} / ${http.duplicated}`;
+			results.push(result);
+			printRun(run, id === 'creates' ? 'HTTP Request node first' : 'package first', result);
+		}
+		printMedian(pair, results);
+	}
 }
 
 async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
@@ -174,16 +220,15 @@ async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string
 // before the first node differs by as much from one start to the next): each Create Many workflow
 // runs this many times, the order rotated each round, and medians compare.
 const MANY_RUNS = Number(process.env.BENCH_MANY_RUNS ?? 7);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean) {
-	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
+	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; time and CPU (n8n + its task runner) of the nodes after the row-making Code node; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
 	const variants = [
 		{ id: 'many-hand', label: 'hand-built: Code (batches of 500) + HTTP Request', nodes: ['Rows', 'Batches', 'HTTP Batch'], prefix: 'HAND' },
 		{ id: 'many-json', label: 'package Create Many, JSON body {{ $json }}', nodes: ['Rows', 'Package Create Many'], prefix: 'MANY' },
 		...(inputItem ? [{ id: 'many-item', label: 'package Create Many, Input Item As Is', nodes: ['Rows', 'Package Create Many'], prefix: 'MANY' }] : []),
 	];
-	const results = new Map<string, { ms: number[]; peak: number[]; calls: number[]; duplicates: number }>(variants.map((v) => [v.id, { ms: [], peak: [], calls: [], duplicates: 0 }]));
+	const results = new Map<string, { ms: number[]; cpu: number[]; peak: number[]; calls: number[]; duplicates: number }>(variants.map((v) => [v.id, { ms: [], cpu: [], peak: [], calls: [], duplicates: 0 }]));
 	for (let run = 0; run < MANY_RUNS; run++) {
 		for (const variant of variants.map((_, k) => variants[(k + run) % variants.length])) {
 			prepare(sandbox);
@@ -191,14 +236,16 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 			const calls = sandbox.calls.take();
 			const ms = variant.nodes.slice(1).reduce((sum, node) => sum + (task(execution.run, node).executionTime ?? 0), 0);
 			const peak = peakMb(execution, variant.nodes);
+			const cpu = cpuMs(execution, variant.nodes.slice(1));
 			const filed = duplicates(sandbox, variant.prefix);
 			const result = results.get(variant.id)!;
 			result.ms.push(ms);
+			result.cpu.push(cpu);
 			result.peak.push(peak.total);
 			result.calls.push(calls.count('t3'));
 			result.duplicates += filed.duplicated;
 			console.log(
-				`  run ${run + 1} ${variant.label.padEnd(48)} ${seconds(ms).padStart(8)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
+				`  run ${run + 1} ${variant.label.padEnd(48)} ${seconds(ms).padStart(8)}  CPU ${seconds(cpu).padStart(7)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
 			);
 		}
 	}
@@ -207,6 +254,7 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 		const r = results.get(variant.id)!;
 		console.log(
 			`  => ${variant.label.replace('package Create Many, ', '')}: median time ${seconds(median(r.ms))} against ${seconds(median(hand.ms))}, ratio ${ratio(median(r.ms), median(hand.ms))}; ` +
+				`median CPU ${seconds(median(r.cpu))} against ${seconds(median(hand.cpu))}, ratio ${ratio(median(r.cpu), median(hand.cpu))}; ` +
 				`median peak ${median(r.peak).toFixed(0)} MB against ${median(hand.peak).toFixed(0)} MB, ratio ${ratio(median(r.peak), median(hand.peak))} (runs ${r.peak.map((p, k) => ratio(p, hand.peak[k])).join(', ')}); calls ${median(r.calls)}; duplicates ${r.duplicates}`,
 		);
 	}
@@ -242,7 +290,9 @@ function buildWorkflows(baseUrl: string, inputItem: boolean): Record<string, Wor
 	];
 	const flows: WorkflowJson[] = [
 		workflow('reads', [...warmUp, readPair.package, readPair.http, estimatePair.http, estimatePair.package]),
+		workflow('reads-b', [...warmUp, readPair.http, readPair.package, estimatePair.package, estimatePair.http]),
 		workflow('creates', [...warmUpCreate, createPair.http, createPair.package]),
+		workflow('creates-b', [...warmUpCreate, createPair.package, createPair.http]),
 		workflow('window', [[rows('Rows', WINDOW.creates, invoiceRow('WIN')), invoiceNode('Package Create', { operation: 'create', inputMode: 'json', invoiceJson: '={{ $json }}' })]]),
 		workflow('many-hand', [[rows('Rows', MANY, invoiceRow('HAND')), batches('Batches', 500), httpNode('HTTP Batch', 'POST', `${baseUrl}/invoices/batch`, '={{ $json }}')]]),
 		workflow('many-json', [[rows('Rows', MANY, invoiceRow('MANY')), invoiceNode('Package Create Many', { operation: 'createMany', inputMode: 'json', invoiceJson: '={{ $json }}' }, 't3')]]),

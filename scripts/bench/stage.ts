@@ -3,7 +3,7 @@
  * installed as n8n's installer leaves it, test/e2e/n8n.ts) whose `n8n execute` runs are sampled
  * for memory. Workflows are imported once and run by id.
  */
-import { spawn } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,23 +22,46 @@ export interface Call {
 	status: number;
 }
 
-/** The service's replies since the last `take()`. */
+/** The service's replies since the last `take()`, and the most requests open at once per key and path. */
 export class CallCounter {
 	private calls: Call[] = [];
+	private open = new Map<string, number>();
+	private peak = new Map<string, number>();
 
 	add(call: Call): void {
 		this.calls.push(call);
 	}
 
+	opened(key: string, segment: string): void {
+		const name = `${key}/${segment}`;
+		const now = (this.open.get(name) ?? 0) + 1;
+		this.open.set(name, now);
+		if (now > (this.peak.get(name) ?? 0)) this.peak.set(name, now);
+	}
+
+	closed(key: string, segment: string): void {
+		const name = `${key}/${segment}`;
+		this.open.set(name, (this.open.get(name) ?? 1) - 1);
+	}
+
 	take(): Calls {
-		const taken = new Calls(this.calls);
+		const taken = new Calls(this.calls, this.peak);
 		this.calls = [];
+		this.peak = new Map(this.open);
 		return taken;
 	}
 }
 
 export class Calls {
-	constructor(private readonly calls: Call[]) {}
+	constructor(
+		private readonly calls: Call[],
+		private readonly peak: Map<string, number> = new Map(),
+	) {}
+
+	/** The most requests of a key (under any of the paths) the service held open at once: the items in flight. */
+	inFlight(key: string, segments: string[]): number {
+		return Math.max(0, ...segments.map((segment) => this.peak.get(`${key}/${segment}`) ?? 0));
+	}
 
 	/** Calls by a key (name in keys.json), optionally only under some paths (e.g. "invoices"). */
 	count(key: string, segments?: string[], status?: number): number {
@@ -64,6 +87,8 @@ export async function startCountingSandbox(): Promise<BenchSandbox> {
 			const key = nameOf.get(String(req.headers.authorization)) ?? 'none';
 			const segment = req.url.slice(API_BASE.length).split(/[/?]/)[1] ?? '';
 			res.on('finish', () => calls.add({ key, segment, status: res.statusCode }));
+			calls.opened(key, segment);
+			res.once('close', () => calls.closed(key, segment));
 		}
 		void handle(req, res);
 	});
@@ -99,6 +124,8 @@ export interface Sample {
 	main: number;
 	/** Resident memory of its other processes (the task runner that runs Code nodes), bytes. */
 	others: number;
+	/** CPU time the group's processes have used so far (user + system), ms. */
+	cpuMs: number;
 }
 
 export interface Execution {
@@ -123,6 +150,19 @@ function groupPids(pgid: number): number[] {
 	return pids;
 }
 
+const TICK_MS = 1000 / Number(execSync('getconf CLK_TCK').toString().trim() || 100);
+
+/** User + system CPU time of a process so far (/proc/<pid>/stat utime, stime), ms. */
+function cpuOf(pid: number): number {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+	} catch {
+		return 0;
+	}
+}
+
 function rssOf(pid: number): number {
 	try {
 		return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE;
@@ -139,8 +179,12 @@ function sampleGroup(pgid: number): { samples: Sample[]; stop(): void } {
 	const timer = setInterval(() => {
 		if (tick++ % 10 === 0) pids = groupPids(pgid);
 		let others = 0;
-		for (const pid of pids) if (pid !== pgid) others += rssOf(pid);
-		samples.push({ at: Date.now(), main: rssOf(pgid), others });
+		let cpuMs = 0;
+		for (const pid of pids) {
+			if (pid !== pgid) others += rssOf(pid);
+			cpuMs += cpuOf(pid);
+		}
+		samples.push({ at: Date.now(), main: rssOf(pgid), others, cpuMs });
 	}, 100);
 	return { samples, stop: () => clearInterval(timer) };
 }
@@ -230,11 +274,27 @@ export function task(run: Run, node: string): TaskData & { startTime: number } {
 	return tasks[tasks.length - 1] as TaskData & { startTime: number };
 }
 
+/** The span from the first of the nodes' starts to the last of their ends (run data), ms since the epoch. */
+function span(execution: Execution, nodes: string[]): { from: number; to: number } {
+	const spans = nodes.map((n) => task(execution.run, n)).map((t) => [t.startTime, t.startTime + (t.executionTime ?? 0)]);
+	return { from: Math.min(...spans.map((s) => s[0])), to: Math.max(...spans.map((s) => s[1])) };
+}
+
+/**
+ * CPU time n8n and its task runner used while the nodes ran, ms (samples every 100 ms, so the
+ * span is widened to the samples around it). On shared cores it moves far less than wall time:
+ * time spent waiting for a core is not counted.
+ */
+export function cpuMs(execution: Execution, nodes: string[]): number {
+	const { from, to } = span(execution, nodes);
+	const before = execution.samples.filter((s) => s.at <= from).pop() ?? execution.samples[0];
+	const after = execution.samples.find((s) => s.at >= to) ?? execution.samples[execution.samples.length - 1];
+	return (after?.cpuMs ?? 0) - (before?.cpuMs ?? 0);
+}
+
 /** Peak resident memory (n8n + its task runner) while the given nodes ran, MB. */
 export function peakMb(execution: Execution, nodes: string[]): { total: number; main: number } {
-	const spans = nodes.map((n) => task(execution.run, n)).map((t) => [t.startTime, t.startTime + (t.executionTime ?? 0)]);
-	const from = Math.min(...spans.map((s) => s[0]));
-	const to = Math.max(...spans.map((s) => s[1]));
+	const { from, to } = span(execution, nodes);
 	const inside = execution.samples.filter((s) => s.at >= from && s.at <= to);
 	const mb = (bytes: number) => bytes / 1024 / 1024;
 	return {

@@ -236,9 +236,11 @@ export const REFILE_SCENARIOS: Scenario[] = [
 	crashScenario({
 		name: 'refile-crash-t3',
 		kind: 't3',
-		rows: 2000,
+		rows: 6000,
 		killAt: 500,
-		// Each batch of 500 is stored 1.5 s after it arrives: the kill lands with the second in flight.
+		// Each batch of 500 is stored 1.5 s after it arrives, and 4 go at once: the kill lands with
+		// the first waves stored or in flight (the kill is seen a little late: 3,500 of 4,000 were
+		// once stored by then) and the last batches not sent.
 		faults: { delay_ms: 1500, methods: ['POST'], path_prefix: '/invoices/batch' },
 		settleMs: 2000,
 	}),

@@ -25,6 +25,7 @@ export class ProbeNode implements INodeType {
 			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
 			{ displayName: 'Idempotency Key', name: 'idempotencyKey', type: 'string', default: '' },
 			{ displayName: 'Read Only', name: 'readOnly', type: 'boolean', default: false },
+			{ displayName: 'Most In Flight', name: 'mostInFlight', type: 'number', default: 0 },
 			requestOptionsProperty,
 		],
 	};
@@ -34,6 +35,7 @@ export class ProbeNode implements INodeType {
 			probe: {
 				send: {
 					description: [],
+					mostInFlight: (this.getNodeParameter('mostInFlight', 0, 0) as number) || undefined,
 					async execute(this: IExecuteFunctions, i: number) {
 						const body = this.getNodeParameter('body', i) as string;
 						const key = this.getNodeParameter('idempotencyKey', i) as string;

@@ -7,8 +7,10 @@
 import { ExecuteContext } from 'n8n-core';
 import nock from 'nock';
 
+import { resources as documentResources } from '../../nodes/SurplusLinesDocument/actions/resources';
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { DEFAULT_CONCURRENCY } from '../../nodes/shared/execute';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, itemsInFlight } from '../../nodes/shared/concurrency';
+import { callAnswered, callsLeft, forgetRateLimits, takeTurn } from '../../nodes/shared/rateLimit';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import type { useFakeClock } from '../helpers/fakeClock';
@@ -73,14 +75,15 @@ const ok = (id: number, delayMs = 20, headers: Record<string, string> = {}): Ans
 	delayMs,
 });
 
-function getEach(ids: number[], options: { concurrency?: number; continueOnFail?: boolean; maxRateLimitWaitSeconds?: number } = {}) {
-	const { continueOnFail, ...requestOptions } = options;
+function getEach(ids: number[], options: { concurrency?: number; continueOnFail?: boolean; maxRateLimitWaitSeconds?: number; mostInFlight?: number } = {}) {
+	const { continueOnFail, mostInFlight, ...requestOptions } = options;
 	return runNode({
 		node: new ProbeNode(),
 		parameters: {
 			method: 'GET',
 			path: '={{ "/invoices/" + $json.id }}',
 			requestOptions,
+			...(mostInFlight ? { mostInFlight } : {}),
 		},
 		credentials,
 		items: ids.map((id) => ({ id })),
@@ -98,8 +101,7 @@ describe('items in parallel', () => {
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(30));
 		expect(output!.map((o) => o.pairedItem)).toEqual(ids(30).map((id) => ({ item: id - 1 })));
-		// The first call goes alone (the key's budget is not known yet), then up to 25 at once.
-		expect(arrivals[0].inFlight).toBe(1);
+		// The key's budget is not known (no rate-limit headers): up to 25 at once from the start.
 		const most = Math.max(...arrivals.map((a) => a.inFlight));
 		expect(most).toBe(DEFAULT_CONCURRENCY);
 	});
@@ -167,7 +169,7 @@ describe('items changing the same invoice', () => {
 			},
 			credentials,
 			items: [
-				{ id: 5, commission: 0 }, // the first call goes alone: the key's budget is not known yet
+				{ id: 5, commission: 0 },
 				{ id: 7, commission: 1 },
 				{ id: 8, commission: 2 },
 				{ id: 7, commission: 3 },
@@ -213,9 +215,9 @@ describe('one rate budget for all items in flight', () => {
 		expect(fake.sleeps).toContain(30_000);
 	});
 
-	it('never sends more calls than the window has left, whatever the concurrency; the rest wait for the reset', async () => {
+	it('once the figures are known, never sends more calls than the window has left, whatever the concurrency; the rest wait for the reset', async () => {
 		const reset = fake.nowSeconds() + 600;
-		let left = 4;
+		let left = 5;
 		const arrivals = server((id) => {
 			const now = fake.nowSeconds();
 			if (now >= reset) return ok(id, 10, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '99', 'X-RateLimit-Reset': String(reset + 3600) });
@@ -224,12 +226,15 @@ describe('one rate budget for all items in flight', () => {
 			return ok(id, 10, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': String(left), 'X-RateLimit-Reset': String(reset) });
 		});
 		const start = fake.nowSeconds();
+		// An earlier run told the figures: 4 calls left.
+		await getEach([100]);
 		const { output, error } = await getEach(ids(10), { concurrency: 10, maxRateLimitWaitSeconds: 900 });
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(10);
-		expect(arrivals.filter((a) => a.status === 429)).toHaveLength(0);
-		expect(arrivals.filter((a) => a.at === start)).toHaveLength(4);
-		for (const a of arrivals.slice(4)) expect(a.at).toBeGreaterThanOrEqual(reset);
+		const run = arrivals.slice(1);
+		expect(run.filter((a) => a.status === 429)).toHaveLength(0);
+		expect(run.filter((a) => a.at === start)).toHaveLength(4);
+		for (const a of run.slice(4)) expect(a.at).toBeGreaterThanOrEqual(reset);
 	});
 });
 
@@ -246,5 +251,105 @@ describe('credential', () => {
 		} finally {
 			reads.mockRestore();
 		}
+	});
+});
+
+describe('items in flight follow the key’s budget', () => {
+	const budget = (remaining: number) => ({
+		'X-RateLimit-Limit': '100000',
+		'X-RateLimit-Remaining': String(remaining),
+		'X-RateLimit-Reset': String(fake.nowSeconds() + 3600),
+	});
+	const most = (arrivals: Arrival[]) => Math.max(...arrivals.map((a) => a.inFlight));
+
+	it('the rule: the user’s Concurrency when set; else a quarter of the calls left, from 25 to 200; 25 while unknown', () => {
+		expect(itemsInFlight(undefined, undefined)).toBe(DEFAULT_CONCURRENCY);
+		expect(itemsInFlight(100_000, undefined)).toBe(MAX_CONCURRENCY);
+		expect(itemsInFlight(400, undefined)).toBe(100);
+		expect(itemsInFlight(60, undefined)).toBe(DEFAULT_CONCURRENCY);
+		expect(itemsInFlight(0, undefined)).toBe(DEFAULT_CONCURRENCY);
+		expect(itemsInFlight(100_000, 40)).toBe(40);
+		expect(itemsInFlight(undefined, 300)).toBe(300);
+		expect(itemsInFlight(100_000, undefined, 25)).toBe(25);
+		expect(itemsInFlight(undefined, undefined, 10)).toBe(10);
+	});
+
+	it('the calls left are the freshest reply’s, the full limit once its window has reset, unknown after a 429', () => {
+		const now = fake.nowSeconds() * 1000;
+		expect(callsLeft('k', now)).toBeUndefined();
+		expect(takeTurn('k', now)).toEqual({ go: true });
+		callAnswered('k', now, { replied: true, info: { limit: 1000, remaining: 40, reset: now / 1000 + 60 } });
+		expect(callsLeft('k', now)).toBe(40);
+		expect(callsLeft('k', now + 61_000)).toBe(1000);
+		expect(takeTurn('k', now)).toEqual({ go: true });
+		callAnswered('k', now, { replied: true, retryAfterMs: 30_000 });
+		expect(callsLeft('k', now + 31_000)).toBeUndefined();
+	});
+
+	it('unknown budget (no rate-limit headers): 25 in flight', async () => {
+		const arrivals = server((id) => ok(id));
+		const { output } = await getEach(ids(80));
+		expect(output).toHaveLength(80);
+		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('ample budget: 25 until the first reply tells it, then up to 200 in flight', async () => {
+		const arrivals = server((id) => ok(id, 40, budget(99_000)));
+		const { output, error } = await getEach(ids(300));
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(300));
+		expect(most(arrivals.slice(0, DEFAULT_CONCURRENCY))).toBe(DEFAULT_CONCURRENCY);
+		expect(most(arrivals)).toBe(MAX_CONCURRENCY);
+	});
+
+	it('a budget of 400 calls left: a quarter of it, 100 in flight', async () => {
+		const arrivals = server((id) => ok(id, 40, budget(400)));
+		await getEach(ids(150));
+		expect(most(arrivals)).toBe(100);
+	});
+
+	it('tight budget (60 calls left): 25 in flight', async () => {
+		const arrivals = server((id) => ok(id, 20, budget(60)));
+		await getEach(ids(80));
+		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('a 429: every item waits its Retry-After, one call goes alone, then the reply’s figures set the count again', async () => {
+		// The window is spent when the run starts (another workflow used it up) and opens in 30 s.
+		const start = fake.nowSeconds();
+		const arrivals = server((id) =>
+			fake.nowSeconds() < start + 30
+				? { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': String(start + 30 - fake.nowSeconds()) }, delayMs: 5 }
+				: ok(id, 40, budget(99_000)),
+		);
+		const { output, error } = await getEach(ids(300));
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(300);
+		// Only the first 25, sent before any reply, met the closed window.
+		const refused = arrivals.filter((a) => a.status === 429);
+		expect(refused.length).toBeGreaterThanOrEqual(1);
+		expect(refused.length).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
+		const after = arrivals.slice(refused.length);
+		expect(after.every((a) => a.at >= start + 30)).toBe(true);
+		expect(after[0].inFlight).toBe(1);
+		expect(most(after)).toBe(MAX_CONCURRENCY);
+	});
+
+	it('an operation that holds much per item (Download: its file) keeps its own most, whatever the budget', async () => {
+		const arrivals = server((id) => ok(id, 40, budget(99_000)));
+		await getEach(ids(120), { mostInFlight: 30 });
+		expect(most(arrivals)).toBe(30);
+		expect(documentResources.document.download.mostInFlight).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('the user’s Concurrency bounds it, with an ample budget or none known', async () => {
+		let arrivals = server((id) => ok(id, 40, budget(99_000)));
+		await getEach(ids(120), { concurrency: 40 });
+		expect(most(arrivals)).toBe(40);
+		nock.cleanAll();
+		forgetRateLimits();
+		arrivals = server((id) => ok(id));
+		await getEach(ids(120), { concurrency: 60 });
+		expect(most(arrivals)).toBe(60);
 	});
 });

@@ -9,6 +9,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { documentJson } from '../../nodes/SurplusLinesDocument/output';
 import { dateOnly, serviceTimeToUtc, withUtcTimes } from '../../nodes/shared/dates';
+import { isValidDate } from '../../nodes/shared/rules';
 import { API, envelope, invoiceFor, run, setupSuite } from './invoice/helpers';
 
 setupSuite();
@@ -108,5 +109,27 @@ describe('times from the service', () => {
 		nock(API).get('/invoices/7').reply(200, envelope(invoiceFor({ policy_number: 'P', state_code: 'TX' }, 7, { created: '2026-11-22 06:00:00' })));
 		const { output } = await run({ operation: 'get', invoiceId: { __rl: true, mode: 'id', value: '7' } });
 		expect(output![0].json).toMatchObject({ created: '2026-11-22 06:00:00', created_utc: '2026-11-22T12:00:00.000Z' });
+	});
+});
+
+describe('isValidDate: a calendar date written YYYY-MM-DD', () => {
+	it('says what the calendar says, for every day of common, leap and century years and the days around them', () => {
+		const calendar = (text: string) => {
+			const date = new Date(`${text}T00:00:00Z`);
+			return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+		};
+		const pad = (n: number, width: number) => String(n).padStart(width, '0');
+		for (const year of [0, 1900, 2000, 2023, 2024, 2025, 2100, 2400, 9999]) {
+			for (let month = 0; month <= 13; month++) {
+				for (let day = 0; day <= 32; day++) {
+					const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+					expect([text, isValidDate(text)]).toEqual([text, calendar(text)]);
+				}
+			}
+		}
+		for (const text of ['2026-1-01', '2026-01-01T00:00:00', ' 2026-01-01', '20260101', '', '2026-02-3O']) {
+			expect(isValidDate(text)).toBe(false);
+		}
+		expect(isValidDate(20260101)).toBe(false);
 	});
 });

@@ -181,7 +181,8 @@ describe('rate limits', () => {
 		});
 		const { output } = await runNode({
 			node: new ProbeNode(),
-			parameters: { method: 'GET', path: '/auth/me' },
+			// One at a time: the second call is asked for after the first reply's figures are known.
+			parameters: { method: 'GET', path: '/auth/me', requestOptions: { concurrency: 1 } },
 			credentials,
 			items: [{}, {}],
 		});

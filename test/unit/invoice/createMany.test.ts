@@ -56,6 +56,41 @@ describe('Create Many', () => {
 		expect(output![1000].json.id).toBe(1001);
 	});
 
+	it('t3: up to 4 batch calls at once; a chunk holding a row of a chunk in flight waits for its reply', async () => {
+		const log: string[] = [];
+		let open = 0;
+		let most = 0;
+		let nextId = 1;
+		nock(API)
+			.post('/invoices/batch')
+			.times(10)
+			.reply((_uri, body, callback) => {
+				const invoices = (body as { invoices: IDataObject[] }).invoices;
+				const first = String(invoices[0].policy_number);
+				open++;
+				most = Math.max(most, open);
+				log.push(`start ${first}`);
+				// The second chunk's reply is the slowest.
+				setTimeout(() => {
+					open--;
+					log.push(`end ${first}`);
+					const results = invoices.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, nextId++) }));
+					callback(null, [200, envelope({ results, created: results.length, failed: 0 })]);
+				}, first === 'POL-500' ? 150 : 20);
+			});
+		// 3,000 rows, 6 chunks; row 2100 (fifth chunk) is row 700 (second chunk) again: the same key.
+		const items = rows(3000);
+		items[2100] = { ...items[700] };
+		const { output, error } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(3000);
+		expect(output!.every((o, i) => o.pairedItem && (o.pairedItem as { item: number }).item === i && typeof o.json.id === 'number')).toBe(true);
+		expect(most).toBe(4);
+		// The first four went at once; the fifth, free to go when the first ended, waited for the second.
+		expect(log.slice(0, 4)).toEqual(['start POL-0', 'start POL-500', 'start POL-1000', 'start POL-1500']);
+		expect(log.indexOf('start POL-2000')).toBeGreaterThan(log.indexOf('end POL-500'));
+	});
+
 	it('continueOnFail: a refused item becomes its own error item (code, fields, request id); the others are filed', async () => {
 		const calls: number[] = [];
 		batchEndpoint(calls, new Set(['POL-2']));

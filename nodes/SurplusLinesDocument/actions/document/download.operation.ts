@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../../../shared/concurrency';
 import { serviceError } from '../../../shared/errors';
 import { readInvoiceId, readTextParameter } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
@@ -32,6 +33,9 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['download'] } },
 	properties,
 );
+
+/** Each item in flight holds its file in memory: at most 25 at once, whatever the key's budget. */
+export const mostInFlight = DEFAULT_CONCURRENCY;
 
 /**
  * Asks the service for a fresh link and returns the file as binary data. The link itself is left out
