@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import type { FilingOutcome } from './filing';
+import type { FilingOutcome } from './filing/fileInvoice';
 
 import { withUtcTimes } from '../shared/dates';
 import { invoiceWithoutLinks } from '../shared/links';

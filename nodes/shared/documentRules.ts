@@ -6,10 +6,9 @@
 import { z } from 'zod';
 
 import { DOCUMENT_MIME_TYPES, DOCUMENT_TYPE_PATTERN, LIMITS } from './rules';
-import { readText, readWith } from './values';
+import { isBlankValue, readText, readWith } from './values';
 
-const isBlank = (value: unknown) => value === undefined || value === null || value === '';
-const blankAsMissing = (value: unknown) => (isBlank(value) ? undefined : value);
+const blankAsMissing = (value: unknown) => (isBlankValue(value) ? undefined : value);
 const tooLong = (max: number) => `Must not exceed ${max} characters`;
 
 export const DOCUMENT_MESSAGES = {

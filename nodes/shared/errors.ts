@@ -24,9 +24,7 @@ const KEY_PATTERN = /[^\s"'`<>()[\]{},;:=]*_t[123]_[^\s"'`<>()[\]{},;]*/gi;
 const BEARER_PATTERN = /\b(bearer)(\s|%20|&nbsp;|\+)+[^\s"'`<>,;]+/gi;
 
 export function redactKeys(text: string): string {
-	return text
-		.replace(BEARER_PATTERN, '$1 [redacted]')
-		.replace(KEY_PATTERN, '[redacted API key]');
+	return text.replace(BEARER_PATTERN, '$1 [redacted]').replace(KEY_PATTERN, '[redacted API key]');
 }
 
 const HEADLINES: Record<string, string> = {

@@ -685,8 +685,7 @@ export const idempotencyOptions: INodeProperties[] = [
 	{ ...idempotencyMode, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
 	{
 		...idempotencyKey,
-		description:
-			'One key per invoice, e.g. from your own row ID; used when Idempotency is Own Key',
+		description: 'One key per invoice, e.g. from your own row ID; used when Idempotency is Own Key',
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }], idempotency: ['own'] } },
 	},
 ];

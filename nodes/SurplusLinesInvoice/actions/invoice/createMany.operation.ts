@@ -5,25 +5,24 @@ import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { itemParameter } from '../../../shared/params';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
-import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
-import { adaptToAccount, noteAdaptations, type Adaptation } from '../../accountAdapt';
-import { unknownLobOption } from '../../accountOptions';
-import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
-import { canonicalInvoice } from '../../canonical';
+import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../filing/batch';
+import { adaptToAccount, noteAdaptations, type Adaptation } from '../../account/adapt';
+import { unknownLobOption } from '../../account/options';
+import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body/input';
+import { canonicalInvoice } from '../../filing/canonical';
+import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
 import {
 	idempotencyKeyFor,
-	mayHaveFiled,
-	showReplayed,
+	readIdempotencyChoice,
 	type IdempotencyChoice,
-} from '../../filing';
+} from '../../filing/idempotency';
 import {
 	filingOptionProperties,
 	readFilingSettings,
 	type FilingSettings,
-} from '../../filingOptions';
-import { readIdempotencyChoice } from '../../idempotencyChoice';
+} from '../../filing/options';
 import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
-import { filedTaxWarning, markTaxWarning } from '../../taxes';
+import { filedTaxWarning, markTaxWarning } from '../../taxes/taxLines';
 import {
 	bodyProperties,
 	idempotencyOptions,

@@ -9,7 +9,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listInvoices } from '../shared/invoiceList';
+import { listInvoices } from '../../shared/invoiceList';
 
 export class PolicyBook {
 	private readonly listings = new Map<string, Promise<IDataObject[]>>();

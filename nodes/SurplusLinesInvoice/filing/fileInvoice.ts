@@ -19,21 +19,16 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readErrorInfo, serviceError } from '../shared/errors';
-import { serviceTimeToUtc } from '../shared/dates';
-import {
-	deriveIdempotencyKey,
-	earlierKeysMayLive,
-	filedUnderEarlierKey,
-	keyDerivationSince,
-} from '../shared/idempotency';
-import { accountInfo } from '../shared/account';
-import { DEFAULT_TYPE_CODE } from '../shared/rules';
-import { FEATURES, PATHS } from '../shared/service';
-import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../shared/transport';
-import { listInvoices } from '../shared/invoiceList';
-import { clock } from '../shared/timing';
-import type { FilingSettings, ReplayedView } from './filingOptions';
+import { readErrorInfo, serviceError } from '../../shared/errors';
+import { serviceTimeToUtc } from '../../shared/dates';
+import { earlierKeysMayLive, filedUnderEarlierKey, keyDerivationSince } from './idempotency';
+import { accountInfo } from '../../shared/account';
+import { DEFAULT_TYPE_CODE } from '../../shared/rules';
+import { FEATURES, PATHS } from '../../shared/service';
+import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../../shared/transport';
+import { listInvoices } from '../../shared/invoiceList';
+import { clock } from '../../shared/timing';
+import type { FilingSettings, ReplayedView } from './options';
 import { policyBook } from './policyBook';
 
 /**
@@ -68,22 +63,6 @@ const TYPE_NAMES: Record<string, string> = {
 export const CREATE_HINTS: Record<string, string> = {
 	FORBIDDEN: 'Creating invoices needs a t2 (Standard) key or higher.',
 };
-
-export type IdempotencyChoice =
-	| { mode: 'derived' }
-	| { mode: 'own'; key: string }
-	| { mode: 'off' };
-
-/** The row's key: none, the user's own, or derived from the path and the canonical body. */
-export function idempotencyKeyFor(
-	choice: IdempotencyChoice,
-	path: string,
-	body: unknown,
-): string | undefined {
-	if (choice.mode === 'off') return undefined;
-	if (choice.mode === 'own') return choice.key;
-	return deriveIdempotencyKey(path, body);
-}
 
 const cents = (value: unknown) => Math.round(Number(value) * 100);
 

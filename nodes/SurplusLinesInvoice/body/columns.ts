@@ -14,9 +14,9 @@ import type {
 } from 'n8n-workflow';
 
 import { headerKeys, headerWords, readHeaderWords } from './columnWords';
-import { INVOICE_FEE_CODES } from './rules';
-import { FEE_TYPE_NAMES } from './service';
-import { isBlankValue, readAmount } from './values';
+import { INVOICE_FEE_CODES } from '../../shared/rules';
+import { FEE_TYPE_NAMES } from '../../shared/service';
+import { isBlankValue, readAmount } from '../../shared/values';
 
 interface SingleColumn {
 	id: string;

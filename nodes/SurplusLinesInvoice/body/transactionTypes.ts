@@ -16,8 +16,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { FEE_CODES, MESSAGES, TYPE_CODES } from './rules';
-import { type Read, isBlankValue, readAmount } from './values';
+import { FEE_CODES, MESSAGES, TYPE_CODES } from '../../shared/rules';
+import { type Read, isBlankValue, readAmount, squash } from '../../shared/values';
 
 export type TypeCode = (typeof TYPE_CODES)[number];
 type Direction = 'additional' | 'return';
@@ -122,8 +122,6 @@ const REFUSED: Record<string, string> = {
 		'is a binder: a binder is not filed as an invoice; file the policy once it is issued (PN, new policy)',
 	re: 'could be a renewal, a return premium or a reinstatement; write RN/PR, RPE or the type itself',
 };
-
-const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** The reading of a sheet's transaction type, or why it is refused. Blank gives undefined. */
 export function readTransaction(value: unknown): Read<TransactionReading | undefined> {

@@ -11,13 +11,13 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { localError } from '../shared/errors';
-import type { SheetTotals } from '../shared/invoiceColumns';
-import { FEE_ALIAS_PAIRS, FEE_CODES } from '../shared/rules';
-import { feeTypeName } from '../shared/service';
-import { readAmount } from '../shared/values';
-import { addInvoiceWarnings } from '../shared/warnings';
-import type { InvoiceInput } from './body';
+import { localError } from '../../shared/errors';
+import type { SheetTotals } from '../body/columns';
+import { FEE_ALIAS_PAIRS, FEE_CODES } from '../../shared/rules';
+import { feeTypeName } from '../../shared/service';
+import { readAmount } from '../../shared/values';
+import { addInvoiceWarnings } from '../body/warnings';
+import type { InvoiceInput } from '../body/input';
 
 export type TaxCheckMode = 'whenPreviewed' | 'always' | 'fail' | 'off';
 

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { inputError, serviceError } from '../shared/errors';
-import { PATHS } from '../shared/service';
-import { FEE_ALIAS_PAIRS } from '../shared/rules';
-import { apiRequest, type ApiReply } from '../shared/transport';
-import { validateInvoice } from './validation';
+import { inputError, serviceError } from '../../shared/errors';
+import { PATHS } from '../../shared/service';
+import { FEE_ALIAS_PAIRS } from '../../shared/rules';
+import { apiRequest, type ApiReply } from '../../shared/transport';
+import { validateInvoice } from '../body/validation';
 
 /** POST /invoices/preview: stores nothing, so it is safe to resend. */
 export async function previewInvoice(

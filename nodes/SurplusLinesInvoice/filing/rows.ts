@@ -6,10 +6,10 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { addToErrorItem, isErrorItem, withRow } from '../shared/errors';
-import type { OperationModule } from '../shared/execute';
-import { takeInvoiceWarnings } from '../shared/warnings';
-import { readRawBody } from './body';
+import { addToErrorItem, isErrorItem, withRow } from '../../shared/errors';
+import type { OperationModule } from '../../shared/execute';
+import { takeInvoiceWarnings } from '../body/warnings';
+import { readRawBody } from '../body/input';
 
 const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
 
