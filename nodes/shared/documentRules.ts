@@ -11,7 +11,7 @@ import { isBlankValue, readText, readWith } from './values';
 const blankAsMissing = (value: unknown) => (isBlankValue(value) ? undefined : value);
 const tooLong = (max: number) => `Must not exceed ${max} characters`;
 
-export const DOCUMENT_MESSAGES = {
+const DOCUMENT_MESSAGES = {
 	typePattern: 'May contain only letters, digits, underscore or hyphen',
 	mimeType: `Must be one of: ${DOCUMENT_MIME_TYPES.join(', ')}`,
 	tooLong,

@@ -29,13 +29,13 @@ export interface TransportSettings {
 	timeoutSeconds: number;
 }
 
-export const DEFAULT_SETTINGS: TransportSettings = {
+const DEFAULT_SETTINGS: TransportSettings = {
 	maxRateLimitWaitSeconds: 60,
 	timeoutSeconds: 30,
 };
 
 /** Backoff for network errors, timeouts, 408 and 5xx: 3 tries, from about 0.5 s, capped at 4 s. */
-export const RETRY_POLICY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, jitterMs: 250 };
+const RETRY_POLICY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, jitterMs: 250 };
 
 // A 429 is not processed by the service, so it is safe to resend any request; this only bounds a
 // service that keeps answering 429 with a zero Retry-After.

@@ -33,7 +33,7 @@ const describeKind = (value: unknown) =>
 
 export const NUMBER_MESSAGE = 'Must be a number';
 const INTEGER_MESSAGE = 'Must be an integer';
-export const TEXT_MESSAGE = 'Must be a string';
+const TEXT_MESSAGE = 'Must be a string';
 
 const PLAIN = /^(\d+\.?\d*|\.\d+)$/;
 const GROUPED = /^\d{1,3}(,\d{3})+(\.\d*)?$/;
@@ -143,7 +143,7 @@ function fromSerial(serial: number, shown: string): Read<string> {
 const pad = (n: string) => n.padStart(2, '0');
 
 /** Years a policy transaction can have: outside them a date is a typo or a misread cell. */
-export const DATE_YEARS = { min: 1900, max: 2199 };
+const DATE_YEARS = { min: 1900, max: 2199 };
 
 function inSaneYears(date: string, why: (rule: string) => Read<string>): Read<string> {
 	const year = Number(date.slice(0, 4));

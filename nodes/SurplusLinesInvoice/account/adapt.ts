@@ -35,7 +35,7 @@ export interface Adaptation {
 	why: string;
 }
 
-export interface AdaptedInput extends InvoiceInput {
+interface AdaptedInput extends InvoiceInput {
 	adapted: Adaptation[];
 }
 

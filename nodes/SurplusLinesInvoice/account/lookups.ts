@@ -15,7 +15,7 @@ export interface Company {
 	naic: string;
 }
 
-export interface LineOfBusiness {
+interface LineOfBusiness {
 	id: number;
 	name: string;
 }

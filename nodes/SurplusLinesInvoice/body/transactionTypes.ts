@@ -22,7 +22,7 @@ import { type Read, isBlankValue, readAmount, squash } from '../../shared/values
 export type TypeCode = (typeof TYPE_CODES)[number];
 type Direction = 'additional' | 'return';
 
-export interface TransactionReading {
+interface TransactionReading {
 	code: TypeCode;
 	/** What the sheet's word was read as, said on the item ("RPE: return premium endorsement"). */
 	meaning: string;
@@ -144,14 +144,14 @@ export function readTypeCode(value: unknown): Read<string | undefined> {
 }
 
 /** A value the sign rules changed, said on the item with `_converted`'s other entries. */
-export interface SignedAmount {
+interface SignedAmount {
 	field: string;
 	from: unknown;
 	to: number;
 	why: string;
 }
 
-export interface SignReading {
+interface SignReading {
 	body: IDataObject;
 	/** The type's reading, when the sheet's word was not the type's own name in some case. */
 	typeNote?: { from: string; to: TypeCode; why: string };

@@ -295,7 +295,7 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 export const invoiceSchema = invoiceFields;
 
 /** Update: fields sent replace the stored ones, so only what is sent is checked. */
-export const invoiceUpdateSchema = invoiceFields
+const invoiceUpdateSchema = invoiceFields
 	.partial()
 	.refine((body) => Object.keys(body).some((k) => body[k] !== undefined), {
 		message: 'Set at least one field to change',
@@ -348,7 +348,7 @@ export interface Conversion {
 	why?: string;
 }
 
-export type ValidationResult =
+type ValidationResult =
 	| { ok: true; body: IDataObject; converted: Conversion[] }
 	| { ok: false; problems: string[] };
 

@@ -60,7 +60,7 @@ const TYPE_NAMES: Record<string, string> = {
 	CANCELLATION: 'Cancelled',
 };
 
-export const CREATE_HINTS: Record<string, string> = {
+const CREATE_HINTS: Record<string, string> = {
 	FORBIDDEN: 'Creating invoices needs a t2 (Standard) key or higher.',
 };
 
@@ -88,7 +88,7 @@ export function findSameTransaction(
 }
 
 /** Two sent bodies are the same transaction (the fields findSameTransaction compares). */
-export function sameRow(a: IDataObject, b: IDataObject): boolean {
+function sameRow(a: IDataObject, b: IDataObject): boolean {
 	return (
 		String(a.type_code ?? DEFAULT_TYPE_CODE) === String(b.type_code ?? DEFAULT_TYPE_CODE) &&
 		a.effective_date === b.effective_date &&
@@ -304,7 +304,7 @@ async function findFirstAttempt(
 	);
 }
 
-export interface FileOptions {
+interface FileOptions {
 	idempotencyKey?: string;
 	/** The key was derived by the node (not the user's own): a 409 on it means an earlier filing. */
 	keyDerived?: boolean;
@@ -346,7 +346,7 @@ const storedAtMs = (invoice: IDataObject): number | undefined => {
 };
 
 /** Which of a policy's transactions a row is looked for in before it is filed. */
-export type LookFirstScope = (transactions: IDataObject[]) => IDataObject[];
+type LookFirstScope = (transactions: IDataObject[]) => IDataObject[];
 
 const EVERY_ROW: LookFirstScope = (transactions) => transactions;
 

@@ -5,7 +5,7 @@ import { inputError } from '../../shared/errors';
 import { itemParameter, nodeVersion } from '../../shared/params';
 import { clock } from '../../shared/timing';
 
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 /**
  * JSON with object keys sorted at every level: the same value always gives the same text. Built
@@ -47,7 +47,7 @@ export function deriveIdempotencyKey(path: string, body: unknown): string {
 const KEY_DERIVATION = 'account-v2';
 
 /** How long the service replays a key: also how long a key derived by an earlier release can. */
-export const KEY_WINDOW_MS = 24 * 3600 * 1000;
+const KEY_WINDOW_MS = 24 * 3600 * 1000;
 
 /**
  * Releases before this one derived keys from the API key's fingerprint too, so a row they filed

@@ -16,7 +16,7 @@ export interface FilingSettings {
 }
 
 /** Default of Max Wait for a Lost Create: two looks, 10 s apart with the default 30 s Timeout. */
-export const DEFAULT_LOST_CREATE_WAIT_SECONDS = 20;
+const DEFAULT_LOST_CREATE_WAIT_SECONDS = 20;
 
 export function filingOptionProperties(defaultReplayedView: ReplayedView): INodeProperties[] {
 	return [

@@ -29,7 +29,7 @@ const twinOf = (code: string) =>
 	FEE_ALIAS_PAIRS.flatMap(([a, b]) => (a === code ? [b] : b === code ? [a] : []))[0];
 
 /** Adds the preview's tax lines to fees[]: codes already sent (or their alias twin) are kept as sent. */
-export function mergeTaxLines(body: IDataObject, lineItems: IDataObject[]): IDataObject {
+function mergeTaxLines(body: IDataObject, lineItems: IDataObject[]): IDataObject {
 	const fees = Array.isArray(body.fees) ? [...(body.fees as IDataObject[])] : [];
 	const present = new Set(fees.map((f) => String(f.type)));
 	for (const line of lineItems) {

@@ -34,7 +34,7 @@ import {
  * The notice over Create Many, in one place: short, and true on every account and tier. Say here
  * what a re-run does once that is the same on every account.
  */
-export const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Running the same rows again files none twice: filed rows come back as replayed or already_filed.`;
+const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Running the same rows again files none twice: filed rows come back as replayed or already_filed.`;
 
 const properties: INodeProperties[] = [
 	{
