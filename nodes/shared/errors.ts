@@ -13,6 +13,8 @@ export interface ServiceErrorInfo {
 	requestId?: string;
 	/** Extra values worth keeping on an error item (e.g. the id of an invoice kept by the service). */
 	extra?: IDataObject;
+	/** Set by the transport: the request failed before any connection existed, so nothing reached the service. */
+	notSent?: boolean;
 }
 
 const CONTEXT_KEY = 'surplusLines';

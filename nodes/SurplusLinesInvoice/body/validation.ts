@@ -398,16 +398,14 @@ function readPlainBody(body: IDataObject): IDataObject | undefined {
 	return out;
 }
 
-export function validateInvoice(
-	body: unknown,
-	mode: 'full' | 'partial' = 'full',
-): ValidationResult {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) {
-		return { ok: false, problems: ['body: must be a JSON object with the invoice fields'] };
-	}
-	const plain = mode === 'full' ? readPlainBody(body as IDataObject) : undefined;
-	if (plain) return { ok: true, body: plain, converted: conversions(body, plain) };
-	const schema = mode === 'full' ? fieldsSchemaFor(body as IDataObject) : invoiceUpdateSchema;
+/** Every field read by its rule: one value per field by its reader, anything else by the schema. */
+function readFields(
+	body: IDataObject,
+	mode: 'full' | 'partial',
+): { ok: true; body: IDataObject } | { ok: false; problems: string[] } {
+	const plain = mode === 'full' ? readPlainBody(body) : undefined;
+	if (plain) return { ok: true, body: plain };
+	const schema = mode === 'full' ? fieldsSchemaFor(body) : invoiceUpdateSchema;
 	const fields = schema.safeParse(body);
 	const cross = crossFieldRules.safeParse(body);
 	const problems = [
@@ -415,10 +413,20 @@ export function validateInvoice(
 		...(cross.success ? [] : problemLines(cross.error)),
 	];
 	if (problems.length || !fields.success) return { ok: false, problems: [...new Set(problems)] };
-	const signs = readTransactionSigns(
-		body as IDataObject,
-		dropUndefined(fields.data as IDataObject),
-	);
+	return { ok: true, body: dropUndefined(fields.data as IDataObject) };
+}
+
+export function validateInvoice(
+	body: unknown,
+	mode: 'full' | 'partial' = 'full',
+): ValidationResult {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) {
+		return { ok: false, problems: ['body: must be a JSON object with the invoice fields'] };
+	}
+	const read = readFields(body as IDataObject, mode);
+	if (!read.ok) return read;
+	// The transaction's sign rules apply to every row, however its fields were read.
+	const signs = readTransactionSigns(body as IDataObject, read.body);
 	if (signs.problems.length) return { ok: false, problems: signs.problems };
 	const whys = new Map(signs.signed.map((s) => [s.field, s.why]));
 	if (signs.typeNote) whys.set('type_code', signs.typeNote.why);

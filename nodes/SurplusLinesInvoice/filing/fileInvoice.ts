@@ -157,13 +157,9 @@ function isRefusal(error: unknown): boolean {
 	return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
-// Socket errors raised before a connection existed: the request never left this machine.
-const NOT_CONNECTED = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
-
-/** The request failed before any connection was made, so the service received nothing. */
+/** The request failed before any connection was made, so the service received nothing (the transport says so). */
 export function isNothingSent(error: unknown): boolean {
-	const info = readErrorInfo(error);
-	return info?.code === 'NETWORK_ERROR' && NOT_CONNECTED.test(info.message);
+	return readErrorInfo(error)?.notSent === true;
 }
 
 // Errors this module raised knowing that nothing was filed, or that something may have been
