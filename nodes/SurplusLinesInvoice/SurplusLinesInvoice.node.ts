@@ -14,7 +14,7 @@ import {
 import { routeOperations } from '../shared/execute';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
-import { resourceMapping } from '../shared/methods/resourceMapping';
+import { resourceMapping } from './methods/resourceMapping';
 import * as invoice from './actions/invoice/Invoice.resource';
 import { resources } from './actions/resources';
 

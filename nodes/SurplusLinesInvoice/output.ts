@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import type { FilingOutcome } from './filing';
+import type { FilingOutcome } from './filing/fileInvoice';
 
 import { withUtcTimes } from '../shared/dates';
 import { invoiceWithoutLinks } from '../shared/links';
 
-export interface FilingMarks {
+interface FilingMarks {
 	/** What happened to the row: the one field a workflow routes on (Create and Create Many alike). */
 	outcome?: FilingOutcome;
 	/** A plain sentence about the outcome (where the invoice was found, what to check). */
@@ -23,7 +23,7 @@ function feesTotal(fees: unknown): number {
 }
 
 /** The few fields most flows need; the whole invoice otherwise. */
-export function simplifyInvoice(invoice: IDataObject): IDataObject {
+function simplifyInvoice(invoice: IDataObject): IDataObject {
 	return {
 		id: invoice.id,
 		policy_number: invoice.policy_number,
@@ -66,7 +66,7 @@ export function invoiceJson(
 	return json;
 }
 
-export interface OutcomeCounts {
+interface OutcomeCounts {
 	rows: number;
 	filed: number;
 	replayed: number;

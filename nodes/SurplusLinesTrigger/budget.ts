@@ -159,7 +159,7 @@ export function unitCost(unit: WatchUnit, state: TriggerState): number {
  * filing) and no document fetch under way; or any item unchanged for the set number of days; or
  * one the service no longer finds.
  */
-export function isSettled(
+function isSettled(
 	unit: WatchUnit,
 	state: TriggerState,
 	config: TriggerConfig,

@@ -31,7 +31,7 @@ function strings(value: unknown): string[] {
 }
 
 /** Splits a pasted list: invoice ids on commas, semicolons or whitespace; policy numbers on commas, semicolons or line breaks. */
-export function splitList(raw: unknown, separators: RegExp): string[] {
+function splitList(raw: unknown, separators: RegExp): string[] {
 	const seen = new Set<string>();
 	for (const part of String(raw ?? '').split(separators)) {
 		const value = part.trim();

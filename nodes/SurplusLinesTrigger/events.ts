@@ -4,7 +4,7 @@ import type { EventKind, TriggerConfig } from './config';
 import type { InvoiceMemory, TriggerState } from './state';
 
 /** The `event` value of each kind, as it appears on the emitted item. */
-export const EVENT_NAMES: Record<EventKind, string> = {
+const EVENT_NAMES: Record<EventKind, string> = {
 	invoiceStatus: 'invoice_status_changed',
 	filingState: 'filing_state_changed',
 	documentFetchStatus: 'document_fetch_status_changed',
@@ -164,7 +164,7 @@ export function currentStateEvents(invoice: IDataObject, factory: EventFactory):
 	return events;
 }
 
-export interface Observation {
+interface Observation {
 	events: IDataObject[];
 	/** Something changed (or the invoice was new): resets its "unchanged for N days" clock. */
 	changed: boolean;

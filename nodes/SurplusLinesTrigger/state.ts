@@ -23,7 +23,7 @@ export interface InvoiceMemory {
 }
 
 /** One watched entry: an invoice id (`i:<id>`) or a policy number (`p:<number>`). */
-export interface UnitMemory {
+interface UnitMemory {
 	/** Poll sequence at which this unit was last handed to a poll: the round-robin order. */
 	picked?: number;
 	/** When it was last read successfully, ms. */

@@ -44,7 +44,7 @@ async function readServiceCredential(
 
 const TIER_ORDER: Tier[] = ['t1', 't2', 't3'];
 
-export function tierAllows(has: Tier, needs: Tier): boolean {
+function tierAllows(has: Tier, needs: Tier): boolean {
 	return TIER_ORDER.indexOf(has) >= TIER_ORDER.indexOf(needs);
 }
 

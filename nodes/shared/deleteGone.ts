@@ -4,7 +4,7 @@ import type { ApiContext } from './context';
 import { readErrorInfo } from './errors';
 import { apiRequest, type ApiRequest } from './transport';
 
-export const ALREADY_GONE_NOTE =
+const ALREADY_GONE_NOTE =
 	'The service answered 404 Not Found: it was already gone (deleted earlier, e.g. by this same delete resent after a lost reply, or not on this key’s account). Nothing was deleted by this call.';
 
 /** Operation description text for a delete that treats 404 as done. */

@@ -6,13 +6,12 @@
 import { z } from 'zod';
 
 import { DOCUMENT_MIME_TYPES, DOCUMENT_TYPE_PATTERN, LIMITS } from './rules';
-import { readText, readWith } from './values';
+import { isBlankValue, readText, readWith } from './values';
 
-const isBlank = (value: unknown) => value === undefined || value === null || value === '';
-const blankAsMissing = (value: unknown) => (isBlank(value) ? undefined : value);
+const blankAsMissing = (value: unknown) => (isBlankValue(value) ? undefined : value);
 const tooLong = (max: number) => `Must not exceed ${max} characters`;
 
-export const DOCUMENT_MESSAGES = {
+const DOCUMENT_MESSAGES = {
 	typePattern: 'May contain only letters, digits, underscore or hyphen',
 	mimeType: `Must be one of: ${DOCUMENT_MIME_TYPES.join(', ')}`,
 	tooLong,

@@ -2,19 +2,19 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { redactKeys } from './errors';
 
-export interface EnvelopeError {
+interface EnvelopeError {
 	code: string;
 	message: string;
 	details?: IDataObject;
 }
 
-export interface EnvelopeMeta {
+interface EnvelopeMeta {
 	timestamp?: string;
 	request_id?: string;
 	response_time_ms?: number;
 }
 
-export type Envelope =
+type Envelope =
 	| { kind: 'success'; data: unknown; meta: EnvelopeMeta }
 	| { kind: 'failure'; error: EnvelopeError; meta: EnvelopeMeta }
 	| { kind: 'not-envelope'; preview: string };

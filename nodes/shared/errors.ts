@@ -13,6 +13,8 @@ export interface ServiceErrorInfo {
 	requestId?: string;
 	/** Extra values worth keeping on an error item (e.g. the id of an invoice kept by the service). */
 	extra?: IDataObject;
+	/** Set by the transport: the request failed before any connection existed, so nothing reached the service. */
+	notSent?: boolean;
 }
 
 const CONTEXT_KEY = 'surplusLines';
@@ -24,9 +26,7 @@ const KEY_PATTERN = /[^\s"'`<>()[\]{},;:=]*_t[123]_[^\s"'`<>()[\]{},;]*/gi;
 const BEARER_PATTERN = /\b(bearer)(\s|%20|&nbsp;|\+)+[^\s"'`<>,;]+/gi;
 
 export function redactKeys(text: string): string {
-	return text
-		.replace(BEARER_PATTERN, '$1 [redacted]')
-		.replace(KEY_PATTERN, '[redacted API key]');
+	return text.replace(BEARER_PATTERN, '$1 [redacted]').replace(KEY_PATTERN, '[redacted API key]');
 }
 
 const HEADLINES: Record<string, string> = {

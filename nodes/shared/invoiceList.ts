@@ -17,7 +17,7 @@ import {
 } from './service';
 import { apiRequest, type TransportSettings } from './transport';
 
-export interface InvoicePagerOptions {
+interface InvoicePagerOptions {
 	/** `policy_number` filter; undefined lists the account (where the service allows it). */
 	policyNumber?: string;
 	/** Stop once this many invoices were read (the result is trimmed to it); undefined = every page. */
@@ -35,7 +35,7 @@ export interface InvoicePagerOptions {
 	onPage?: (rows: IDataObject[], page: number, last: boolean) => void;
 }
 
-export interface InvoicePages {
+interface InvoicePages {
 	invoices: IDataObject[];
 	/** Calls spent. */
 	calls: number;

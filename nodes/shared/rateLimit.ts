@@ -93,7 +93,7 @@ function budgetOf(fingerprint: string): KeyBudget {
 	return budget;
 }
 
-export function recordRateLimit(fingerprint: string, info: RateLimitInfo | undefined): void {
+function recordRateLimit(fingerprint: string, info: RateLimitInfo | undefined): void {
 	if (!info) return;
 	const budget = budgetOf(fingerprint);
 	const known = budget.info;

@@ -29,13 +29,13 @@ export interface TransportSettings {
 	timeoutSeconds: number;
 }
 
-export const DEFAULT_SETTINGS: TransportSettings = {
+const DEFAULT_SETTINGS: TransportSettings = {
 	maxRateLimitWaitSeconds: 60,
 	timeoutSeconds: 30,
 };
 
 /** Backoff for network errors, timeouts, 408 and 5xx: 3 tries, from about 0.5 s, capped at 4 s. */
-export const RETRY_POLICY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, jitterMs: 250 };
+const RETRY_POLICY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, jitterMs: 250 };
 
 // A 429 is not processed by the service, so it is safe to resend any request; this only bounds a
 // service that keeps answering 429 with a zero Retry-After.
@@ -85,6 +85,14 @@ const NETWORK_CODES = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+// Socket errors raised before a connection existed: the request never left this machine.
+const NOT_CONNECTED_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /** A failure where the request may or may not have been carried out. */
 export function isOutcomeUnknown(error: unknown): boolean {
@@ -118,7 +126,7 @@ export function readSettings(ctx: ApiContext, itemIndex: number | undefined): Tr
 // n8n wraps the axios error in a NodeApiError whose `httpCode` holds the socket error code.
 function classifyThrown(
 	error: unknown,
-): { code: 'NETWORK_ERROR' | 'TIMEOUT'; detail: string } | undefined {
+): { code: 'NETWORK_ERROR' | 'TIMEOUT'; detail: string; notSent?: boolean } | undefined {
 	const wrapped = error as
 		| { cause?: unknown; errorResponse?: unknown; messages?: unknown }
 		| undefined;
@@ -136,7 +144,11 @@ function classifyThrown(
 		if (TIMEOUT_CODES.has(code) || /timeout|timed out/i.test(text))
 			return { code: 'TIMEOUT', detail: code || 'timeout' };
 		if (NETWORK_CODES.has(code) || /socket hang up|ECONNRESET|ECONNREFUSED/i.test(text)) {
-			return { code: 'NETWORK_ERROR', detail: code || 'socket hang up' };
+			return {
+				code: 'NETWORK_ERROR',
+				detail: code || 'socket hang up',
+				notSent: NOT_CONNECTED_CODES.has(code),
+			};
 		}
 	}
 	return undefined;
@@ -245,25 +257,22 @@ async function waitForTurn(
 	}
 }
 
-/**
- * The one request function: every node, the trigger and every dropdown call the service through
- * it. It reads the envelope, maps errors, paces and waits for the rate limit, and retries what is
- * safe to retry.
- */
-export async function apiRequest<T = IDataObject>(
-	this: ApiContext,
-	req: ApiRequest,
-): Promise<ApiReply<T>> {
-	const credential: ServiceCredential = await getServiceCredential(this, req.itemIndex);
-	const decrypted = await credentialOptions(this, req.itemIndex);
-	const settings = { ...readSettings(this, req.itemIndex), ...req.settings };
-	const resendable =
+/** POSTs are sent again only when they cannot file twice: read-only, or carrying an Idempotency-Key. */
+function isResendable(req: ApiRequest): boolean {
+	return (
 		req.retry !== false &&
-		(req.method !== 'POST' || req.readOnly === true || req.idempotencyKey !== undefined);
+		(req.method !== 'POST' || req.readOnly === true || req.idempotencyKey !== undefined)
+	);
+}
 
+function requestOptions(
+	credential: ServiceCredential,
+	req: ApiRequest,
+	settings: TransportSettings,
+): IHttpRequestOptions {
 	const headers: IDataObject = { Accept: 'application/json' };
 	if (req.idempotencyKey !== undefined) headers['Idempotency-Key'] = req.idempotencyKey;
-	const options: IHttpRequestOptions = {
+	return {
 		method: req.method,
 		url: `${credential.baseUrl}${req.path}`,
 		qs: req.qs,
@@ -275,6 +284,183 @@ export async function apiRequest<T = IDataObject>(
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 	};
+}
+
+/** One attempt: the reply, or what was thrown before any reply. */
+async function send(
+	ctx: ApiContext,
+	options: IHttpRequestOptions,
+	decrypted: IAdditionalCredentialOptions | undefined,
+): Promise<{ response?: RawResponse; thrown?: unknown }> {
+	try {
+		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_TYPE,
+			options,
+			decrypted,
+		)) as RawResponse;
+		return { response };
+	} catch (thrown) {
+		return { thrown };
+	}
+}
+
+interface Answer {
+	headers: IDataObject;
+	rateLimit: RateLimitInfo | undefined;
+	/** Set on a 429: how long the key's gate stays closed. */
+	retryAfterMs?: number;
+}
+
+/** Tells the key's shared budget how the attempt went (a reply, its limits, a 429's wait). */
+function recordAnswer(fingerprint: string, response: RawResponse | undefined): Answer {
+	const headers = (response?.headers ?? {}) as IDataObject;
+	const rateLimit = readRateLimitHeaders(headers);
+	const retryAfterMs =
+		response?.statusCode === 429
+			? retryAfterSeconds(headers, clock.now(), rateLimit) * 1000
+			: undefined;
+	callAnswered(fingerprint, clock.now(), {
+		replied: response !== undefined,
+		info: rateLimit,
+		retryAfterMs,
+	});
+	return { headers, rateLimit, retryAfterMs };
+}
+
+/** A failure before any reply that is not a network failure or a timeout: never sent again. */
+function unclassifiedFailure(ctx: ApiContext, req: ApiRequest, thrown: unknown) {
+	return serviceError(
+		ctx,
+		{ code: 'REQUEST_FAILED', message: `it failed before any reply (${thrownDetail(thrown)})` },
+		{
+			itemIndex: req.itemIndex,
+			hint: 'Check the Base URL in the credential (host name, https certificate) and the network.',
+		},
+	);
+}
+
+function noReplyFailure(
+	ctx: ApiContext,
+	req: ApiRequest,
+	failure: NonNullable<ReturnType<typeof classifyThrown>>,
+	settings: TransportSettings,
+	failedAttempts: number,
+	resendable: boolean,
+) {
+	return serviceError(
+		ctx,
+		{
+			code: failure.code,
+			message:
+				failure.code === 'TIMEOUT'
+					? `no reply within ${settings.timeoutSeconds} s (${failure.detail})`
+					: `the connection failed before a reply arrived (${failure.detail})`,
+			notSent: failure.notSent,
+		},
+		{
+			itemIndex: req.itemIndex,
+			hint: resendable
+				? `Tried ${failedAttempts} times. Check the Base URL and the network, then run again.`
+				: 'The request may or may not have been carried out; it was not sent again.',
+		},
+	);
+}
+
+/** A reply that is final (no retry): the data, or the service's refusal as an n8n error. */
+function readReply<T>(
+	ctx: ApiContext,
+	req: ApiRequest,
+	response: RawResponse,
+	envelope: ReturnType<typeof readEnvelope>,
+	answer: Answer,
+	requestId: string | undefined,
+): ApiReply<T> {
+	const status = response.statusCode;
+	const rateLimit = answer.rateLimit;
+	if (status >= 300 && status < 400) {
+		throw serviceError(
+			ctx,
+			{
+				code: 'REDIRECTED',
+				httpStatus: status,
+				message: `the service redirected the request to ${String(answer.headers.location ?? 'another address')}`,
+			},
+			{
+				itemIndex: req.itemIndex,
+				hint: 'Set the Base URL in the credential to the https address the service gives.',
+			},
+		);
+	}
+
+	if (status === 204) {
+		return { data: {} as T, statusCode: status, rateLimit, replayed: false };
+	}
+
+	if (envelope.kind === 'not-envelope') {
+		throw serviceError(
+			ctx,
+			{
+				code: 'NOT_ENVELOPE',
+				httpStatus: status,
+				message: `the reply is not the service's JSON envelope: ${envelope.preview}`,
+			},
+			{
+				itemIndex: req.itemIndex,
+				hint: 'Something between n8n and the service (a proxy, a login page, a wrong Base URL) answered instead. Check the Base URL.',
+			},
+		);
+	}
+
+	if (envelope.kind === 'success' && status < 300) {
+		return {
+			data: envelope.data as T,
+			statusCode: status,
+			requestId,
+			rateLimit,
+			replayed: String(answer.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true',
+		};
+	}
+
+	const error =
+		envelope.kind === 'failure'
+			? envelope.error
+			: {
+					code: 'UNEXPECTED_REPLY',
+					message: 'the service marked a failed reply as a success',
+					details: undefined,
+				};
+	const info: ServiceErrorInfo = {
+		code: error.code,
+		message: error.message,
+		httpStatus: status,
+		fields: fieldMessages(error.details),
+		requestId,
+	};
+	const keptInvoiceId = readKeptInvoiceId(error.details);
+	if (keptInvoiceId !== undefined) info.extra = { keptInvoiceId };
+	if (status === 409 && req.idempotencyKey !== undefined) {
+		info.message = `${error.message} (Idempotency-Key "${req.idempotencyKey}" was already used with a different body within 24 hours)`;
+	}
+	const hint = req.errorHints?.[error.code] ?? req.errorHints?.[String(status)];
+	throw serviceError(ctx, info, { itemIndex: req.itemIndex, hint });
+}
+
+/**
+ * The one request function: every node, the trigger and every dropdown call the service through
+ * it. Each attempt goes through the same steps: wait for the key's turn (pace), send, record the
+ * answer in the key's budget, decide whether to try again (a 429 waits at the key's gate; a
+ * network failure, 408 or 5xx is sent again when that cannot file twice), then read the reply.
+ */
+export async function apiRequest<T = IDataObject>(
+	this: ApiContext,
+	req: ApiRequest,
+): Promise<ApiReply<T>> {
+	const credential: ServiceCredential = await getServiceCredential(this, req.itemIndex);
+	const decrypted = await credentialOptions(this, req.itemIndex);
+	const settings = { ...readSettings(this, req.itemIndex), ...req.settings };
+	const resendable = isResendable(req);
+	const options = requestOptions(credential, req, settings);
 
 	let rateLimitRetries = 0;
 	let failedAttempts = 0;
@@ -282,86 +468,45 @@ export async function apiRequest<T = IDataObject>(
 
 	for (;;) {
 		await waitForTurn(this, req, credential.fingerprint, settings, waited);
-		let response: RawResponse | undefined;
-		let thrown: unknown;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				options,
-				decrypted,
-			)) as RawResponse;
-		} catch (error) {
-			thrown = error;
-		}
-		const headersIn = (response?.headers ?? {}) as IDataObject;
-		const rateLimit = readRateLimitHeaders(headersIn);
-		const retryAfterMs =
-			response?.statusCode === 429
-				? retryAfterSeconds(headersIn, clock.now(), rateLimit) * 1000
-				: undefined;
-		callAnswered(credential.fingerprint, clock.now(), {
-			replied: response !== undefined,
-			info: rateLimit,
-			retryAfterMs,
-		});
+		const { response, thrown } = await send(this, options, decrypted);
+		const answer = recordAnswer(credential.fingerprint, response);
 
 		if (response === undefined) {
 			const failure = classifyThrown(thrown);
-			if (!failure) {
-				throw serviceError(
-					this,
-					{
-						code: 'REQUEST_FAILED',
-						message: `it failed before any reply (${thrownDetail(thrown)})`,
-					},
-					{
-						itemIndex: req.itemIndex,
-						hint: 'Check the Base URL in the credential (host name, https certificate) and the network.',
-					},
-				);
-			}
+			if (!failure) throw unclassifiedFailure(this, req, thrown);
 			failedAttempts++;
 			if (resendable && failedAttempts < RETRY_POLICY.attempts) {
 				await clock.sleep(backoffMs(failedAttempts));
 				continue;
 			}
-			throw serviceError(
-				this,
-				{
-					code: failure.code,
-					message:
-						failure.code === 'TIMEOUT'
-							? `no reply within ${settings.timeoutSeconds} s (${failure.detail})`
-							: `the connection failed before a reply arrived (${failure.detail})`,
-				},
-				{
-					itemIndex: req.itemIndex,
-					hint: resendable
-						? `Tried ${failedAttempts} times. Check the Base URL and the network, then run again.`
-						: 'The request may or may not have been carried out; it was not sent again.',
-				},
-			);
+			throw noReplyFailure(this, req, failure, settings, failedAttempts, resendable);
 		}
 
-		const status = response.statusCode;
 		const envelope = readEnvelope(response.body);
 		const requestId = envelope.kind === 'not-envelope' ? undefined : envelope.meta.request_id;
 
-		if (retryAfterMs !== undefined) {
+		if (answer.retryAfterMs !== undefined) {
 			// The gate is closed for every request of the key; this one waits at it with the rest.
 			const capMs = settings.maxRateLimitWaitSeconds * 1000;
-			if (waited.ms + retryAfterMs > capMs || rateLimitRetries >= MAX_RATE_LIMIT_RETRIES) {
-				const why =
-					waited.ms + retryAfterMs > capMs
-						? waitTooLong(settings)
-						: `and the service still refused after ${rateLimitRetries} waits`;
-				throw rateLimitFailure(this, req, retryAfterMs / 1000, why, rateLimit, requestId);
+			const tooLong = waited.ms + answer.retryAfterMs > capMs;
+			if (tooLong || rateLimitRetries >= MAX_RATE_LIMIT_RETRIES) {
+				const why = tooLong
+					? waitTooLong(settings)
+					: `and the service still refused after ${rateLimitRetries} waits`;
+				throw rateLimitFailure(
+					this,
+					req,
+					answer.retryAfterMs / 1000,
+					why,
+					answer.rateLimit,
+					requestId,
+				);
 			}
 			rateLimitRetries++;
 			continue;
 		}
 
+		const status = response.statusCode;
 		if (
 			(status === 408 || status >= 500) &&
 			resendable &&
@@ -372,71 +517,6 @@ export async function apiRequest<T = IDataObject>(
 			continue;
 		}
 
-		if (status >= 300 && status < 400) {
-			throw serviceError(
-				this,
-				{
-					code: 'REDIRECTED',
-					httpStatus: status,
-					message: `the service redirected the request to ${String(headersIn.location ?? 'another address')}`,
-				},
-				{
-					itemIndex: req.itemIndex,
-					hint: 'Set the Base URL in the credential to the https address the service gives.',
-				},
-			);
-		}
-
-		if (status === 204) {
-			return { data: {} as T, statusCode: status, rateLimit, replayed: false };
-		}
-
-		if (envelope.kind === 'not-envelope') {
-			throw serviceError(
-				this,
-				{
-					code: 'NOT_ENVELOPE',
-					httpStatus: status,
-					message: `the reply is not the service's JSON envelope: ${envelope.preview}`,
-				},
-				{
-					itemIndex: req.itemIndex,
-					hint: 'Something between n8n and the service (a proxy, a login page, a wrong Base URL) answered instead. Check the Base URL.',
-				},
-			);
-		}
-
-		if (envelope.kind === 'success' && status < 300) {
-			return {
-				data: envelope.data as T,
-				statusCode: status,
-				requestId,
-				rateLimit,
-				replayed: String(headersIn['idempotent-replayed'] ?? '').toLowerCase() === 'true',
-			};
-		}
-
-		const error =
-			envelope.kind === 'failure'
-				? envelope.error
-				: {
-						code: 'UNEXPECTED_REPLY',
-						message: 'the service marked a failed reply as a success',
-						details: undefined,
-					};
-		const info: ServiceErrorInfo = {
-			code: error.code,
-			message: error.message,
-			httpStatus: status,
-			fields: fieldMessages(error.details),
-			requestId,
-		};
-		const keptInvoiceId = readKeptInvoiceId(error.details);
-		if (keptInvoiceId !== undefined) info.extra = { keptInvoiceId };
-		if (status === 409 && req.idempotencyKey !== undefined) {
-			info.message = `${error.message} (Idempotency-Key "${req.idempotencyKey}" was already used with a different body within 24 hours)`;
-		}
-		const hint = req.errorHints?.[error.code] ?? req.errorHints?.[String(status)];
-		throw serviceError(this, info, { itemIndex: req.itemIndex, hint });
+		return readReply<T>(this, req, response, envelope, answer, requestId);
 	}
 }

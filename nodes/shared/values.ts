@@ -21,7 +21,7 @@ import { MESSAGES, STATE_CODES, isValidDate } from './rules';
 
 export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
 
-const ok = <T>(value: T): Read<T> => ({ ok: true, value });
+export const ok = <T>(value: T): Read<T> => ({ ok: true, value });
 const refuse = <T>(message: string): Read<T> => ({ ok: false, message });
 
 /** Not given: undefined, null, or text that is empty or only spaces. */
@@ -33,7 +33,7 @@ const describeKind = (value: unknown) =>
 
 export const NUMBER_MESSAGE = 'Must be a number';
 const INTEGER_MESSAGE = 'Must be an integer';
-export const TEXT_MESSAGE = 'Must be a string';
+const TEXT_MESSAGE = 'Must be a string';
 
 const PLAIN = /^(\d+\.?\d*|\.\d+)$/;
 const GROUPED = /^\d{1,3}(,\d{3})+(\.\d*)?$/;
@@ -143,7 +143,7 @@ function fromSerial(serial: number, shown: string): Read<string> {
 const pad = (n: string) => n.padStart(2, '0');
 
 /** Years a policy transaction can have: outside them a date is a typo or a misread cell. */
-export const DATE_YEARS = { min: 1900, max: 2199 };
+const DATE_YEARS = { min: 1900, max: 2199 };
 
 function inSaneYears(date: string, why: (rule: string) => Read<string>): Read<string> {
 	const year = Number(date.slice(0, 4));
@@ -205,7 +205,7 @@ export function readDate(value: unknown): Read<string | undefined> {
 
 /** Text: numbers are written as text (spreadsheets turn ZIP and NAIC codes into numbers). */
 export function readText(value: unknown): Read<string | undefined> {
-	if (value === undefined || value === null || value === '') return ok(undefined);
+	if (isBlankValue(value)) return ok(undefined);
 	if (typeof value === 'string') return ok(value);
 	if (typeof value === 'number' && Number.isFinite(value)) return ok(String(value));
 	if (typeof value === 'object') return refuse(`${TEXT_MESSAGE}, not ${describeKind(value)}`);
@@ -237,7 +237,8 @@ export function fractionSharesRule(shares: number[]): string | undefined {
 	return `the percents ${shares.join(' + ')} add up to 1, which reads two ways (a sheet's percent cells arrive as fractions): write them out of 100 (${written}, or with a % sign), or as amounts`;
 }
 
-const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+/** Lower case letters and digits only: how names are compared whatever their spacing and punctuation. */
+export const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 const STATE_NAMES: Record<string, (typeof STATE_CODES)[number]> = {
 	alabama: 'AL',

@@ -262,6 +262,8 @@ const createManyStops: Scenario = {
 	},
 };
 
+// The one workflow left on the hidden type `surplusLinesTrigger`, so workflows saved with it keep
+// running; the examples and the other trigger workflows use the type the node list shows.
 const trigger: Scenario = {
 	name: 'trigger',
 	workflow: 'trigger.json',

@@ -6,7 +6,7 @@
 import { createHash } from 'crypto';
 
 import { keyFingerprint } from '../../nodes/shared/credentials';
-import { canonicalJson } from '../../nodes/shared/idempotency';
+import { canonicalJson } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 
 export function releasedIdempotencyKey(apiKey: string, path: string, body: unknown): string {
 	const digest = createHash('sha256')

@@ -3,6 +3,6 @@
  * hours ago (no look for rows filed under keys an earlier release derived). The suites that test
  * that look set `keyDerivationChange.loadedAt` themselves.
  */
-import { keyDerivationChange } from '../../nodes/shared/idempotency';
+import { keyDerivationChange } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 
 keyDerivationChange.loadedAt = Number.NEGATIVE_INFINITY;

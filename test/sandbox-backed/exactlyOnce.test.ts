@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { keyDerivationChange } from '../../nodes/shared/idempotency';
+import { keyDerivationChange } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
 import { releasedIdempotencyKey } from '../helpers/releasedKey';

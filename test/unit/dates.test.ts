@@ -7,7 +7,7 @@ import nock from 'nock';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { documentJson } from '../../nodes/SurplusLinesDocument/output';
+import { documentJson } from '../../nodes/shared/links';
 import { dateOnly, serviceTimeToUtc, withUtcTimes } from '../../nodes/shared/dates';
 import { isValidDate } from '../../nodes/shared/rules';
 import { API, envelope, invoiceFor, run, setupSuite } from './invoice/helpers';

@@ -10,7 +10,7 @@ import {
 	idempotencyKeyProblem,
 	keyDerivationChange,
 	keyDerivationSince,
-} from '../../nodes/shared/idempotency';
+} from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { releasedIdempotencyKey } from '../helpers/releasedKey';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';

@@ -1,5 +1,5 @@
 import type { ResourceMap } from '../../shared/execute';
-import { withRowResults } from '../rows';
+import { withRowResults } from '../filing/rows';
 import * as invoice from './invoice/Invoice.resource';
 
 /** resource → operation → module, for the shared router. */

@@ -3,9 +3,9 @@
  * Automatically, transaction codes of stamping offices and the Lloyd's coverholder words, the
  * sign rules of returned premium, and headers that could mean two fields.
  */
-import { columnForName, matchItemColumns, readColumnName } from '../../../nodes/shared/invoiceColumns';
-import { readTransaction, readTypeCode } from '../../../nodes/shared/transactionTypes';
-import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/validation';
+import { columnForName, matchItemColumns, readColumnName } from '../../../nodes/SurplusLinesInvoice/body/columns';
+import { readTransaction, readTypeCode } from '../../../nodes/SurplusLinesInvoice/body/transactionTypes';
+import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
 
 const idsOf = (headers: Record<string, string | undefined>) =>
 	Object.fromEntries(Object.keys(headers).map((name) => [name, columnForName(name)?.id]));

@@ -2,8 +2,8 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { canonicalInvoice } from '../../../nodes/SurplusLinesInvoice/canonical';
-import { deriveIdempotencyKey } from '../../../nodes/shared/idempotency';
+import { canonicalInvoice } from '../../../nodes/SurplusLinesInvoice/filing/canonical';
+import { deriveIdempotencyKey } from '../../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
 import { runNode, shutdownEngine } from '../../harness/engine';
 import { useFakeClock } from '../../helpers/fakeClock';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { invoiceWarnings } from '../../../nodes/shared/warnings';
+import { invoiceWarnings } from '../../../nodes/SurplusLinesInvoice/body/warnings';
 import { API, envelope, invoiceFor, jsonParams, row, run, meReply, setupSuite } from '../invoice/helpers';
 
 setupSuite();

@@ -69,8 +69,7 @@ export const description: INodeProperties[] = [
 			'Attaches a reference to a file held in the user’s document store to an invoice, by the numeric invoice ID; the service then fetches the file itself. ' +
 			'Inputs: the invoice ID; your document UUID (at most 256 characters); the document type code (e.g. declaration_page or sl2_form; the document types list gives the codes); optionally a file name. ' +
 			'Returns the document with its fetch_status (pending until fetched). Attaching the same UUID again updates it instead of adding a second one, so it is safe to call again. An error names the input at fault.',
-		get:
-			'Reads one document of an invoice: inputs the numeric invoice ID and the document’s reference (your document UUID as attached, or the service’s document ID). Returns its type, file name, fetch_status (pending, fetching, fetched or failed) and file_ready (true when the file can be downloaded); the download link itself is never returned. Reads only.',
+		get: 'Reads one document of an invoice: inputs the numeric invoice ID and the document’s reference (your document UUID as attached, or the service’s document ID). Returns its type, file name, fetch_status (pending, fetching, fetched or failed) and file_ready (true when the file can be downloaded); the download link itself is never returned. Reads only.',
 		getAll:
 			'Lists the documents of an invoice by its numeric invoice ID: type, file name, fetch_status and file_ready of each; no download links. Reads only.',
 		download:

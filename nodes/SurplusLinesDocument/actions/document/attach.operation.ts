@@ -13,7 +13,7 @@ import { DOCUMENT_MIME_TYPES } from '../../../shared/rules';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { zodIssueLines } from '../../../shared/zodIssues';
-import { documentJson } from '../../output';
+import { documentJson } from '../../../shared/links';
 import { attachInput } from '../../validation';
 import { invoiceField } from './fields';
 

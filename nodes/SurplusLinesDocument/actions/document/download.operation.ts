@@ -12,7 +12,7 @@ import { readInvoiceId, readTextParameter } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest, readSettings } from '../../../shared/transport';
 import { fetchFile } from '../../fetchFile';
-import { withoutLink } from '../../output';
+import { withoutLink } from '../../../shared/links';
 import { documentPathRef } from '../../reference';
 import { invoiceField, referenceFields } from './fields';
 

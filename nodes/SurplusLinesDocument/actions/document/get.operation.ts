@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
-import { documentJson } from '../../output';
+import { documentJson } from '../../../shared/links';
 import { documentPathRef } from '../../reference';
 import { invoiceField, referenceFields } from './fields';
 

@@ -10,7 +10,7 @@ import { returnAllProperties } from '../../../shared/descriptions';
 import { applyLimit, readInvoiceId } from '../../../shared/params';
 import { LIST_KEYS, PATHS, readList } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
-import { documentJson } from '../../output';
+import { documentJson } from '../../../shared/links';
 import { invoiceField } from './fields';
 
 const properties: INodeProperties[] = [invoiceField, ...returnAllProperties()];

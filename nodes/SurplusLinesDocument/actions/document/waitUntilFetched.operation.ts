@@ -11,7 +11,7 @@ import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { clock } from '../../../shared/timing';
 import { apiRequest } from '../../../shared/transport';
-import { documentJson } from '../../output';
+import { documentJson } from '../../../shared/links';
 import { documentPathRef } from '../../reference';
 import { invoiceField, referenceFields } from './fields';
 

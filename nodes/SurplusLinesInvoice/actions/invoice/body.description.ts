@@ -11,7 +11,7 @@ const CHANGE_NOTE =
 /** An amount's description followed by what it means on an endorsement or cancellation. */
 const withChangeNote = (text: string) => `${text} ${CHANGE_NOTE}`;
 
-export const inputModeProperty: INodeProperties = {
+const inputModeProperty: INodeProperties = {
 	displayName: 'Input',
 	name: 'inputMode',
 	type: 'options',
@@ -105,11 +105,11 @@ const jsonBodyPartial: INodeProperties = {
 		'Only the fields to change, with the service’s field names (e.g. {"net_premium": 1250.00}); fields sent replace the stored ones',
 };
 
-export const jsonBodyProperty = (partial: boolean): INodeProperties =>
+const jsonBodyProperty = (partial: boolean): INodeProperties =>
 	partial ? jsonBodyPartial : jsonBodyFull;
 
 /** The six required fields; `optional` for Update (where they live in a collection). */
-export function requiredFieldProperties(optional: boolean): INodeProperties[] {
+function requiredFieldProperties(optional: boolean): INodeProperties[] {
 	const req = !optional;
 	return [
 		{
@@ -179,7 +179,7 @@ function lobIdProperty(): INodeProperties {
 	};
 }
 
-export const optionalFieldOptions: INodeProperties[] = [
+const optionalFieldOptions: INodeProperties[] = [
 	{
 		displayName: 'Class Code',
 		name: 'classCode',
@@ -241,7 +241,7 @@ export const optionalFieldOptions: INodeProperties[] = [
  * it decides whether amounts are the change (and may be negative); in Update it is one of the
  * optional fields. `../../body.ts` still reads it from Additional Fields for older workflows.
  */
-export const typeCodeProperty: INodeProperties = {
+const typeCodeProperty: INodeProperties = {
 	displayName: 'Type',
 	name: 'typeCode',
 	type: 'options',
@@ -388,7 +388,7 @@ const companyFields = (shareNote: string): INodeProperties[] => [
 	},
 ];
 
-export const collectionProperties: INodeProperties[] = [
+const collectionProperties: INodeProperties[] = [
 	{
 		displayName: 'Insured Address',
 		name: 'insuredAddress',
@@ -685,8 +685,7 @@ export const idempotencyOptions: INodeProperties[] = [
 	{ ...idempotencyMode, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
 	{
 		...idempotencyKey,
-		description:
-			'One key per invoice, e.g. from your own row ID; used when Idempotency is Own Key',
+		description: 'One key per invoice, e.g. from your own row ID; used when Idempotency is Own Key',
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }], idempotency: ['own'] } },
 	},
 ];

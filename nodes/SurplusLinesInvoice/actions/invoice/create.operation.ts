@@ -9,27 +9,31 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
 import type { DescribeDone } from '../../../shared/stopped';
-import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
-import { unknownLobOption } from '../../accountOptions';
-import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
-import { canonicalInvoice } from '../../canonical';
-import { fileInvoice, idempotencyKeyFor, showReplayed, type IdempotencyChoice } from '../../filing';
-import { filingOptionProperties, readFilingSettings } from '../../filingOptions';
+import { adaptToAccount, noteAdaptations } from '../../account/adapt';
+import { unknownLobOption } from '../../account/options';
+import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body/input';
+import { canonicalInvoice } from '../../filing/canonical';
+import { fileInvoice, showReplayed } from '../../filing/fileInvoice';
+import {
+	idempotencyKeyFor,
+	readIdempotencyChoice,
+	type IdempotencyChoice,
+} from '../../filing/idempotency';
+import { filingOptionProperties, readFilingSettings } from '../../filing/options';
 import { invoiceJson, tallyOutcome } from '../../output';
-import { billTaxesFromPreview, previewInvoice } from '../../preview';
-import { readIdempotencyChoice } from '../../idempotencyChoice';
+import { billTaxesFromPreview, previewInvoice } from '../../taxes/preview';
 import {
 	applyTaxCheck,
 	hasSheetTaxes,
 	readTaxCheckSettings,
 	taxCheckOptions,
-} from '../../taxCheck';
+} from '../../taxes/sheetCheck';
 import {
 	billTaxesSwitch,
 	filedTaxWarning,
 	markTaxWarning,
 	wantsTaxesFromPreview,
-} from '../../taxes';
+} from '../../taxes/taxLines';
 import {
 	bodyProperties,
 	idempotencyOptions,

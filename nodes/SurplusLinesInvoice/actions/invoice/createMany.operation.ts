@@ -5,25 +5,24 @@ import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { itemParameter } from '../../../shared/params';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
-import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../batch';
-import { adaptToAccount, noteAdaptations, type Adaptation } from '../../accountAdapt';
-import { unknownLobOption } from '../../accountOptions';
-import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body';
-import { canonicalInvoice } from '../../canonical';
+import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../filing/batch';
+import { adaptToAccount, noteAdaptations, type Adaptation } from '../../account/adapt';
+import { unknownLobOption } from '../../account/options';
+import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body/input';
+import { canonicalInvoice } from '../../filing/canonical';
+import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
 import {
 	idempotencyKeyFor,
-	mayHaveFiled,
-	showReplayed,
+	readIdempotencyChoice,
 	type IdempotencyChoice,
-} from '../../filing';
+} from '../../filing/idempotency';
 import {
 	filingOptionProperties,
 	readFilingSettings,
 	type FilingSettings,
-} from '../../filingOptions';
-import { readIdempotencyChoice } from '../../idempotencyChoice';
+} from '../../filing/options';
 import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
-import { filedTaxWarning, markTaxWarning } from '../../taxes';
+import { filedTaxWarning, markTaxWarning } from '../../taxes/taxLines';
 import {
 	bodyProperties,
 	idempotencyOptions,
@@ -35,7 +34,7 @@ import {
  * The notice over Create Many, in one place: short, and true on every account and tier. Say here
  * what a re-run does once that is the same on every account.
  */
-export const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Running the same rows again files none twice: filed rows come back as replayed or already_filed.`;
+const CREATE_MANY_NOTICE = `One invoice per input item: up to ${BATCH_MAX_INVOICES} a call with a t3 key, one call per item with t2. Running the same rows again files none twice: filed rows come back as replayed or already_filed.`;
 
 const properties: INodeProperties[] = [
 	{

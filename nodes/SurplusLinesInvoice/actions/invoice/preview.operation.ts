@@ -1,14 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forAssistant } from '../../../SurplusLinesCalculator/output';
 import { isToolUse } from '../../../shared/toolUse';
-import { adaptToAccount, noteAdaptations } from '../../accountAdapt';
-import { unknownLobOption } from '../../accountOptions';
-import { noteConversions, readInvoiceInput } from '../../body';
-import { previewInvoice } from '../../preview';
-import { applyTaxCheck, readTaxCheckSettings, taxCheckOptions } from '../../taxCheck';
-import { markTaxWarning, previewTaxWarning } from '../../taxes';
+import { adaptToAccount, noteAdaptations } from '../../account/adapt';
+import { unknownLobOption } from '../../account/options';
+import { noteConversions, readInvoiceInput } from '../../body/input';
+import { previewInvoice } from '../../taxes/preview';
+import { applyTaxCheck, readTaxCheckSettings, taxCheckOptions } from '../../taxes/sheetCheck';
+import { markTaxWarning, previewTaxWarning } from '../../taxes/taxLines';
 import { bodyProperties } from './body.description';
 
 const properties: INodeProperties[] = [

@@ -6,15 +6,15 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { addToErrorItem, isErrorItem, withRow } from '../shared/errors';
-import type { OperationModule } from '../shared/execute';
-import { takeInvoiceWarnings } from '../shared/warnings';
-import { readRawBody } from './body';
+import { addToErrorItem, isErrorItem, withRow } from '../../shared/errors';
+import type { OperationModule } from '../../shared/execute';
+import { takeInvoiceWarnings } from '../body/warnings';
+import { readRawBody } from '../body/input';
 
 const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
 
 /** The row's identity from its raw body (read again only for a failed item; never throws). */
-export function rowIdentity(ctx: IExecuteFunctions, itemIndex: number, mode: 'full' | 'partial') {
+function rowIdentity(ctx: IExecuteFunctions, itemIndex: number, mode: 'full' | 'partial') {
 	const identity: IDataObject = {};
 	try {
 		const raw = readRawBody(ctx, itemIndex, mode);

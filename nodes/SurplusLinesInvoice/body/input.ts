@@ -11,17 +11,13 @@ import type {
 	ResourceMapperValue,
 } from 'n8n-workflow';
 
-import { dateOnly } from '../shared/dates';
-import { inputError } from '../shared/errors';
-import {
-	type SheetTotals,
-	columnsToBody,
-	matchItemColumns,
-	requiredColumnNames,
-} from '../shared/invoiceColumns';
-import { itemParameter, nodeVersion, rawParameter } from '../shared/params';
-import { noteInvoiceWarnings } from '../shared/warnings';
-import { FOLDED_GROUPS } from './actions/invoice/body.description';
+import { dateOnly } from '../../shared/dates';
+import { inputError } from '../../shared/errors';
+import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
+import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
+import { isBlankValue } from '../../shared/values';
+import { noteInvoiceWarnings } from './warnings';
+import { FOLDED_GROUPS } from '../actions/invoice/body.description';
 import { type Conversion, validateInvoice } from './validation';
 
 /** UI name → request field, for the six required fields and the optional ones. */
@@ -62,8 +58,6 @@ const DATE_FIELDS = new Set([
 const fieldValue = <T>(name: string, value: T): T | string =>
 	DATE_FIELDS.has(name) ? (dateOnly(value) ?? value) : value;
 
-const blank = (v: unknown) => v === undefined || v === null || v === '';
-
 function rows(value: unknown, key: string): IDataObject[] {
 	const list = (value as IDataObject | undefined)?.[key];
 	return Array.isArray(list) ? (list as IDataObject[]) : [];
@@ -81,7 +75,7 @@ function companyIdValue(raw: unknown): unknown {
 			? (raw as IDataObject).value
 			: raw;
 	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
-	return blank(value) || value === 0 ? undefined : value;
+	return isBlankValue(value) || value === 0 ? undefined : value;
 }
 
 function company(row: IDataObject): IDataObject {
@@ -99,8 +93,8 @@ function company(row: IDataObject): IDataObject {
 }
 
 function lob(row: IDataObject): IDataObject {
-	if (!blank(row.lobId)) return { lob_id: Number(row.lobId) };
-	return blank(row.lobName) ? {} : { lob_name: row.lobName };
+	if (!isBlankValue(row.lobId)) return { lob_id: Number(row.lobId) };
+	return isBlankValue(row.lobName) ? {} : { lob_name: row.lobName };
 }
 
 /**
@@ -123,13 +117,13 @@ function collections(ctx: IExecuteFunctions, i: number, holder?: IDataObject): I
 				city: address.city,
 				zip: address.zip,
 				type_id: address.typeId,
-			}).filter(([, v]) => !blank(v)),
+			}).filter(([, v]) => !isBlankValue(v)),
 		);
 	}
 
 	const coverages = rows(get('coverages'), 'coverage').map((c) => {
 		const item: IDataObject = { code: c.code, amount: c.amount };
-		if (!blank(c.title)) item.title = c.title;
+		if (!isBlankValue(c.title)) item.title = c.title;
 		const limits = rows(c.limits, 'limit').map((l) => ({ premium: l.premium }));
 		if (limits.length) item.limits = limits;
 		return item;
@@ -151,8 +145,8 @@ function collections(ctx: IExecuteFunctions, i: number, holder?: IDataObject): I
 
 	const documents = rows(get('documents'), 'document').map((d) => {
 		const doc: IDataObject = { type: d.type, docUUID: d.docUUID };
-		if (!blank(d.filename)) doc.filename = d.filename;
-		if (!blank(d.mimeType)) doc.mime_type = d.mimeType;
+		if (!isBlankValue(d.filename)) doc.filename = d.filename;
+		if (!isBlankValue(d.mimeType)) doc.mime_type = d.mimeType;
 		return doc;
 	});
 	if (documents.length) body.documents = documents;
@@ -162,7 +156,7 @@ function collections(ctx: IExecuteFunctions, i: number, holder?: IDataObject): I
 function named(values: IDataObject): IDataObject {
 	const body: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
-		if (blank(value)) continue;
+		if (isBlankValue(value)) continue;
 		body[FIELD_NAMES[name] ?? name] = name === 'lobId' ? Number(value) : fieldValue(name, value);
 	}
 	return body;
@@ -199,7 +193,7 @@ function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
  */
 function withTypeCode(ctx: IExecuteFunctions, i: number): IDataObject {
 	const additional = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	if (!blank(additional.typeCode)) return additional;
+	if (!isBlankValue(additional.typeCode)) return additional;
 	const typeCode = ctx.getNodeParameter('typeCode', i, 'NEW') as string;
 	return typeCode === 'NEW' ? additional : { ...additional, typeCode };
 }

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { inputError, serviceError } from '../shared/errors';
-import { PATHS } from '../shared/service';
-import { FEE_ALIAS_PAIRS } from '../shared/rules';
-import { apiRequest, type ApiReply } from '../shared/transport';
-import { validateInvoice } from './validation';
+import { inputError, serviceError } from '../../shared/errors';
+import { PATHS } from '../../shared/service';
+import { FEE_ALIAS_PAIRS } from '../../shared/rules';
+import { apiRequest, type ApiReply } from '../../shared/transport';
+import { validateInvoice } from '../body/validation';
 
 /** POST /invoices/preview: stores nothing, so it is safe to resend. */
 export async function previewInvoice(
@@ -29,7 +29,7 @@ const twinOf = (code: string) =>
 	FEE_ALIAS_PAIRS.flatMap(([a, b]) => (a === code ? [b] : b === code ? [a] : []))[0];
 
 /** Adds the preview's tax lines to fees[]: codes already sent (or their alias twin) are kept as sent. */
-export function mergeTaxLines(body: IDataObject, lineItems: IDataObject[]): IDataObject {
+function mergeTaxLines(body: IDataObject, lineItems: IDataObject[]): IDataObject {
 	const fees = Array.isArray(body.fees) ? [...(body.fees as IDataObject[])] : [];
 	const present = new Set(fees.map((f) => String(f.type)));
 	for (const line of lineItems) {

@@ -6,10 +6,10 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readErrorInfo, localError } from '../shared/errors';
-import { canonicalJson } from '../shared/idempotency';
+import { readErrorInfo, localError } from '../../shared/errors';
+import { canonicalJson } from './idempotency';
 import type { Entry, Outcome } from './batch';
-import { alreadyFiled } from './filing';
+import { alreadyFiled } from './fileInvoice';
 
 /** Rows that are the same filing: the same derived key, or the same own key and body. */
 function identity(entry: Entry): string | undefined {

@@ -16,13 +16,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { FEE_CODES, MESSAGES, TYPE_CODES } from './rules';
-import { type Read, isBlankValue, readAmount } from './values';
+import { FEE_CODES, MESSAGES, TYPE_CODES } from '../../shared/rules';
+import { type Read, isBlankValue, readAmount, squash } from '../../shared/values';
 
 export type TypeCode = (typeof TYPE_CODES)[number];
 type Direction = 'additional' | 'return';
 
-export interface TransactionReading {
+interface TransactionReading {
 	code: TypeCode;
 	/** What the sheet's word was read as, said on the item ("RPE: return premium endorsement"). */
 	meaning: string;
@@ -123,8 +123,6 @@ const REFUSED: Record<string, string> = {
 	re: 'could be a renewal, a return premium or a reinstatement; write RN/PR, RPE or the type itself',
 };
 
-const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-
 /** The reading of a sheet's transaction type, or why it is refused. Blank gives undefined. */
 export function readTransaction(value: unknown): Read<TransactionReading | undefined> {
 	if (isBlankValue(value)) return { ok: true, value: undefined };
@@ -146,14 +144,14 @@ export function readTypeCode(value: unknown): Read<string | undefined> {
 }
 
 /** A value the sign rules changed, said on the item with `_converted`'s other entries. */
-export interface SignedAmount {
+interface SignedAmount {
 	field: string;
 	from: unknown;
 	to: number;
 	why: string;
 }
 
-export interface SignReading {
+interface SignReading {
 	body: IDataObject;
 	/** The type's reading, when the sheet's word was not the type's own name in some case. */
 	typeNote?: { from: string; to: TypeCode; why: string };

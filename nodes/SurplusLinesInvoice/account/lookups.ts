@@ -6,8 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { LIST_KEYS, PATHS, readList } from '../shared/service';
-import { apiRequest } from '../shared/transport';
+import { LIST_KEYS, PATHS, readList } from '../../shared/service';
+import { apiRequest } from '../../shared/transport';
 
 export interface Company {
 	id: number;
@@ -15,7 +15,7 @@ export interface Company {
 	naic: string;
 }
 
-export interface LineOfBusiness {
+interface LineOfBusiness {
 	id: number;
 	name: string;
 }

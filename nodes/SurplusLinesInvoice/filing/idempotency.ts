@@ -1,9 +1,11 @@
 import { createHash } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { clock } from './timing';
+import { inputError } from '../../shared/errors';
+import { itemParameter, nodeVersion } from '../../shared/params';
+import { clock } from '../../shared/timing';
 
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 /**
  * JSON with object keys sorted at every level: the same value always gives the same text. Built
@@ -45,7 +47,7 @@ export function deriveIdempotencyKey(path: string, body: unknown): string {
 const KEY_DERIVATION = 'account-v2';
 
 /** How long the service replays a key: also how long a key derived by an earlier release can. */
-export const KEY_WINDOW_MS = 24 * 3600 * 1000;
+const KEY_WINDOW_MS = 24 * 3600 * 1000;
 
 /**
  * Releases before this one derived keys from the API key's fingerprint too, so a row they filed
@@ -100,4 +102,35 @@ export function idempotencyKeyProblem(key: string): string | undefined {
 	}
 	if (/\s/.test(key)) return 'Idempotency Key: must not contain spaces';
 	return undefined;
+}
+
+export type IdempotencyChoice =
+	| { mode: 'derived' }
+	| { mode: 'own'; key: string }
+	| { mode: 'off' };
+
+/** The row's key: none, the user's own, or derived from the path and the canonical body. */
+export function idempotencyKeyFor(
+	choice: IdempotencyChoice,
+	path: string,
+	body: unknown,
+): string | undefined {
+	if (choice.mode === 'off') return undefined;
+	if (choice.mode === 'own') return choice.key;
+	return deriveIdempotencyKey(path, body);
+}
+
+/**
+ * The Idempotency setting of item `i`: on the main panel in version 1, in Options from version 2
+ * (same names, same meaning). An own key is checked locally (255 characters, no spaces).
+ */
+export function readIdempotencyChoice(ctx: IExecuteFunctions, i: number): IdempotencyChoice {
+	const at = nodeVersion(ctx) >= 2 ? 'options.' : '';
+	const mode = itemParameter<string>(ctx, `${at}idempotency`, i, 'derived');
+	if (mode === 'off') return { mode: 'off' };
+	if (mode !== 'own') return { mode: 'derived' };
+	const key = String(ctx.getNodeParameter(`${at}idempotencyKey`, i, '') ?? '');
+	const problem = idempotencyKeyProblem(key);
+	if (problem) throw inputError(ctx, [problem], { itemIndex: i });
+	return { mode: 'own', key };
 }

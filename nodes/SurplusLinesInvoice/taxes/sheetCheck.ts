@@ -11,17 +11,17 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { localError } from '../shared/errors';
-import type { SheetTotals } from '../shared/invoiceColumns';
-import { FEE_ALIAS_PAIRS, FEE_CODES } from '../shared/rules';
-import { feeTypeName } from '../shared/service';
-import { readAmount } from '../shared/values';
-import { addInvoiceWarnings } from '../shared/warnings';
-import type { InvoiceInput } from './body';
+import { localError } from '../../shared/errors';
+import type { SheetTotals } from '../body/columns';
+import { FEE_ALIAS_PAIRS, FEE_CODES } from '../../shared/rules';
+import { feeTypeName } from '../../shared/service';
+import { readAmount } from '../../shared/values';
+import { addInvoiceWarnings } from '../body/warnings';
+import type { InvoiceInput } from '../body/input';
 
-export type TaxCheckMode = 'whenPreviewed' | 'always' | 'fail' | 'off';
+type TaxCheckMode = 'whenPreviewed' | 'always' | 'fail' | 'off';
 
-export interface TaxCheckSettings {
+interface TaxCheckSettings {
 	mode: TaxCheckMode;
 	tolerance: number;
 }
@@ -144,7 +144,7 @@ export function hasSheetTaxes(
 	return sheetFigures(input).figures.length > 0;
 }
 
-export interface TaxCheckLine {
+interface TaxCheckLine {
 	code: string;
 	name: string;
 	column?: string;
@@ -153,7 +153,7 @@ export interface TaxCheckLine {
 	difference: number;
 }
 
-export interface TaxCheck {
+interface TaxCheck {
 	state?: unknown;
 	date?: unknown;
 	tolerance: number;
@@ -171,7 +171,7 @@ const round = (n: number) => Math.round(n * 100) / 100;
 const money = (n: number) => n.toFixed(2);
 
 /** The comparison of the row's figures with the preview's `tax_calculation`. */
-export function compareSheetTaxes(
+function compareSheetTaxes(
 	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>,
 	taxCalculation: IDataObject,
 	tolerance: number,
@@ -213,7 +213,7 @@ export function compareSheetTaxes(
 }
 
 /** One line per difference over the tolerance: sheet amount, computed amount, difference. */
-export function taxCheckWarnings(check: TaxCheck): string[] {
+function taxCheckWarnings(check: TaxCheck): string[] {
 	return check.lines
 		.filter((l) => Math.abs(l.difference) > check.tolerance + 1e-9)
 		.map((l) => {

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { mapperFields } from '../invoiceColumns';
-import { loadOptions } from './loadOptions';
+import { mapperFields } from '../body/columns';
+import { loadOptions } from '../../shared/methods/loadOptions';
 
 /** Column lists for n8n's resource mapper ("Map Columns"). */
 export const resourceMapping = {

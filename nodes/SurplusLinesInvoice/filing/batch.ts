@@ -10,11 +10,17 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { fieldMessages } from '../shared/envelope';
-import { serviceError } from '../shared/errors';
-import { BATCH_MAX_INVOICES, LIST_KEYS, PATHS, readKeptInvoiceId, readList } from '../shared/service';
-import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
-import { listInvoices } from '../shared/invoiceList';
+import { fieldMessages } from '../../shared/envelope';
+import { serviceError } from '../../shared/errors';
+import {
+	BATCH_MAX_INVOICES,
+	LIST_KEYS,
+	PATHS,
+	readKeptInvoiceId,
+	readList,
+} from '../../shared/service';
+import { apiRequest, isOutcomeUnknown, type ApiReply } from '../../shared/transport';
+import { listInvoices } from '../../shared/invoiceList';
 import {
 	FOUND_ON_POLICY,
 	FOUND_UNDER_EARLIER_KEY,
@@ -35,8 +41,8 @@ import {
 	outcomeUnknown,
 	recoveredByKey,
 	type Filed,
-} from './filing';
-import type { FilingSettings } from './filingOptions';
+} from './fileInvoice';
+import type { FilingSettings } from './options';
 import { policyBook } from './policyBook';
 import { setAsideRepeats, settleRepeats } from './sameRun';
 

@@ -6,11 +6,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { documentReference } from '../shared/documentRules';
-import { FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../shared/rules';
+import { documentReference } from '../../shared/documentRules';
+import { FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../../shared/rules';
 import {
 	type Read,
+	NUMBER_MESSAGE,
 	fractionSharesRule,
+	isBlankValue,
+	ok,
 	readAmount,
 	readDate,
 	readDigitCode,
@@ -19,15 +22,10 @@ import {
 	readStateCode,
 	readText,
 	readWith,
-} from '../shared/values';
-import { readTransactionSigns, readTypeCode } from '../shared/transactionTypes';
-import { fieldPath } from '../shared/zodIssues';
-
-const ok = <T>(value: T): Read<T> => ({ ok: true, value });
-
-const NUMBER = 'Must be a number';
-
-const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+	squash,
+} from '../../shared/values';
+import { readTransactionSigns, readTypeCode } from './transactionTypes';
+import { fieldPath } from '../../shared/zodIssues';
 
 // Every value goes through the shared readers (`shared/values.ts`): amounts and dates as
 // spreadsheets write them, state names, the type's usual words; anything ambiguous is refused.
@@ -69,15 +67,14 @@ function readAddressType(value: unknown): Read<number | undefined> {
 	return read;
 }
 
-const squashed = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-const FEE_CODE_BY_SQUASHED = new Map(INVOICE_FEE_CODES.map((code) => [squashed(code), code]));
+const FEE_CODE_BY_SQUASHED = new Map(INVOICE_FEE_CODES.map((code) => [squash(code), code]));
 
 /** fees[].type: a listed code, or the code written as words ("SL Tax", "Broker Fee"). */
 function readFeeCode(value: unknown): Read<string | undefined> {
 	const text = readText(value);
 	if (!text.ok || text.value === undefined) return text;
 	if (INVOICE_FEE_CODES.includes(text.value)) return text;
-	const code = FEE_CODE_BY_SQUASHED.get(squashed(text.value));
+	const code = FEE_CODE_BY_SQUASHED.get(squash(text.value));
 	return code ? ok(code) : { ok: false, message: `'${text.value}' is not a known fee or tax code` };
 }
 
@@ -173,7 +170,7 @@ const invoiceFields = z
 		invoice_date: optionalDate,
 		commission: optionalNumber,
 		policy_limit: optionalNumber.pipe(
-			z.number({ invalid_type_error: NUMBER }).min(0, 'Must not be negative').optional(),
+			z.number({ invalid_type_error: NUMBER_MESSAGE }).min(0, 'Must not be negative').optional(),
 		),
 		class_code: optionalText,
 		transaction_effective_date: optionalDate,
@@ -219,7 +216,8 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 	const needsCompany = (item: IDataObject, path: Array<string | number>) => {
 		const id = readInteger(item.company_id);
 		const companyId = !id.ok ? item.company_id : id.value === 0 ? undefined : id.value;
-		if (companyId !== undefined || !isBlank(item.naic) || !isBlank(item.company_name)) return;
+		if (companyId !== undefined || !isBlankValue(item.naic) || !isBlankValue(item.company_name))
+			return;
 		ctx.addIssue({
 			code: 'custom',
 			path: [...path, 'company_id'],
@@ -297,7 +295,7 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 export const invoiceSchema = invoiceFields;
 
 /** Update: fields sent replace the stored ones, so only what is sent is checked. */
-export const invoiceUpdateSchema = invoiceFields
+const invoiceUpdateSchema = invoiceFields
 	.partial()
 	.refine((body) => Object.keys(body).some((k) => body[k] !== undefined), {
 		message: 'Set at least one field to change',
@@ -350,7 +348,7 @@ export interface Conversion {
 	why?: string;
 }
 
-export type ValidationResult =
+type ValidationResult =
 	| { ok: true; body: IDataObject; converted: Conversion[] }
 	| { ok: false; problems: string[] };
 
@@ -400,16 +398,14 @@ function readPlainBody(body: IDataObject): IDataObject | undefined {
 	return out;
 }
 
-export function validateInvoice(
-	body: unknown,
-	mode: 'full' | 'partial' = 'full',
-): ValidationResult {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) {
-		return { ok: false, problems: ['body: must be a JSON object with the invoice fields'] };
-	}
-	const plain = mode === 'full' ? readPlainBody(body as IDataObject) : undefined;
-	if (plain) return { ok: true, body: plain, converted: conversions(body, plain) };
-	const schema = mode === 'full' ? fieldsSchemaFor(body as IDataObject) : invoiceUpdateSchema;
+/** Every field read by its rule: one value per field by its reader, anything else by the schema. */
+function readFields(
+	body: IDataObject,
+	mode: 'full' | 'partial',
+): { ok: true; body: IDataObject } | { ok: false; problems: string[] } {
+	const plain = mode === 'full' ? readPlainBody(body) : undefined;
+	if (plain) return { ok: true, body: plain };
+	const schema = mode === 'full' ? fieldsSchemaFor(body) : invoiceUpdateSchema;
 	const fields = schema.safeParse(body);
 	const cross = crossFieldRules.safeParse(body);
 	const problems = [
@@ -417,10 +413,20 @@ export function validateInvoice(
 		...(cross.success ? [] : problemLines(cross.error)),
 	];
 	if (problems.length || !fields.success) return { ok: false, problems: [...new Set(problems)] };
-	const signs = readTransactionSigns(
-		body as IDataObject,
-		dropUndefined(fields.data as IDataObject),
-	);
+	return { ok: true, body: dropUndefined(fields.data as IDataObject) };
+}
+
+export function validateInvoice(
+	body: unknown,
+	mode: 'full' | 'partial' = 'full',
+): ValidationResult {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) {
+		return { ok: false, problems: ['body: must be a JSON object with the invoice fields'] };
+	}
+	const read = readFields(body as IDataObject, mode);
+	if (!read.ok) return read;
+	// The transaction's sign rules apply to every row, however its fields were read.
+	const signs = readTransactionSigns(body as IDataObject, read.body);
 	if (signs.problems.length) return { ok: false, problems: signs.problems };
 	const whys = new Map(signs.signed.map((s) => [s.field, s.why]));
 	if (signs.typeNote) whys.set('type_code', signs.typeNote.why);

@@ -199,7 +199,7 @@ const RULES: WordRule[] = [
 // "Coverage %" and "Share %" are an insurer's share; a bare percent is not.
 const SHARE_CONTEXT = ['share', 'participation', 'coverage', 'line', ...INSURER_WORDS];
 
-export interface WordReading {
+interface WordReading {
 	/** Field ids the header's words fit (numbered insurer columns with their number). */
 	ids: string[];
 }

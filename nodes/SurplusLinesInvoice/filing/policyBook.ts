@@ -9,9 +9,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listInvoices } from '../shared/invoiceList';
+import { listInvoices } from '../../shared/invoiceList';
 
-export class PolicyBook {
+class PolicyBook {
 	private readonly listings = new Map<string, Promise<IDataObject[]>>();
 	private readonly queues = new Map<string, Promise<unknown>>();
 	private readonly unknown = new Map<string, IDataObject[]>();

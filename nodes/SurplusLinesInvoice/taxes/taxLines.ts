@@ -6,8 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { nodeVersion } from '../shared/params';
-import { feeTypeName, SURPLUS_LINES_TAX_CODE } from '../shared/service';
+import { nodeVersion } from '../../shared/params';
+import { feeTypeName, SURPLUS_LINES_TAX_CODE } from '../../shared/service';
 
 /** Version 2's switch, on by default (version 1 keeps its Options entry, off unless added). */
 export const billTaxesSwitch: INodeProperties = {

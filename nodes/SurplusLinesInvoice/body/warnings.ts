@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** Larger than any real premium or fee; 1e308 and friends are typos, not amounts. */
-export const ABSURD_AMOUNT = 1e12;
+const ABSURD_AMOUNT = 1e12;
 
 const POSITIVE_TYPES = new Set(['NEW', 'RENEWAL']);
 

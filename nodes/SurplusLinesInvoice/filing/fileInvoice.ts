@@ -19,21 +19,16 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readErrorInfo, serviceError } from '../shared/errors';
-import { serviceTimeToUtc } from '../shared/dates';
-import {
-	deriveIdempotencyKey,
-	earlierKeysMayLive,
-	filedUnderEarlierKey,
-	keyDerivationSince,
-} from '../shared/idempotency';
-import { accountInfo } from '../shared/account';
-import { DEFAULT_TYPE_CODE } from '../shared/rules';
-import { FEATURES, PATHS } from '../shared/service';
-import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../shared/transport';
-import { listInvoices } from '../shared/invoiceList';
-import { clock } from '../shared/timing';
-import type { FilingSettings, ReplayedView } from './filingOptions';
+import { readErrorInfo, serviceError } from '../../shared/errors';
+import { serviceTimeToUtc } from '../../shared/dates';
+import { earlierKeysMayLive, filedUnderEarlierKey, keyDerivationSince } from './idempotency';
+import { accountInfo } from '../../shared/account';
+import { DEFAULT_TYPE_CODE } from '../../shared/rules';
+import { FEATURES, PATHS } from '../../shared/service';
+import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../../shared/transport';
+import { listInvoices } from '../../shared/invoiceList';
+import { clock } from '../../shared/timing';
+import type { FilingSettings, ReplayedView } from './options';
 import { policyBook } from './policyBook';
 
 /**
@@ -65,25 +60,9 @@ const TYPE_NAMES: Record<string, string> = {
 	CANCELLATION: 'Cancelled',
 };
 
-export const CREATE_HINTS: Record<string, string> = {
+const CREATE_HINTS: Record<string, string> = {
 	FORBIDDEN: 'Creating invoices needs a t2 (Standard) key or higher.',
 };
-
-export type IdempotencyChoice =
-	| { mode: 'derived' }
-	| { mode: 'own'; key: string }
-	| { mode: 'off' };
-
-/** The row's key: none, the user's own, or derived from the path and the canonical body. */
-export function idempotencyKeyFor(
-	choice: IdempotencyChoice,
-	path: string,
-	body: unknown,
-): string | undefined {
-	if (choice.mode === 'off') return undefined;
-	if (choice.mode === 'own') return choice.key;
-	return deriveIdempotencyKey(path, body);
-}
 
 const cents = (value: unknown) => Math.round(Number(value) * 100);
 
@@ -109,7 +88,7 @@ export function findSameTransaction(
 }
 
 /** Two sent bodies are the same transaction (the fields findSameTransaction compares). */
-export function sameRow(a: IDataObject, b: IDataObject): boolean {
+function sameRow(a: IDataObject, b: IDataObject): boolean {
 	return (
 		String(a.type_code ?? DEFAULT_TYPE_CODE) === String(b.type_code ?? DEFAULT_TYPE_CODE) &&
 		a.effective_date === b.effective_date &&
@@ -178,13 +157,9 @@ function isRefusal(error: unknown): boolean {
 	return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
-// Socket errors raised before a connection existed: the request never left this machine.
-const NOT_CONNECTED = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
-
-/** The request failed before any connection was made, so the service received nothing. */
+/** The request failed before any connection was made, so the service received nothing (the transport says so). */
 export function isNothingSent(error: unknown): boolean {
-	const info = readErrorInfo(error);
-	return info?.code === 'NETWORK_ERROR' && NOT_CONNECTED.test(info.message);
+	return readErrorInfo(error)?.notSent === true;
 }
 
 // Errors this module raised knowing that nothing was filed, or that something may have been
@@ -325,7 +300,7 @@ async function findFirstAttempt(
 	);
 }
 
-export interface FileOptions {
+interface FileOptions {
 	idempotencyKey?: string;
 	/** The key was derived by the node (not the user's own): a 409 on it means an earlier filing. */
 	keyDerived?: boolean;
@@ -367,7 +342,7 @@ const storedAtMs = (invoice: IDataObject): number | undefined => {
 };
 
 /** Which of a policy's transactions a row is looked for in before it is filed. */
-export type LookFirstScope = (transactions: IDataObject[]) => IDataObject[];
+type LookFirstScope = (transactions: IDataObject[]) => IDataObject[];
 
 const EVERY_ROW: LookFirstScope = (transactions) => transactions;
 

@@ -13,8 +13,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { canonicalJson } from '../shared/idempotency';
-import { DEFAULT_TYPE_CODE } from '../shared/rules';
+import { canonicalJson } from './idempotency';
+import { DEFAULT_TYPE_CODE } from '../../shared/rules';
 
 const UNORDERED_LISTS = new Set(['fees', 'coverages', 'documents']);
 

@@ -16,7 +16,7 @@ export interface FilingSettings {
 }
 
 /** Default of Max Wait for a Lost Create: two looks, 10 s apart with the default 30 s Timeout. */
-export const DEFAULT_LOST_CREATE_WAIT_SECONDS = 20;
+const DEFAULT_LOST_CREATE_WAIT_SECONDS = 20;
 
 export function filingOptionProperties(defaultReplayedView: ReplayedView): INodeProperties[] {
 	return [
@@ -35,7 +35,7 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_LOST_CREATE_WAIT_SECONDS,
 			description:
-				"On accounts without the idempotency feature: how long to keep looking for an invoice whose create timed out before sending it again. It is looked for after min(Timeout, 10 s) and again at this time. An invoice the service stores later than this is sent again and its item is marked sent_again with the policy to check.",
+				'On accounts without the idempotency feature: how long to keep looking for an invoice whose create timed out before sending it again. It is looked for after min(Timeout, 10 s) and again at this time. An invoice the service stores later than this is sent again and its item is marked sent_again with the policy to check.',
 		},
 		{
 			displayName: 'Replayed Invoices Show',

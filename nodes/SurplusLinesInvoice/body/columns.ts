@@ -14,9 +14,9 @@ import type {
 } from 'n8n-workflow';
 
 import { headerKeys, headerWords, readHeaderWords } from './columnWords';
-import { INVOICE_FEE_CODES } from './rules';
-import { FEE_TYPE_NAMES } from './service';
-import { isBlankValue, readAmount } from './values';
+import { INVOICE_FEE_CODES } from '../../shared/rules';
+import { FEE_TYPE_NAMES } from '../../shared/service';
+import { isBlankValue, readAmount } from '../../shared/values';
 
 interface SingleColumn {
 	id: string;
@@ -273,13 +273,12 @@ const SINGLE_COLUMNS: SingleColumn[] = [
 	},
 ];
 
-/** The check-only columns' ids → the names the tax check gives them. */
-export const SHEET_TOTAL_COLUMNS = ['sheet_total_taxes', 'sheet_total_due'] as const;
-export type SheetTotals = Partial<Record<(typeof SHEET_TOTAL_COLUMNS)[number], unknown>>;
+/** The check-only columns' values, by column id: read for the tax check, never sent. */
+export type SheetTotals = Partial<Record<'sheet_total_taxes' | 'sheet_total_due', unknown>>;
 
 /** Numbered columns shown in the mapper; Map Automatically reads any number. */
-export const INSURERS_SHOWN = 3;
-export const COVERAGES_SHOWN = 3;
+const INSURERS_SHOWN = 3;
+const COVERAGES_SHOWN = 3;
 const MAX_NUMBERED = 20;
 
 const INSURER_PARTS: Record<string, { label: string; type: FieldType; words: string[] }> = {
@@ -346,7 +345,7 @@ export function columnKey(name: string): string {
 		.replace(/[^a-z0-9]/g, '');
 }
 
-export const feeColumnId = (code: string) => `fee_${code}`;
+const feeColumnId = (code: string) => `fee_${code}`;
 const insurerColumnId = (n: number, part: string) => `insurer_${n}_${part}`;
 const coverageColumnId = (n: number, part: string) => `coverage_${n}_${part}`;
 
@@ -422,7 +421,7 @@ function columnForKey(key: string, names: Map<string, Match>): Match | undefined
 const BY_WORDS_RANK = 60;
 const BY_RULES_RANK = 80;
 
-export interface ColumnReading {
+interface ColumnReading {
 	match?: Match;
 	/** Fields the header's words fit when they fit more than one: nothing is read from it. */
 	ambiguous?: string[];
@@ -480,7 +479,7 @@ export function requiredColumnNames(): Record<string, string[]> {
 	);
 }
 
-export interface MatchedColumns {
+interface MatchedColumns {
 	/** Column id → value. */
 	values: IDataObject;
 	/** Column id → the item's own column name it came from. */
@@ -532,7 +531,7 @@ export function matchItemColumns(item: IDataObject): MatchedColumns {
 	return { values, names, problems };
 }
 
-export interface ColumnsBody {
+interface ColumnsBody {
 	body: IDataObject;
 	/** The sheet's own totals (check-only columns), for the tax check. */
 	totals: SheetTotals;
@@ -611,7 +610,7 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 }
 
 /** Lists from the service for the mapper's dropdowns. */
-export interface ColumnLists {
+interface ColumnLists {
 	states: INodePropertyOptions[];
 	linesOfBusiness: INodePropertyOptions[];
 	/** Invoice fee types: name to show, value the code. */

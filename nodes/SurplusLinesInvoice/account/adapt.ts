@@ -13,14 +13,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
-import { accountInfo } from '../shared/account';
-import { localError } from '../shared/errors';
-import { FEATURES } from '../shared/service';
-import { addInvoiceWarning } from '../shared/warnings';
-import { linesOfBusiness, searchCompanies, type Company } from './accountLookups';
-import { readUnknownLob, type UnknownLob } from './accountOptions';
-import { sourceOf, type InvoiceInput } from './body';
-import { nothingFiled } from './filing';
+import { accountInfo } from '../../shared/account';
+import { localError } from '../../shared/errors';
+import { FEATURES } from '../../shared/service';
+import { addInvoiceWarning } from '../body/warnings';
+import { linesOfBusiness, searchCompanies, type Company } from './lookups';
+import { readUnknownLob, type UnknownLob } from './options';
+import { sourceOf, type InvoiceInput } from '../body/input';
+import { nothingFiled } from '../filing/fileInvoice';
 
 /** What was sent instead of what the row gave, and why (one entry of `_adapted`). */
 export interface Adaptation {
@@ -35,7 +35,7 @@ export interface Adaptation {
 	why: string;
 }
 
-export interface AdaptedInput extends InvoiceInput {
+interface AdaptedInput extends InvoiceInput {
 	adapted: Adaptation[];
 }
 
