@@ -11,7 +11,7 @@ import {
 	requestOptionsProperty,
 	resourceProperty,
 } from '../shared/descriptions';
-import { routeOperations } from '../shared/execute';
+import { routeOperations } from '../shared/router';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { resources } from './actions/resources';
 import * as tax from './actions/tax/Tax.resource';

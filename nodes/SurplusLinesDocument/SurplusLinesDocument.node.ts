@@ -11,7 +11,7 @@ import {
 	requestOptionsProperty,
 	resourceProperty,
 } from '../shared/descriptions';
-import { routeOperations } from '../shared/execute';
+import { routeOperations } from '../shared/router';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import * as document from './actions/document/Document.resource';

@@ -11,7 +11,7 @@ import {
 	requestOptionsProperty,
 	resourceProperty,
 } from '../shared/descriptions';
-import { routeOperations } from '../shared/execute';
+import { routeOperations } from '../shared/router';
 import * as account from './actions/account/Account.resource';
 import * as company from './actions/company/Company.resource';
 import * as referenceData from './actions/referenceData/ReferenceData.resource';

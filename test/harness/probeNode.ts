@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty } from '../../nodes/shared/descriptions';
-import { routeOperations } from '../../nodes/shared/execute';
+import { routeOperations } from '../../nodes/shared/router';
 import { apiRequest } from '../../nodes/shared/transport';
 
 export class ProbeNode implements INodeType {

@@ -310,7 +310,7 @@ describe('idempotency keys', () => {
 
 	// Changed on purpose: the released derivation hashed the API key's fingerprint too, so
 	// a new key of the same account filed every row again. Rows filed under the released
-	// derivation are still found for 24 hours (test/sandbox-backed/exactlyOnce.test.ts).
+	// derivation are still found for 24 hours (test/nodes-against-sandbox/exactlyOnce.test.ts).
 	it('derives exactly the pinned key (a changed key would file re-run rows again), and no longer the released one', () => {
 		const body = {
 			policy_number: 'GL-2026-0042',

@@ -1,4 +1,4 @@
-import type { ResourceMap } from '../../shared/execute';
+import type { ResourceMap } from '../../shared/router';
 import * as tax from './tax/Tax.resource';
 
 export const resources: ResourceMap = {

@@ -1,4 +1,4 @@
-import type { ResourceMap } from '../../shared/execute';
+import type { ResourceMap } from '../../shared/router';
 import * as document from './document/Document.resource';
 
 export const resources: ResourceMap = {

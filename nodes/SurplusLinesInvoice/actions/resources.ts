@@ -1,4 +1,4 @@
-import type { ResourceMap } from '../../shared/execute';
+import type { ResourceMap } from '../../shared/router';
 import { withRowResults } from '../filing/rows';
 import * as invoice from './invoice/Invoice.resource';
 

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { addToErrorItem, isErrorItem, withRow } from '../../shared/errors';
-import type { OperationModule } from '../../shared/execute';
+import type { OperationModule } from '../../shared/router';
 import { takeInvoiceWarnings } from '../body/warnings';
 import { readRawBody } from '../body/input';
 

@@ -1,4 +1,4 @@
-import type { ResourceMap } from '../../shared/execute';
+import type { ResourceMap } from '../../shared/router';
 import * as account from './account/Account.resource';
 import * as company from './company/Company.resource';
 import * as referenceData from './referenceData/ReferenceData.resource';

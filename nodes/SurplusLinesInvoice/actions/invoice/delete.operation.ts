@@ -33,4 +33,4 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 }
 
 /** Two items changing the same invoice run in item order. */
-export { invoiceOrderKey as orderKey } from '../../../shared/execute';
+export { invoiceOrderKey as orderKey } from '../../../shared/router';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { toolDescriptionProperties } from '../../../shared/toolUse';
-import type { OperationModule } from '../../../shared/execute';
+import type { OperationModule } from '../../../shared/router';
 import { LISTS, listOperation } from './lists';
 
 export const operations: Record<keyof typeof LISTS, OperationModule> = {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { OperationModule } from '../../../shared/execute';
+import type { OperationModule } from '../../../shared/router';
 import { LIST_KEYS, PATHS, readList } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 
