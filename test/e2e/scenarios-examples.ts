@@ -86,18 +86,21 @@ const exampleBordereau: Scenario = {
 			const policy = String(row['Policy #']);
 			assert.match(`${String(row['Refused Field'])}: ${String(row.Reason)}`, BAD_ROWS[policy], `${policy}: ${String(row['Refused Field'])}: ${String(row.Reason)}`);
 		}
-		const filed = results.filter((r) => r.Outcome !== 'refused');
-		assert.deepEqual(
-			filed.map((r) => [r['Invoice ID'], r.Outcome]),
-			filed.map((_, i) => [String(1001 + i), 'filed']),
-			'the 20 good rows are filed once each, in order',
-		);
-
 		// The service holds exactly the 20 good rows, with the sheet's values turned into the API's.
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
 		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
 		assert.equal(stored.length, 20, 'the second run filed nothing again');
-		const first = await api(ctx, 'GET', '/invoices/1001');
+		const storedIds = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
+		// Rows are filed in parallel, so the service numbers them in the order they arrive: each
+		// row's id is the one the service holds for its policy.
+		const filed = results.filter((r) => r.Outcome !== 'refused');
+		assert.deepEqual(
+			filed.map((r) => [r['Invoice ID'], r.Outcome]),
+			filed.map((r) => [storedIds.get(String(r['Policy #'])), 'filed']),
+			'the 20 good rows are filed once each, each with its own invoice',
+		);
+		assert.equal(new Set(filed.map((r) => r['Invoice ID'])).size, 20, 'twenty distinct invoices');
+		const first = await api(ctx, 'GET', `/invoices/${storedIds.get('BDX-26-0101')}`);
 		assert.equal(first.data.policy_number, 'BDX-26-0101');
 		assert.equal((first.data.type as { name: string }).name, 'New', 'type_code NEW, as the service names it');
 		assert.equal(first.data.effective_date, '2026-03-01', 'the US date 03/01/2026 as an ISO date');
@@ -113,7 +116,7 @@ const exampleBordereau: Scenario = {
 				['stamping_fee', 4.86],
 			].sort(),
 		);
-		const renewal = await api(ctx, 'GET', '/invoices/1003');
+		const renewal = await api(ctx, 'GET', `/invoices/${storedIds.get('BDX-26-0103')}`);
 		assert.equal(renewal.data.policy_number, 'BDX-26-0103');
 		assert.equal((renewal.data.type as { name: string }).name, 'Renewal', '"Renewal" in the sheet, sent as RENEWAL');
 
@@ -121,7 +124,6 @@ const exampleBordereau: Scenario = {
 		const workbook = firstWorkbook;
 		const asCells = (row: IDataObject): IDataObject => Object.fromEntries(Object.entries(row).map(([name, v]) => [name, v ?? '']));
 		assert.deepEqual(workbook.map(asCells), results.map(asCells), 'the workbook holds every row as Result per Row gave it');
-		const storedIds = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
 		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
 			assert.equal(row['Invoice ID'], storedIds.get(String(row['Policy #'])), `${String(row['Policy #'])}: the sandbox's invoice id`);
 		}

@@ -17,10 +17,10 @@ const mapColumns: Scenario = {
 		const out = json(run, 'Map Automatically');
 		assert.equal(out.length, 3, 'one output item per row, in row order');
 		assert.deepEqual(
-			out.slice(0, 2).map((i) => [i.id, i.policy_number, (i.state as { code: string }).code, i.net_premium, i.effective_date]),
+			out.slice(0, 2).map((i) => [i.policy_number, (i.state as { code: string }).code, i.net_premium, i.effective_date]),
 			[
-				[1001, 'E2E-MAP-1', 'TX', 12000, '2026-03-01'],
-				[1002, 'E2E-MAP-2', 'CA', 8500.5, '2026-03-15'],
+				['E2E-MAP-1', 'TX', 12000, '2026-03-01'],
+				['E2E-MAP-2', 'CA', 8500.5, '2026-03-15'],
 			],
 		);
 		assert.deepEqual(
@@ -41,11 +41,12 @@ const mapColumns: Scenario = {
 			'effective_date (column "Eff Date"): Must be a valid date: write the year with four digits (MM/DD/YYYY) (got "3/1/26")',
 		]);
 
-		const stored = await api(ctx, 'GET', '/invoices/1001');
+		// Rows are filed in parallel: the service numbers them as they arrive, so ids come from the output.
+		const stored = await api(ctx, 'GET', `/invoices/${String(out[0].id)}`);
 		assert.equal(stored.data.policy_number, 'E2E-MAP-1');
 		const fees = (stored.data.fees as Array<{ type?: string; code?: string; amount: number }>).map((f) => [f.type ?? f.code, f.amount]);
 		assert.deepEqual(fees.filter(([code]) => code === 'policy_fee_company' || code === 'sl_tax'), [['policy_fee_company', 150], ['sl_tax', 589.28]]);
-		assert.equal((await api(ctx, 'GET', '/invoices/1003')).status, 404, 'two invoices, the bad row never sent');
+		assert.equal(await invoiceCount(ctx), 2, 'two invoices, the bad row never sent');
 
 		const previews = json(run, 'Preview Mapped Manually');
 		assert.equal(previews.length, 3);
@@ -57,6 +58,12 @@ const mapColumns: Scenario = {
 type Line = { code: string; sheet: number; computed: number | null; difference: number };
 const linesOf = (item: IDataObject) =>
 	((item._taxCheck as { lines: Line[] }).lines).map((l) => `${l.code}: ${l.sheet} / ${String(l.computed)} / ${l.difference}`);
+
+/** How many invoices the sandbox holds for the run's account. */
+async function invoiceCount(ctx: Parameters<NonNullable<Scenario['check']>>[1]): Promise<number> {
+	const listed = await api(ctx, 'GET', '/invoices?per_page=100');
+	return ((listed.data.invoices ?? listed.data) as unknown[]).length;
+}
 
 /**
  * A bordereau in a second convention (Lloyd's coverholder-style headers and transaction words),
@@ -70,7 +77,8 @@ const coverholderBordereau: Scenario = {
 	async check(run, ctx) {
 		assert.equal(json(run, 'Extract Rows From CSV').length, 5, 'five rows read from the CSV on disk');
 		const filed = json(run, 'File Rows');
-		assert.deepEqual(filed.map((i) => i.id ?? i.code), [1001, 1002, 1003, 1004, 'INVALID_INPUT']);
+		assert.deepEqual(filed.map((i) => (typeof i.id === 'number' ? 'filed' : i.code)), ['filed', 'filed', 'filed', 'filed', 'INVALID_INPUT']);
+		assert.equal(new Set(filed.slice(0, 4).map((i) => i.id)).size, 4, 'four distinct invoices');
 		// TX 2026: 4.85% and 0.04%; row 2's broker used the stamping rate of before 2024 (0.075%).
 		assert.deepEqual(linesOf(filed[0]), ['sl_tax: 485 / 485 / 0', 'stamping_fee: 4 / 4 / 0', 'total_taxes_and_fees: 489 / 489 / 0']);
 		assert.equal(filed[0]._warnings, undefined, 'right taxes, nothing to say');
@@ -91,18 +99,18 @@ const coverholderBordereau: Scenario = {
 		assert.match(String((filed[4].fields as string[])[0]), /^type_code \(column "Transaction Type"\): "AE" is an audit endorsement, which cannot be filed as an invoice/);
 
 		// The service holds the four rows with the headers read as the service's fields.
-		const first = await api(ctx, 'GET', '/invoices/1001');
+		const first = await api(ctx, 'GET', `/invoices/${String(filed[0].id)}`);
 		assert.deepEqual(
 			[first.data.policy_number, first.data.insured_name, (first.data.state as { code: string }).code, first.data.effective_date, first.data.expiration_date, first.data.net_premium],
 			['LCR-26-001', 'Gulf Coast Marina LLC', 'TX', '2026-03-01', '2027-03-01', 10000],
 		);
-		const feesOf = async (id: number) =>
-			Object.fromEntries(((await api(ctx, 'GET', `/invoices/${id}`)).data.fees as Array<{ type: string; amount: number }>).map((f) => [f.type, f.amount]));
-		assert.deepEqual(await feesOf(1002), { sl_tax: 970, stamping_fee: 15 }, 'the sheet’s own lines are filed as sent (and said to differ)');
-		assert.deepEqual(await feesOf(1003), { sl_tax: 250, service_fee: 3, flat_fee: 4, figa: 50 }, 'lines the sheet lacks are billed from the preview');
-		const endorsement = await api(ctx, 'GET', '/invoices/1004');
+		const feesOf = async (id: unknown) =>
+			Object.fromEntries(((await api(ctx, 'GET', `/invoices/${String(id)}`)).data.fees as Array<{ type: string; amount: number }>).map((f) => [f.type, f.amount]));
+		assert.deepEqual(await feesOf(filed[1].id), { sl_tax: 970, stamping_fee: 15 }, 'the sheet’s own lines are filed as sent (and said to differ)');
+		assert.deepEqual(await feesOf(filed[2].id), { sl_tax: 250, service_fee: 3, flat_fee: 4, figa: 50 }, 'lines the sheet lacks are billed from the preview');
+		const endorsement = await api(ctx, 'GET', `/invoices/${String(filed[3].id)}`);
 		assert.deepEqual([(endorsement.data.type as { name: string }).name, endorsement.data.net_premium], ['Endorsement', -1000]);
-		assert.equal((await api(ctx, 'GET', '/invoices/1005')).status, 404, 'the audit row was never sent');
+		assert.equal(await invoiceCount(ctx), 4, 'the audit row was never sent');
 
 		const checked = json(run, 'Check Sheet Taxes');
 		assert.deepEqual(checked.map((i) => i.code ?? (i._taxCheck as { differences: number }).differences), [0, 'TAX_CHECK_FAILED', 'TAX_CHECK_FAILED', 0, 'INVALID_INPUT']);
