@@ -202,7 +202,7 @@ export const STEPS: Step[] = [
 		name: 'invoice v2: the idempotency key is offered once own key is chosen',
 		async run(editor) {
 			await openV2(editor, 'Create Many (Version 2)');
-			assert.deepEqual(await editor.optionsToAdd(), ['Idempotency', 'Look for Rows Already Filed (Accounts Without Idempotency)', 'Max Wait for a Lost Create (Seconds)', 'Replayed Invoices Show']);
+			assert.deepEqual(await editor.optionsToAdd(), ['Idempotency', 'Look for Rows Already Filed (Accounts Without Idempotency)', 'Max Wait for a Lost Create (Seconds)', 'Replayed Invoices Show', 'Unknown Line of Business Name']);
 			await editor.choose('Idempotency');
 			await editor.parameter('options.idempotency').click();
 			await editor.choose('Own Key');
