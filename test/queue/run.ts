@@ -274,7 +274,7 @@ async function prepare(shared: Shared, meter: Meter): Promise<void> {
 	];
 	writeFileSync(join(input, 'credentials.json'), JSON.stringify(credentials));
 	const write = (file: string, workflow: unknown) => writeFileSync(join(input, 'workflows', file), JSON.stringify(workflow));
-	write('filing-t2.json', filingWorkflow({ ...FILING, name: 'Queue: file rows (t2)', credential: T2 }));
+	write('filing-t2.json', filingWorkflow({ ...FILING, name: 'Queue: file rows (t2)', credential: T2, lookFirst: false }));
 	write('filing-legacy.json', filingWorkflow({ ...FILING_LEGACY, name: 'Queue: file rows (legacy)', credential: LEGACY }));
 	const trigger = SCENARIOS.find((sc) => sc.name === TRIGGER_SCENARIO);
 	if (trigger) {

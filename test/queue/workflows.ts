@@ -9,7 +9,7 @@ export interface Credential {
 	name: string;
 }
 
-export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential }) {
+export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential; lookFirst?: boolean }) {
 	const node = (n: number) => `c7000000-0000-4000-8000-${options.webhookId.slice(-8)}000${n}`;
 	return {
 		id: options.id,
@@ -49,7 +49,10 @@ export function filingWorkflow(options: { id: string; name: string; path: string
 					// A webhook that files in bulk needs no status read again per replayed row: the
 					// default (one GET per replayed row, 570 here) with 700 creates would spend more
 					// than a t2 key's 1,000 calls an hour.
-					options: { replayedView: 'firstReply' },
+					// On the keyed account the keys alone keep each row once; without this, for the 24 hours
+					// after an upgrade the node also looks each row up on its policy (one listing a row
+					// here), and the load would pass the t2 key's hour. The legacy workflow keeps the look.
+					options: { replayedView: 'firstReply', ...(options.lookFirst === false ? { lookFirst: false } : {}) },
 				},
 				credentials: { surplusLinesApi: options.credential },
 			},
