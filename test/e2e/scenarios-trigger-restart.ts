@@ -69,11 +69,12 @@ interface SavedTrigger {
 }
 
 /**
- * Waits (up to 30 s: n8n writes as the execution starts, or as its activation's poll ends, which
- * a busy machine delays) until the saved state shows `expected`.
+ * Waits until the saved state shows `expected`: up to 30 s (n8n writes as the execution starts,
+ * or as its activation's poll ends, which a busy machine delays), or `waitMs` when the state comes
+ * from a scheduled poll that may be most of a minute away.
  */
-async function expectSaved(n8n: ServerControl, durable: boolean, expected: (state: SavedTrigger | undefined) => boolean, what: string): Promise<void> {
-	const deadline = Date.now() + 30_000;
+async function expectSaved(n8n: ServerControl, durable: boolean, expected: (state: SavedTrigger | undefined) => boolean, what: string, waitMs = 30_000): Promise<void> {
+	const deadline = Date.now() + waitMs;
 	let state: SavedTrigger | undefined;
 	for (;;) {
 		state = await savedTriggerState(n8n, durable);
@@ -122,8 +123,11 @@ async function drive(ctx: Context, n8n: ServerControl, durable: boolean): Promis
 	if (activated.status !== 200) throw new Error(`activating ${id}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	const seen = new Map<string, Run>();
 	try {
-		// Activation polls once (the baseline), which n8n 2.41 may do just after the activate call returns.
-		await expectSaved(n8n, durable, (s) => s?.invoices['1001']?.s === 'new', 'the baseline: invoice 1001 as new');
+		// Activation polls once (the baseline), which n8n 2.41 may do just after the activate call
+		// returns. With durable cursors only the scheduler's polls commit state, and the first one
+		// comes at the next minute: up to 60 s after activating, plus a busy machine's delay.
+		const baselineWaitMs = durable ? 100_000 : 30_000;
+		await expectSaved(n8n, durable, (s) => s?.invoices['1001']?.s === 'new', 'the baseline: invoice 1001 as new', baselineWaitMs);
 		await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'sent' });
 		await collect(n8n, id, seen, (runs) => events(runs).length >= 2, quietMs[0], timeoutMs);
 		await expectSaved(n8n, durable, (s) => s?.invoices['1001']?.s === 'sent' && s.invoices['1001'].f === 'sent', 'invoice 1001 as sent (the emitting poll’s state)');
