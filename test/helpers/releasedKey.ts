@@ -6,7 +6,7 @@
 import { createHash } from 'crypto';
 
 import { keyFingerprint } from '../../nodes/shared/credentials';
-import { canonicalJson } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
+import { canonicalJson } from '../../nodes/SurplusLinesInvoice/filing/canonical';
 
 export function releasedIdempotencyKey(apiKey: string, path: string, body: unknown): string {
 	const digest = createHash('sha256')

@@ -161,6 +161,18 @@ describe.each(ACCOUNTS)('exactly once on a $kind account', (account) => {
 		expect(await storedUnder(account.t2, ['EO-F'])).toHaveLength(1);
 	});
 
+	it('a fee written with the other code of its alias pair (one stored column) on a re-run: found, not filed again', async () => {
+		const first = await run(account.t2, { operation: 'create', ...JSON_BODY }, [row(300, { fees: [{ type: 'slas_fee', amount: 4 }, { type: 'sl_tax', amount: 48.5 }] })]);
+		expect(outcomes(first.output)).toEqual(['filed']);
+		const other = row(300, { fees: [{ type: 'sl_tax', amount: 48.5 }, { type: 'clearinghouse_fee', amount: 4 }] });
+		for (const operation of ['create', 'createMany']) {
+			const again = await run(account.t3, { operation, ...JSON_BODY }, [other]);
+			expect([operation, again.error?.message]).toEqual([operation, undefined]);
+			expect([operation, again.output![0].json.outcome, again.output![0].json.id]).toEqual([operation, 'already_filed', first.output![0].json.id]);
+		}
+		expect(await storedUnder(account.t2, ['EO-300'])).toHaveLength(1);
+	});
+
 	it('a row refused locally stops a Concurrency 25 run before any call: nothing filed, and the message says so truly', async () => {
 		const rows = Array.from({ length: 30 }, (_, n) => row(100 + n));
 		rows[0] = { ...rows[0], effective_date: '02/30/2026' };

@@ -2,8 +2,8 @@ import nock from 'nock';
 
 import { checkApiKey, checkBaseUrl, keyFingerprint } from '../../nodes/shared/credentials';
 import { redactKeys } from '../../nodes/shared/errors';
+import { canonicalJson } from '../../nodes/SurplusLinesInvoice/filing/canonical';
 import {
-	canonicalJson,
 	deriveIdempotencyKey,
 	earlierKeysMayLive,
 	filedUnderEarlierKey,

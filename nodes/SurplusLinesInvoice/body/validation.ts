@@ -430,10 +430,28 @@ export function validateInvoice(
 	if (signs.problems.length) return { ok: false, problems: signs.problems };
 	const whys = new Map(signs.signed.map((s) => [s.field, s.why]));
 	if (signs.typeNote) whys.set('type_code', signs.typeNote.why);
-	const converted = conversions(body, signs.body).map((c) =>
-		whys.has(c.field) ? { ...c, why: whys.get(c.field) } : c,
+	// Trimmed here, not only in the canonical body, so that `_converted` says so.
+	const sent = trimmedText(signs.body) as IDataObject;
+	const converted = conversions(body, sent).map((c) =>
+		whys.has(c.field) ? { ...c, why: whys.get(c.field) } : trimmedOnly(c) ? { ...c, why: TRIMMED } : c,
 	);
-	return { ok: true, body: signs.body, converted };
+	return { ok: true, body: sent, converted };
+}
+
+const TRIMMED = 'spaces around the text left out';
+
+function trimmedOnly(c: Conversion): boolean {
+	return typeof c.from === 'string' && c.to === c.from.trim();
+}
+
+/** Text with its surrounding spaces left out (text of spaces only is left for the canonical body to drop). */
+function trimmedText(value: unknown): unknown {
+	if (typeof value === 'string') return value.trim() || value;
+	if (Array.isArray(value)) return value.map(trimmedText);
+	if (value && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, trimmedText(inner)]));
+	}
+	return value;
 }
 
 // zod fills absent optional fields with undefined; the body sent (and hashed) leaves them out.

@@ -10,11 +10,36 @@
  *   are sorted by their code; a coverage's limits keep their order, and so do insurers and a
  *   group's companies: they may be adapted to the account (a NAIC becomes a company id), and an
  *   order taken from that would make the filing depend on the account.
+ *
+ * The key reads one thing more (`oneFeeCodePerColumn`): the two codes of a fee alias pair as one.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { canonicalJson } from './idempotency';
-import { DEFAULT_TYPE_CODE } from '../../shared/rules';
+import { DEFAULT_TYPE_CODE, FEE_ALIAS_PAIRS } from '../../shared/rules';
+
+/**
+ * JSON with object keys sorted at every level: the same value always gives the same text. Built
+ * by plain concatenation: it runs for every row a run files, and the text must never change (a
+ * derived key that changed would file a re-run's rows again).
+ */
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) {
+		let text = '[';
+		for (let n = 0; n < value.length; n++) text += (n ? ',' : '') + canonicalJson(value[n]);
+		return `${text}]`;
+	}
+	if (value && typeof value === 'object') {
+		const record = value as Record<string, unknown>;
+		let text = '';
+		// Default sort compares UTF-16 code units, as `<` does.
+		for (const key of Object.keys(record).sort()) {
+			if (record[key] === undefined) continue;
+			text += `${text ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
+		}
+		return `{${text}}`;
+	}
+	return JSON.stringify(value ?? null);
+}
 
 const UNORDERED_LISTS = new Set(['fees', 'coverages', 'documents']);
 
@@ -23,6 +48,12 @@ function sortText(item: unknown): string {
 	const entry = (item && typeof item === 'object' ? item : {}) as IDataObject;
 	const name = entry.type ?? entry.code ?? entry.docUUID;
 	return `${typeof name === 'string' ? name : ''}\u0000${canonicalJson(item)}`;
+}
+
+function sortedByCode(items: unknown[]): unknown[] {
+	const keyed = items.map((item) => ({ item, text: sortText(item) }));
+	keyed.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+	return keyed.map(({ item }) => item);
 }
 
 function tidy(value: unknown, field?: string): unknown {
@@ -34,10 +65,7 @@ function tidy(value: unknown, field?: string): unknown {
 	if (Array.isArray(value)) {
 		const items = value.map((item) => tidy(item)).filter((item) => item !== undefined);
 		if (!items.length) return undefined;
-		if (!field || !UNORDERED_LISTS.has(field)) return items;
-		const keyed = items.map((item) => ({ item, text: sortText(item) }));
-		keyed.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-		return keyed.map(({ item }) => item);
+		return field && UNORDERED_LISTS.has(field) ? sortedByCode(items) : items;
 	}
 	if (typeof value === 'object') {
 		const out: IDataObject = {};
@@ -55,4 +83,24 @@ export function canonicalInvoice(body: IDataObject): IDataObject {
 	const canonical = (tidy(body) ?? {}) as IDataObject;
 	canonical.type_code ??= DEFAULT_TYPE_CODE;
 	return canonical;
+}
+
+const ALIAS_TARGET = new Map(FEE_ALIAS_PAIRS.map(([alias, target]) => [alias, target]));
+
+/**
+ * The canonical body as its Idempotency-Key reads it: a fee written with either code of an alias
+ * pair (one stored column) is the same fee, so a re-run that writes the other code is the same
+ * filing (the service answers 409 to the key, and the node finds the first filing). The body is
+ * still sent with the code the row gave: it is stored as sent.
+ */
+export function oneFeeCodePerColumn(body: unknown): unknown {
+	const fees = (body as IDataObject | undefined)?.fees;
+	if (!Array.isArray(fees) || !fees.some((fee) => ALIAS_TARGET.has(String((fee as IDataObject)?.type)))) {
+		return body;
+	}
+	const folded = (fees as IDataObject[]).map((fee) => {
+		const target = ALIAS_TARGET.get(String(fee?.type));
+		return target ? { ...fee, type: target } : fee;
+	});
+	return { ...(body as IDataObject), fees: sortedByCode(folded) };
 }

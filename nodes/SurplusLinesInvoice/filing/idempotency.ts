@@ -1,35 +1,12 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { canonicalJson, oneFeeCodePerColumn } from './canonical';
 import { inputError } from '../../shared/errors';
 import { itemParameter, nodeVersion } from '../../shared/params';
 import { clock } from '../../shared/timing';
 
 const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-
-/**
- * JSON with object keys sorted at every level: the same value always gives the same text. Built
- * by plain concatenation: it runs for every row a run files, and the text must never change (a
- * derived key that changed would file a re-run's rows again).
- */
-export function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) {
-		let text = '[';
-		for (let n = 0; n < value.length; n++) text += (n ? ',' : '') + canonicalJson(value[n]);
-		return `${text}]`;
-	}
-	if (value && typeof value === 'object') {
-		const record = value as Record<string, unknown>;
-		let text = '';
-		// Default sort compares UTF-16 code units, as `<` does.
-		for (const key of Object.keys(record).sort()) {
-			if (record[key] === undefined) continue;
-			text += `${text ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
-		}
-		return `{${text}}`;
-	}
-	return JSON.stringify(value ?? null);
-}
 
 /**
  * Deterministic key from the path and the canonical body only: the service scopes keys to the
@@ -39,7 +16,7 @@ export function canonicalJson(value: unknown): string {
  */
 export function deriveIdempotencyKey(path: string, body: unknown): string {
 	const digest = createHash('sha256')
-		.update(`${KEY_DERIVATION}\n${path}\n${canonicalJson(body)}`)
+		.update(`${KEY_DERIVATION}\n${path}\n${canonicalJson(oneFeeCodePerColumn(body))}`)
 		.digest('hex');
 	return `n8n-sl-${digest}`;
 }

@@ -7,7 +7,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readErrorInfo, localError } from '../../shared/errors';
-import { canonicalJson } from './idempotency';
+import { canonicalJson } from './canonical';
 import type { Entry, Outcome } from './batch';
 import { alreadyFiled } from './fileInvoice';
 

@@ -48,6 +48,15 @@ describe('canonicalInvoice', () => {
 		expect(key({ ...base, fees })).toBe(key({ ...base, fees: [...fees].reverse() }));
 	});
 
+	it('gives one key whichever code of a fee alias pair the row writes, and sends the code written', () => {
+		const written = (fees: IDataObject[]) => key({ ...base, fees });
+		const one = written([{ type: 'sl_tax', amount: 48.5 }, { type: 'slas_fee', amount: 2 }, { type: 'fire_marshal', amount: 3 }]);
+		expect(written([{ type: 'clearinghouse_fee', amount: 2 }, { type: 'sl_tax', amount: 48.5 }, { type: 'fire_marshall_tax', amount: 3 }])).toBe(one);
+		expect(written([{ type: 'sl_tax', amount: 48.5 }, { type: 'slas_fee', amount: 2.01 }, { type: 'fire_marshal', amount: 3 }])).not.toBe(one);
+		expect(written([{ type: 'flat_fee', amount: 5 }])).toBe(written([{ type: 'filing_fee', amount: 5 }]));
+		expect(canonicalInvoice({ ...base, fees: [{ type: 'slas_fee', amount: 2 }] }).fees).toEqual([{ type: 'slas_fee', amount: 2 }]);
+	});
+
 	it('does not change the body it is given', () => {
 		const body = { ...base, insured_name: ' Acme ' };
 		canonicalInvoice(body);

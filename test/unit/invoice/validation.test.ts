@@ -118,6 +118,19 @@ describe('local rules (no call is made for a failing input)', () => {
 		expect(result.ok).toBe(true);
 		expect(validateInvoice(row({ net_premium: 0 })).ok).toBe(true);
 	});
+
+	it('trims the spaces around text and lists each trim in the conversions', () => {
+		const result = validateInvoice(row({ insured_name: 'Acme Roofing  ', policy_number: ' GL-1', insured_address: { line1: '1 Main St ', city: 'Austin' } }));
+		if (!result.ok) throw new Error(result.problems.join('; '));
+		expect(result.body).toMatchObject({ insured_name: 'Acme Roofing', policy_number: 'GL-1', insured_address: { line1: '1 Main St', city: 'Austin' } });
+		const why = 'spaces around the text left out';
+		expect(result.converted).toEqual(expect.arrayContaining([
+			{ field: 'insured_name', from: 'Acme Roofing  ', to: 'Acme Roofing', why },
+			{ field: 'policy_number', from: ' GL-1', to: 'GL-1', why },
+			{ field: 'insured_address.line1', from: '1 Main St ', to: '1 Main St', why },
+		]));
+		expect(result.converted).toHaveLength(3);
+	});
 });
 
 describe('Fields mode', () => {
