@@ -22,6 +22,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { KEY_DERIVATION_SINCE_FIELD } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
 import type { Context } from '../e2e/context';
 import { startMailbox } from '../e2e/mailbox';
@@ -45,7 +46,6 @@ const FILING = { id: 'slQueueFilingT2', path: 'sl-queue-filing', webhookId: 'c70
 const FILING_LEGACY = { id: 'slQueueFilingLeg', path: 'sl-queue-filing-legacy', webhookId: 'c7000000-0000-4000-8000-0000000000b2' };
 /** Keyed account, the look for rows filed under the earlier key derivation left on (the default). */
 const FILING_LOOK = { id: 'slQueueFilingLook', path: 'sl-queue-filing-look', webhookId: 'c7000000-0000-4000-8000-0000000000c3' };
-const SINCE_FIELD = 'surplusLinesKeyDerivationSince';
 const TRIGGER_SCENARIO = 'trigger-active';
 
 interface Outcome {
@@ -257,7 +257,7 @@ async function lookWindowOnWorkers(stage: Stage): Promise<void> {
 	const since = savedSince(stage);
 	log(
 		`24-hour look on a worker: ${ROWS} rows filed with ${firstListings} policy listings; n8n saved the workflow's static data ` +
-			`from the worker with ${SINCE_FIELD} = ${since === undefined ? 'nothing' : new Date(since).toISOString()}`,
+			`from the worker with ${KEY_DERIVATION_SINCE_FIELD} = ${since === undefined ? 'nothing' : new Date(since).toISOString()}`,
 	);
 	const problems = outcomeProblems(first.fired, first.counts, first.executions, 1);
 	expect(problems, firstListings === ROWS, `${firstListings} listings in the window for ${ROWS} rows of distinct policies (expected one each)`);
@@ -265,7 +265,7 @@ async function lookWindowOnWorkers(stage: Stage): Promise<void> {
 
 	// As if the first run on this version had been 25 hours ago: the earlier keys have expired.
 	const past = Date.now() - 25 * 3600 * 1000;
-	sql(stage.shared.pgPort, `update workflow_entity set "staticData" = '${JSON.stringify({ global: { [SINCE_FIELD]: past } })}' where id = '${FILING_LOOK.id}'`);
+	sql(stage.shared.pgPort, `update workflow_entity set "staticData" = '${JSON.stringify({ global: { [KEY_DERIVATION_SINCE_FIELD]: past } })}' where id = '${FILING_LOOK.id}'`);
 	const againFrom = stage.meter.replies.length;
 	const again = await fileLoad(stage, FILING_LOOK, filingLoad('look-2', 1, 0, ROWS), key);
 	const againListings = listings(stage, againFrom);
@@ -284,7 +284,7 @@ async function lookWindowOnWorkers(stage: Stage): Promise<void> {
 function savedSince(stage: Stage): number | undefined {
 	const text = sql(stage.shared.pgPort, `select "staticData" from workflow_entity where id = '${FILING_LOOK.id}'`);
 	const global = ((text ? (JSON.parse(text) as IDataObject) : {}).global ?? {}) as IDataObject;
-	return typeof global[SINCE_FIELD] === 'number' ? global[SINCE_FIELD] : undefined;
+	return typeof global[KEY_DERIVATION_SINCE_FIELD] === 'number' ? global[KEY_DERIVATION_SINCE_FIELD] : undefined;
 }
 
 /** Listings of a policy's transactions among the replies since `from` (the look's calls). */

@@ -37,17 +37,18 @@ const KEY_WINDOW_MS = 24 * 3600 * 1000;
  */
 export const keyDerivationChange = { loadedAt: clock.now() };
 
-const SINCE_FIELD = 'surplusLinesKeyDerivationSince';
+/** Where that moment is kept in the workflow's global static data. */
+export const KEY_DERIVATION_SINCE_FIELD = 'surplusLinesKeyDerivationSince';
 
 /**
  * When keys started being derived this way for a workflow: from its static data, or (recorded
  * there) when this code was loaded, whichever is earlier.
  */
 export function keyDerivationSince(staticData: IDataObject | undefined): number {
-	const saved = staticData?.[SINCE_FIELD];
+	const saved = staticData?.[KEY_DERIVATION_SINCE_FIELD];
 	const loadedAt = keyDerivationChange.loadedAt;
 	if (typeof saved === 'number' && Number.isFinite(saved)) return Math.min(saved, loadedAt);
-	if (staticData && Number.isFinite(loadedAt)) staticData[SINCE_FIELD] = loadedAt;
+	if (staticData && Number.isFinite(loadedAt)) staticData[KEY_DERIVATION_SINCE_FIELD] = loadedAt;
 	return loadedAt;
 }
 
