@@ -120,6 +120,10 @@ async function main() {
 			`${name}: ratio calls faults/baseline ${(faulted.calls / baseline.calls).toFixed(3)}   ratio time faults/baseline ${(faulted.ms / baseline.ms).toFixed(2)}   re-run calls ${rerun.calls}`,
 		);
 	}
+	// The look before filing at a service's latency: one listing per distinct policy, as many at once
+	// as the key's budget allows (one after another, 500 listings at 50 ms would take 25 s).
+	const slow = await measure('Create Many legacy-t3: 50 ms a reply', 'legacy-t3', 'createMany', { delay_ms: 50 });
+	duplicates += slow.duplicates;
 	console.log(`duplicates found: ${duplicates}`);
 	shutdownEngine();
 	await sandbox.close();

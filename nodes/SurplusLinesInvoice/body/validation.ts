@@ -433,7 +433,11 @@ export function validateInvoice(
 	// Trimmed here, not only in the canonical body, so that `_converted` says so.
 	const sent = trimmedText(signs.body) as IDataObject;
 	const converted = conversions(body, sent).map((c) =>
-		whys.has(c.field) ? { ...c, why: whys.get(c.field) } : trimmedOnly(c) ? { ...c, why: TRIMMED } : c,
+		whys.has(c.field)
+			? { ...c, why: whys.get(c.field) }
+			: trimmedOnly(c)
+				? { ...c, why: TRIMMED }
+				: c,
 	);
 	return { ok: true, body: sent, converted };
 }
@@ -449,7 +453,9 @@ function trimmedText(value: unknown): unknown {
 	if (typeof value === 'string') return value.trim() || value;
 	if (Array.isArray(value)) return value.map(trimmedText);
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, trimmedText(inner)]));
+		return Object.fromEntries(
+			Object.entries(value).map(([key, inner]) => [key, trimmedText(inner)]),
+		);
 	}
 	return value;
 }

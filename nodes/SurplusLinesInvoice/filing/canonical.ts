@@ -95,7 +95,10 @@ const ALIAS_TARGET = new Map(FEE_ALIAS_PAIRS.map(([alias, target]) => [alias, ta
  */
 export function oneFeeCodePerColumn(body: unknown): unknown {
 	const fees = (body as IDataObject | undefined)?.fees;
-	if (!Array.isArray(fees) || !fees.some((fee) => ALIAS_TARGET.has(String((fee as IDataObject)?.type)))) {
+	if (
+		!Array.isArray(fees) ||
+		!fees.some((fee) => ALIAS_TARGET.has(String((fee as IDataObject)?.type)))
+	) {
 		return body;
 	}
 	const folded = (fees as IDataObject[]).map((fee) => {

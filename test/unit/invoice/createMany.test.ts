@@ -245,6 +245,38 @@ describe('Create Many', () => {
 		lists.forEach((l) => l.done());
 	});
 
+	it('t3 on an account without idempotency: the policies are looked up several at once, each once, and the rows keep their order', async () => {
+		legacyAccount();
+		const items = [...rows(40), row({ policy_number: 'POL-3', net_premium: 999 })];
+		let open = 0;
+		let mostOpen = 0;
+		const listed: string[] = [];
+		nock(API)
+			.get('/invoices')
+			.query(true)
+			.times(41)
+			.reply(async (uri) => {
+				listed.push(new URL(uri, API).searchParams.get('policy_number') ?? '');
+				mostOpen = Math.max(mostOpen, ++open);
+				await new Promise((resolve) => setTimeout(resolve, 20));
+				open--;
+				return [200, listingReply([])];
+			});
+		let sent: IDataObject[] = [];
+		nock(API)
+			.post('/invoices/batch')
+			.reply(200, (_uri, body) => {
+				sent = (body as { invoices: IDataObject[] }).invoices;
+				return envelope({ results: sent.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, 100 + index) })) });
+			});
+		const { output, error } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		expect(error).toBeUndefined();
+		expect(mostOpen).toBeGreaterThan(1);
+		expect(listed.sort()).toEqual([...new Set(items.map((i) => String(i.policy_number)))].sort());
+		expect(sent.map((i) => i.policy_number)).toEqual(items.map((i) => i.policy_number));
+		expect(output!.map((o) => o.json.outcome)).toEqual(items.map(() => 'filed'));
+	});
+
 	it('t3: a CONFLICT on a derived key (filed earlier with other tax lines) finds that filing on the policy', async () => {
 		const items = rows(1);
 		nock(API).post('/invoices/batch').reply(200, envelope({ results: [{ index: 0, success: false, error: { code: 'CONFLICT', message: 'idempotency_key was already used with a different invoice' } }] }));
