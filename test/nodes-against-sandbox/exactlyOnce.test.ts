@@ -338,6 +338,25 @@ describe('rows filed under the released key derivation (before the upgrade)', ()
 		expect(outcomes(again.output)).toEqual(['replayed']);
 	});
 
+	it('within 24 hours of the upgrade: policies found holding nothing stored before it are not listed again by a later run in the same process', async () => {
+		const rows = Array.from({ length: 4 }, (_, n) => row(530 + n));
+		keyDerivationChange.loadedAt = Date.now();
+		// The service stamps whole seconds: the rows filed now are stored after the change.
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		let before = await remaining('t3');
+		const first = await run('t3', { operation: 'createMany', ...JSON_BODY }, rows);
+		expect(outcomes(first.output)).toEqual(rows.map(() => 'filed'));
+		// The account check, one listing per policy, one batch.
+		expect(before - (await remaining('t3')) - 1).toBe(1 + rows.length + 1);
+
+		before = await remaining('t3');
+		const again = await run('t3', { operation: 'createMany', ...JSON_BODY }, rows);
+		expect(outcomes(again.output)).toEqual(rows.map(() => 'replayed'));
+		// The account check and the batch the keys replay: no listing.
+		expect(before - (await remaining('t3')) - 1).toBe(2);
+		expect(await storedUnder('t3', rows.map((r) => String(r.policy_number)))).toHaveLength(4);
+	});
+
 	it('more than 24 hours after the upgrade: no look, no extra call (the released keys have expired)', async () => {
 		const rows = [row(520)];
 		keyDerivationChange.loadedAt = Date.now() - 25 * 3600 * 1000;

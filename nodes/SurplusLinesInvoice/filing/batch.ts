@@ -35,7 +35,6 @@ import {
 	isTimeout,
 	lookAfterUnknownOutcome,
 	lookFirstFailed,
-	lookFirstScope,
 	lookedSeconds,
 	markSentAgain,
 	nothingSentError,
@@ -44,7 +43,7 @@ import {
 	type Filed,
 } from './fileInvoice';
 import type { FilingSettings } from './options';
-import { policyBook } from './policyBook';
+import { lookFirstScope, transactionsToCompare } from './lookFirst';
 import { setAsideRepeats, settleRepeats } from './sameRun';
 
 export interface Entry {
@@ -292,7 +291,6 @@ async function lookFirst(
 	outcomes: Map<number, Outcome>,
 	keysHonoured: boolean,
 ): Promise<Entry[]> {
-	const book = policyBook(ctx);
 	const found = keysHonoured ? FOUND_UNDER_EARLIER_KEY : FOUND_ON_POLICY;
 	const stillToFile: Array<Entry | undefined> = entries.slice();
 	const lookFor = async (entry: Entry, position: number): Promise<void> => {
@@ -302,7 +300,7 @@ async function lookFirst(
 		const policyNumber = String(entry.body.policy_number);
 		try {
 			const match = findSameTransaction(
-				scope(await book.transactions(policyNumber, entry.index)),
+				await transactionsToCompare(ctx, scope, policyNumber, entry.index),
 				entry.body,
 			);
 			if (!match) return;

@@ -20,8 +20,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readErrorInfo, serviceError } from '../../shared/errors';
-import { serviceTimeToUtc } from '../../shared/dates';
-import { earlierKeysMayLive, filedUnderEarlierKey, keyDerivationSince } from './idempotency';
 import { accountInfo } from '../../shared/account';
 import { DEFAULT_TYPE_CODE } from '../../shared/rules';
 import { FEATURES, PATHS } from '../../shared/service';
@@ -29,6 +27,7 @@ import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../..
 import { listInvoices } from '../../shared/invoiceList';
 import { clock } from '../../shared/timing';
 import type { FilingSettings, ReplayedView } from './options';
+import { lookFirstScope, transactionsToCompare } from './lookFirst';
 import { policyBook } from './policyBook';
 
 /**
@@ -336,43 +335,6 @@ export async function findConflictingFiling(
 	);
 }
 
-const storedAtMs = (invoice: IDataObject): number | undefined => {
-	const utc = serviceTimeToUtc(invoice.created);
-	return utc === undefined ? undefined : Date.parse(utc);
-};
-
-/** Which of a policy's transactions a row is looked for in before it is filed. */
-type LookFirstScope = (transactions: IDataObject[]) => IDataObject[];
-
-const EVERY_ROW: LookFirstScope = (transactions) => transactions;
-
-function workflowStaticData(ctx: IExecuteFunctions): IDataObject | undefined {
-	try {
-		return ctx.getWorkflowStaticData('global');
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * Where a row with a derived key is looked for before it is filed: on an account without keys,
- * among all its policy's transactions; on one that replays by key, while a key derived by an
- * earlier release may still be replayed (idempotency.ts), among the rows stored before this
- * release took over; otherwise nowhere (the key replays).
- */
-export function lookFirstScope(
-	ctx: IExecuteFunctions,
-	keysHonoured: boolean,
-	keyDerived: boolean,
-): LookFirstScope | undefined {
-	if (!keysHonoured) return EVERY_ROW;
-	if (!keyDerived) return undefined;
-	const since = keyDerivationSince(workflowStaticData(ctx));
-	if (!earlierKeysMayLive(since)) return undefined;
-	return (transactions) =>
-		transactions.filter((invoice) => filedUnderEarlierKey(storedAtMs(invoice), since));
-}
-
 export const FOUND_UNDER_EARLIER_KEY = (policyNumber: string) =>
 	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), stored within 24 hours before this workflow first ran with this version of the node (or, in manual runs, before n8n loaded it). An earlier version of this package may have filed it under an Idempotency-Key derived the old way, which the key derived now would not replay, so it was not filed again.`;
 
@@ -400,11 +362,11 @@ export async function fileInvoice(
 	return await book.exclusive(policyNumber, async () => {
 		let transactions: IDataObject[];
 		try {
-			transactions = await book.transactions(policyNumber, itemIndex);
+			transactions = await transactionsToCompare(ctx, scope, policyNumber, itemIndex);
 		} catch (error) {
 			throw lookFirstFailed(ctx, error, policyNumber, itemIndex);
 		}
-		const found = findSameTransaction(scope(transactions), body);
+		const found = findSameTransaction(transactions, body);
 		if (found) {
 			const why = keysHonoured ? FOUND_UNDER_EARLIER_KEY : FOUND_ON_POLICY;
 			return alreadyFiled(found, why(policyNumber));

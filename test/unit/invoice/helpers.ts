@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { forgetEarlierLooks } from '../../../nodes/SurplusLinesInvoice/filing/lookFirst';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
@@ -105,6 +106,7 @@ export function setupSuite() {
 	beforeEach(() => {
 		state.clock = useFakeClock();
 		forgetRateLimits();
+		forgetEarlierLooks();
 	});
 	afterEach(() => {
 		state.clock.restore();
