@@ -18,7 +18,7 @@ import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { clock } from '../../nodes/shared/timing';
 import { runNode, shutdownEngine } from '../../test/harness/engine';
 import { keyByName, startSandbox } from '../../test/sandbox';
-import { Faults } from '../../test/sandbox/faults';
+import { seedWhere } from '../../test/sandbox/faults';
 import { invoiceRows } from './rows';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500);
@@ -28,11 +28,7 @@ const FAULTS = { lose_reply_after_commit: 0.2, error_500: 0.15, seed: 2026, path
 /** Create Many: faults on POSTs only, seeded so that the first batch call's reply is lost. */
 function batchFaults(): object {
 	const settings = { ...FAULTS, methods: ['POST'] };
-	for (let seed = 1; ; seed++) {
-		const faults = new Faults();
-		faults.configure({ ...settings, seed });
-		if (faults.plan('POST', '/invoices/batch').loseReply) return { ...settings, seed };
-	}
+	return { ...settings, seed: seedWhere(settings, 'POST', '/invoices/batch', [(plan) => plan.loseReply]) };
 }
 
 // The steady state, as in the bench in n8n: no look-ups for keys an earlier release derived.

@@ -14,7 +14,7 @@ import { useFakeClock } from '../helpers/fakeClock';
 import { releasedIdempotencyKey } from '../helpers/releasedKey';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
-import { Faults } from '../sandbox/faults';
+import { seedWhere } from '../sandbox/faults';
 import { client } from '../sandbox/testkit';
 
 const sb = useSandboxSuite();
@@ -254,13 +254,7 @@ describe('an unknown outcome is not forgotten for the rest of the run', () => {
 		// lost), the look-up of it in 3 attempts (lost), then nothing more is faulted.
 		const draws = [false, true, true, true, true];
 		const settings = { lose_reply_after_commit: 0.5, path_prefix: '/invoices', count: draws.length };
-		let seed = 1;
-		for (; seed < 100_000; seed++) {
-			const f = new Faults();
-			f.configure({ ...settings, seed });
-			if (draws.every((want) => f.plan('GET', '/invoices').loseReply === want)) break;
-		}
-		expect(seed).toBeLessThan(100_000);
+		const seed = seedWhere(settings, 'GET', '/invoices', draws.map((want) => (plan) => plan.loseReply === want));
 		await control('/faults', { ...settings, seed });
 		const same = row(400);
 		const { output } = await run('legacy-t2', { operation: 'create', ...JSON_BODY }, [same, { ...same }], { continueOnFail: true });
@@ -288,13 +282,7 @@ describe('an unknown outcome is not forgotten for the rest of the run', () => {
 		// first row's outcome is unknown to the node; the identical row finds nothing and is sent.
 		const draws = [false, true, true, true, true];
 		const settings = { error_500: 0.5, path_prefix: '/invoices', count: draws.length };
-		let seed = 1;
-		for (; seed < 100_000; seed++) {
-			const f = new Faults();
-			f.configure({ ...settings, seed });
-			if (draws.every((want) => f.plan('GET', '/invoices').error500 === want)) break;
-		}
-		expect(seed).toBeLessThan(100_000);
+		const seed = seedWhere(settings, 'GET', '/invoices', draws.map((want) => (plan) => plan.error500 === want));
 		await control('/faults', { ...settings, seed });
 		const same = row(402);
 		const { output } = await run('legacy-t2', { operation: 'create', ...JSON_BODY }, [same, { ...same }], { continueOnFail: true });

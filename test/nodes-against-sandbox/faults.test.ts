@@ -14,7 +14,7 @@ import { pollNode, runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
-import { Faults, type FaultPlan } from '../sandbox/faults';
+import { Faults, seedWhere, type FaultPlan } from '../sandbox/faults';
 import { client } from '../sandbox/testkit';
 import { LoadedTrigger } from '../unit/trigger/helpers';
 
@@ -51,14 +51,8 @@ async function remaining(keyName: string): Promise<number> {
 const spentBetween = (before: number, after: number) => before - after - 1;
 
 /** A seed whose first draw under `settings` is `want` (the batch call is the first faulted request). */
-function seedWhereFirst(want: keyof FaultPlan, settings: object): number {
-	for (let seed = 1; seed < 10_000; seed++) {
-		const f = new Faults();
-		f.configure({ ...settings, seed });
-		if (f.plan('POST', '/invoices/batch')[want]) return seed;
-	}
-	throw new Error(`no seed gives ${want}`);
-}
+const seedWhereFirst = (want: keyof FaultPlan, settings: Record<string, unknown>) =>
+	seedWhere(settings, 'POST', '/invoices/batch', [(plan) => Boolean(plan[want])], 10_000);
 
 const rowsOf = (prefix: string, count = ROWS): IDataObject[] =>
 	Array.from({ length: count }, (_, i) => ({
@@ -364,10 +358,8 @@ describe('429 storm', () => {
 			f.configure({ ...settings, seed });
 			return () => f.plan('POST', '/invoices/batch').rateLimited;
 		};
-		const seed = [...Array(10_000).keys()].find((n) => {
-			const draw = drawsOf(n);
-			return draw() && draw() && draw();
-		})!;
+		const refused = (plan: FaultPlan) => plan.rateLimited;
+		const seed = seedWhere(settings, 'POST', '/invoices/batch', [refused, refused, refused], 10_000);
 		const draw = drawsOf(seed);
 		let refusals = 0;
 		while (draw()) refusals++;

@@ -106,3 +106,23 @@ export class Faults {
 		return { delayMs: after ? 0 : c.delay_ms, replyDelayMs: after ? c.delay_ms : 0, error500, rateLimited, loseReply };
 	}
 }
+
+/**
+ * Tests: the first seed (from 1, below `most`) under which the successive requests `method path`
+ * draw the plans `wanted` describes, one predicate per request, so a test meets the faults it
+ * means to at the request it means.
+ */
+export function seedWhere(
+	settings: Record<string, unknown>,
+	method: string,
+	path: string,
+	wanted: Array<(plan: FaultPlan) => boolean>,
+	most = 100_000,
+): number {
+	for (let seed = 1; seed < most; seed++) {
+		const faults = new Faults();
+		faults.configure({ ...settings, seed });
+		if (wanted.every((want) => want(faults.plan(method, path)))) return seed;
+	}
+	throw new Error(`no seed below ${most} draws the plans wanted for ${method} ${path}`);
+}
