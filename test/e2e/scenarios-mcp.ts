@@ -167,7 +167,19 @@ const POLICY = 'E2E-MCP-1';
 export const TX_2025 = { state: 'TX', premium: 12000, policy_fees: 0, effective_date: '2025-06-01' };
 
 /** The read-only example's results, kept from `drive` for `check`. */
-let readOnly: { tools: Awaited<ReturnType<McpConnection['tools']>>; replies: Record<string, ToolReply>; executions: number; calls: number } | undefined;
+let readOnly: { tools: Awaited<ReturnType<McpConnection['tools']>>; replies: Record<string, ToolReply>; noFees: string; executions: number; calls: number } | undefined;
+
+/**
+ * A call without `policy_fees`: the tool's schema requires it, so the MCP Server Trigger refuses
+ * the call (an error reply, or a JSON-RPC error the client throws). Made outside the Session: a
+ * refused call is not a tool run, and the run count below proves none was made for it.
+ */
+async function callWithoutFees(mcp: McpConnection): Promise<string> {
+	return await mcp.call('Estimate_surplus_lines_tax', { state: TX_2025.state, premium: TX_2025.premium, effective_date: TX_2025.effective_date }).then(
+		(reply) => `${reply.isError ? 'error reply' : 'answered'}: ${reply.text}`,
+		(error: Error) => `refused: ${error.message}`,
+	);
+}
 
 async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	await activate(n8n, READ_ONLY_ID);
@@ -181,6 +193,8 @@ async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 			const tools = await mcp.tools();
 			replies.estimate = await session.call('Estimate_surplus_lines_tax', TX_2025);
 			replies.estimate2026 = await session.call('Estimate_surplus_lines_tax', { ...TX_2025, effective_date: '2026-01-01' });
+			replies.estimateToday = await session.call('Estimate_surplus_lines_tax', { state: 'TX', premium: 12000, policy_fees: 0 });
+			const noFees = await callWithoutFees(mcp);
 			replies.badEstimate = await session.call('Estimate_surplus_lines_tax', { state: 'ZZ', premium: -5, policy_fees: 0, effective_date: '' });
 			replies.states = await session.call('List_states', {});
 			replies.feeTypes = await session.call('List_fee_types', {});
@@ -205,7 +219,7 @@ async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 					break;
 				}
 			}
-			readOnly = { tools, replies, executions: 0, calls: session.replies.length };
+			readOnly = { tools, replies, noFees, executions: 0, calls: session.replies.length };
 		} finally {
 			await mcp.close();
 		}
@@ -227,6 +241,10 @@ function checkReadOnly(): void {
 	);
 	const estimateTool = tools.find((t) => t.name === 'Estimate_surplus_lines_tax');
 	assert.deepEqual(Object.keys(estimateTool?.inputSchema.properties ?? {}).sort(), ['effective_date', 'policy_fees', 'premium', 'state']);
+	// The model must say what the fees are (0 included); the date may be left out (today's rates).
+	assert.deepEqual([...(estimateTool?.inputSchema.required ?? [])].sort(), ['policy_fees', 'premium', 'state'], 'policy_fees required, effective_date optional');
+	assert.match(readOnly.noFees, /^(refused|error reply): .*policy_fees/s, `a call without policy_fees is refused naming it: ${readOnly.noFees}`);
+	assert.equal(one(replies.estimateToday).state, 'TX', `a call without effective_date is answered: ${replies.estimateToday.text.slice(0, 300)}`);
 	assert.match(String(estimateTool?.inputSchema.properties?.premium.description), /US dollars as a plain number/);
 
 	// TX on 2025-06-01: 4.85% surplus lines tax and 0.04% stamping fee on the premium.
