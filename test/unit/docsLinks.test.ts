@@ -1,7 +1,8 @@
 /**
- * The documentation's links hold: every page a codex file (nodes/*\/*.node.json) names exists with
- * the section it names, and every relative link in the README, the CHANGELOG and docs/*.md points
- * to a file that exists (and, for a markdown page, to a heading that exists). Anchors are derived
+ * The documentation's links hold: every page a codex file (nodes/*\/*.node.json) or the
+ * credential's documentationUrl names exists with the section it names, and every relative link
+ * in the README, the CHANGELOG and docs/*.md points to a file that exists (and, for a markdown
+ * page, to a heading that exists). Anchors are derived
  * from headings as GitHub derives them, since GitHub is where n8n's "Documentation" links land.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
@@ -93,6 +94,22 @@ function codexUrls(file: string): string[] {
 	return Object.values(codex.resources ?? {}).flatMap((links) => links.map((link) => link.url));
 }
 
+/** The credential's `documentationUrl`, read from its source (the class needs n8n to load). */
+function credentialUrls(): string[] {
+	return readdirSync(join(ROOT, 'credentials'))
+		.filter((file) => file.endsWith('.credentials.ts'))
+		.flatMap((file) => [...readFileSync(join(ROOT, 'credentials', file), 'utf8').matchAll(/documentationUrl\s*=\s*'([^']+)'/g)].map((m) => m[1]));
+}
+
+/** What is wrong with a documentation URL of this repository on GitHub, or undefined. */
+function brokenRepoUrl(url: string): string | undefined {
+	const match = new RegExp(`^${REPO_URL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/blob/main/([^#]+))?(?:#(.+))?$`).exec(url);
+	if (!match) return `${url}: not a page of ${REPO_URL}`;
+	const [, path = 'README.md', anchor] = match;
+	const broken = brokenTarget(ROOT, anchor ? `${path}#${anchor}` : path, join(ROOT, 'README.md'));
+	return broken ? `${url}: ${broken}` : undefined;
+}
+
 describe('GitHub anchors', () => {
 	it('are derived from headings as GitHub derives them', () => {
 		const anchors = githubAnchors(
@@ -110,18 +127,15 @@ describe('codex documentation links', () => {
 	});
 
 	it.each(files)('%s names pages and sections that exist', (file) => {
-		const problems: string[] = [];
-		for (const url of codexUrls(file)) {
-			const match = new RegExp(`^${REPO_URL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/blob/main/([^#]+))?(?:#(.+))?$`).exec(url);
-			if (!match) {
-				problems.push(`${url}: not a page of ${REPO_URL}`);
-				continue;
-			}
-			const [, path = 'README.md', anchor] = match;
-			const broken = brokenTarget(ROOT, anchor ? `${path}#${anchor}` : path, join(ROOT, 'README.md'));
-			if (broken) problems.push(`${url}: ${broken}`);
-		}
-		expect(problems).toEqual([]);
+		const urls = codexUrls(file);
+		expect(urls.length).toBeGreaterThan(0);
+		expect(urls.map(brokenRepoUrl).filter(Boolean)).toEqual([]);
+	});
+
+	it("the credential's documentation URL names a section that exists", () => {
+		const urls = credentialUrls();
+		expect(urls).toHaveLength(1);
+		expect(urls.map(brokenRepoUrl).filter(Boolean)).toEqual([]);
 	});
 });
 
