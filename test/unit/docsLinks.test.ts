@@ -57,15 +57,11 @@ export function githubAnchors(markdown: string): Set<string> {
 
 /** Relative link targets in a markdown page (inline code left out), images included. */
 function relativeLinks(markdown: string): string[] {
-	const targets: string[] = [];
-	for (const line of proseLines(markdown)) {
-		const prose = line.replace(/`[^`]*`/g, '');
-		for (const match of prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-			const target = match[1];
-			if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) targets.push(target);
-		}
-	}
-	return targets;
+	// The whole text at once: a link's words may wrap onto the next line.
+	const prose = proseLines(markdown).join('\n').replace(/`[^`\n]*`/g, '');
+	return [...prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+		.map((match) => match[1])
+		.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 /** What is wrong with `target` (a path relative to `fromDir`, an optional `#anchor`), or undefined. */
