@@ -11,10 +11,15 @@
  * checkout as the source leg. Only the network steps (provenance, downloads) are left out: they
  * can run only against the registry after publishing.
  *
- * Prints `scan: N passed, M failed` (two legs) and exits 1 on any violation.
+ * A third leg checks what the tarball holds: only what an installed package needs (the compiled
+ * code and type declarations, the codex files, the icons, README, LICENSE, CHANGELOG and
+ * package.json), each of those present, and prints the tarball's size. Anything else (screenshots
+ * n8n-node build copies into dist/, source maps, build info) is a mistake in package.json "files".
+ *
+ * Prints `scan: N passed, M failed` (three legs) and exits 1 on any violation.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +33,25 @@ function run(command, args, cwd) {
 	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
 	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`);
 	return result.stdout;
+}
+
+/** What an installed package may hold: the top-level files and, under dist/, code, types, codex and icons. */
+const ALLOWED = [/^(README\.md|LICENSE|CHANGELOG\.md|package\.json)$/, /^dist\/.+\.(js|d\.ts)$/, /^dist\/nodes\/[^/]+\/[^/]+\.node\.json$/, /^dist\/icons\/[^/]+\.svg$/, /^dist\/package\.json$/];
+
+/** The files that must be there: the top-level four and every file package.json's `n8n` and `main` name. */
+function requiredFiles() {
+	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+	return ['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json', pkg.main, ...pkg.n8n.credentials, ...pkg.n8n.nodes];
+}
+
+/** `npm pack --dry-run`'s file list checked against ALLOWED and requiredFiles(); returns the problems. */
+function checkContents() {
+	const [pack] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--silent'], root));
+	const paths = pack.files.map((file) => file.path);
+	const extra = paths.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)));
+	const missing = requiredFiles().filter((path) => !paths.includes(path));
+	console.log(`[scan] package contents: ${pack.filename}, ${paths.length} files, ${(pack.size / 1024).toFixed(1)} kB packed, ${(pack.unpackedSize / 1024).toFixed(1)} kB unpacked`);
+	return [...extra.map((path) => `packed but not needed: ${path}`), ...missing.map((path) => `needed but not packed: ${path}`)];
 }
 
 if (!existsSync(join(root, 'dist', 'index.js'))) {
@@ -58,7 +82,14 @@ try {
 			if (result.details) console.log(result.details);
 		}
 	}
-	console.log(`scan: ${legs.length - failed} passed, ${failed} failed`);
+	const problems = checkContents();
+	if (problems.length) {
+		failed++;
+		for (const problem of problems) console.log(`[scan] package contents: ${problem}`);
+	} else {
+		console.log('[scan] package contents: only what the package needs, nothing needed missing');
+	}
+	console.log(`scan: ${legs.length + 1 - failed} passed, ${failed} failed`);
 } finally {
 	rmSync(work, { recursive: true, force: true });
 }

@@ -27,7 +27,7 @@ stage "typecheck" npx --no-install tsc --noEmit -p test/tsconfig.json
 stage "lint (n8n-node lint)" npx --no-install n8n-node lint
 stage "build (n8n-node build)" npx --no-install n8n-node build
 mkdir -p .cache
-stage "community scanner rules (packed tarball)" bash -c 'set -o pipefail; node scripts/scan-package.mjs | tee .cache/scan-output.txt'
+stage "community scanner rules and package contents (packed tarball)" bash -c 'set -o pipefail; node scripts/scan-package.mjs | tee .cache/scan-output.txt'
 stage "jest (unit, sandbox, engine)" npx --no-install jest --ci --json --outputFile=.cache/jest-results.json
 # The compatibility stage runs on the oldest supported n8n; N8N_COMPAT_TARGETS adds others
 # (e.g. "oldest last-1x", see scripts/ensure-n8n.sh).

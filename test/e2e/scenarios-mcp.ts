@@ -167,7 +167,20 @@ const POLICY = 'E2E-MCP-1';
 export const TX_2025 = { state: 'TX', premium: 12000, policy_fees: 0, effective_date: '2025-06-01' };
 
 /** The read-only example's results, kept from `drive` for `check`. */
-let readOnly: { tools: Awaited<ReturnType<McpConnection['tools']>>; replies: Record<string, ToolReply>; executions: number; calls: number } | undefined;
+let readOnly: { tools: Awaited<ReturnType<McpConnection['tools']>>; replies: Record<string, ToolReply>; noFees: string; executions: number; calls: number } | undefined;
+
+/**
+ * A call without `policy_fees`: the tool's schema requires it, so the call is refused naming it.
+ * n8n 2.41.1 starts an execution for the call, in which the tool refuses the input ("Received tool
+ * input did not match expected schema … policy_fees"), and answers with an error reply: counted
+ * as a call, as its execution is. A JSON-RPC error the client throws instead is not counted.
+ */
+async function callWithoutFees(session: Session): Promise<string> {
+	return await session.call('Estimate_surplus_lines_tax', { state: TX_2025.state, premium: TX_2025.premium, effective_date: TX_2025.effective_date }).then(
+		(reply) => `${reply.isError ? 'error reply' : 'answered'}: ${reply.text}`,
+		(error: Error) => `refused: ${error.message}`,
+	);
+}
 
 async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	await activate(n8n, READ_ONLY_ID);
@@ -181,6 +194,8 @@ async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 			const tools = await mcp.tools();
 			replies.estimate = await session.call('Estimate_surplus_lines_tax', TX_2025);
 			replies.estimate2026 = await session.call('Estimate_surplus_lines_tax', { ...TX_2025, effective_date: '2026-01-01' });
+			replies.estimateToday = await session.call('Estimate_surplus_lines_tax', { state: 'TX', premium: 12000, policy_fees: 0 });
+			const noFees = await callWithoutFees(session);
 			replies.badEstimate = await session.call('Estimate_surplus_lines_tax', { state: 'ZZ', premium: -5, policy_fees: 0, effective_date: '' });
 			replies.states = await session.call('List_states', {});
 			replies.feeTypes = await session.call('List_fee_types', {});
@@ -205,7 +220,7 @@ async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 					break;
 				}
 			}
-			readOnly = { tools, replies, executions: 0, calls: session.replies.length };
+			readOnly = { tools, replies, noFees, executions: 0, calls: session.replies.length };
 		} finally {
 			await mcp.close();
 		}
@@ -227,6 +242,11 @@ function checkReadOnly(): void {
 	);
 	const estimateTool = tools.find((t) => t.name === 'Estimate_surplus_lines_tax');
 	assert.deepEqual(Object.keys(estimateTool?.inputSchema.properties ?? {}).sort(), ['effective_date', 'policy_fees', 'premium', 'state']);
+	// The model must say what the fees are (0 included); the date may be left out (today's rates).
+	assert.deepEqual([...(estimateTool?.inputSchema.required ?? [])].sort(), ['policy_fees', 'premium', 'state'], 'policy_fees required, effective_date optional');
+	assert.match(readOnly.noFees, /policy_fees/, `a call without policy_fees is refused naming it: ${readOnly.noFees}`);
+	assert.doesNotMatch(readOnly.noFees, /total_due/, `a call without policy_fees gets no estimate: ${readOnly.noFees}`);
+	assert.equal(one(replies.estimateToday).state, 'TX', `a call without effective_date is answered: ${replies.estimateToday.text.slice(0, 300)}`);
 	assert.match(String(estimateTool?.inputSchema.properties?.premium.description), /US dollars as a plain number/);
 
 	// TX on 2025-06-01: 4.85% surplus lines tax and 0.04% stamping fee on the premium.
