@@ -66,7 +66,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. POL-2026-001',
 		description:
-			'Policies to watch, separated by commas or line breaks. One call reads every transaction of a policy (100 a call), so this is the cheapest way to watch many invoices.',
+			'Policies to watch, separated by commas or line breaks. One call reads every transaction of a policy (100 a call), so this is the cheapest way to watch many invoices. A transaction that appears later and is already success, error, confirmed, rejected or refused (or has a document fetched or failed) when first read is emitted once with previous null and first_seen true.',
 		typeOptions: { rows: 2 },
 	},
 	{

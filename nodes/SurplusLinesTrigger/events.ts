@@ -143,32 +143,76 @@ function statusEvent(
 	};
 }
 
+type ValueKind = Exclude<EventKind, 'newTransaction'>;
+
+/**
+ * Values people act on: the ends of each value's path in the service's description (an error is
+ * followed by a resubmission, but someone has to look at it). An invoice first seen after the
+ * baseline already at one of these reached it unseen, so the value is reported (see
+ * `firstSeenEvents`); at any other value its first reading is only recorded.
+ */
+const ACTIONABLE_VALUES: Record<ValueKind, readonly string[]> = {
+	invoiceStatus: ['success', 'error'],
+	filingState: ['confirmed', 'rejected', 'refused'],
+	documentFetchStatus: ['fetched', 'failed'],
+};
+
+/** The invoice's current values as events with `previous: null`, those `keep` accepts. */
+function valueEvents(
+	invoice: IDataObject,
+	factory: EventFactory,
+	keep: (kind: ValueKind, value: string) => boolean,
+	mark: IDataObject,
+): IDataObject[] {
+	const now = snapshot(invoice);
+	const id = String(invoice.id);
+	const at = factory.detectedAt;
+	const wanted = (kind: ValueKind, value: string) =>
+		keep(kind, value) && passes(factory, kind, value);
+	const events: IDataObject[] = [];
+	if (now.s !== undefined && wanted('invoiceStatus', now.s))
+		events.push(statusEvent(invoice, null, `${id}:status:${now.s}:0`, at));
+	if (now.f !== undefined && wanted('filingState', now.f))
+		events.push(filingEvent(invoice, null, `${id}:filing:${now.f}:0`, at));
+	for (const [docId, status] of Object.entries(now.d ?? {})) {
+		if (wanted('documentFetchStatus', status)) {
+			events.push(documentEvent(invoice, docId, null, `${id}:document:${docId}:${status}:0`, at));
+		}
+	}
+	return events.map((event) => ({ ...event, ...mark }));
+}
+
 /**
  * The invoice's current values as events with `previous: null`: the first poll when "Emit
  * Current State First" is on, and the sample of a manual run.
  */
 export function currentStateEvents(invoice: IDataObject, factory: EventFactory): IDataObject[] {
-	const now = snapshot(invoice);
-	const id = String(invoice.id);
-	const at = factory.detectedAt;
-	const events: IDataObject[] = [];
-	if (now.s !== undefined && passes(factory, 'invoiceStatus', now.s))
-		events.push(statusEvent(invoice, null, `${id}:status:${now.s}:0`, at));
-	if (now.f !== undefined && passes(factory, 'filingState', now.f))
-		events.push(filingEvent(invoice, null, `${id}:filing:${now.f}:0`, at));
-	for (const [docId, status] of Object.entries(now.d ?? {})) {
-		if (passes(factory, 'documentFetchStatus', status)) {
-			events.push(documentEvent(invoice, docId, null, `${id}:document:${docId}:${status}:0`, at));
-		}
-	}
-	return events;
+	return valueEvents(invoice, factory, () => true, {});
 }
+
+/**
+ * An invoice first seen after the baseline (a new transaction on a watched policy, a watched id
+ * the service did not find before): its actionable values, each as the change to it would be
+ * (same filters), with `previous: null` and `first_seen: true`.
+ */
+function firstSeenEvents(invoice: IDataObject, factory: EventFactory): IDataObject[] {
+	return valueEvents(invoice, factory, (kind, value) => ACTIONABLE_VALUES[kind].includes(value), {
+		first_seen: true,
+	});
+}
+
+/**
+ * How a first reading of an invoice counts. `baseline`: it was there when watching began (the
+ * first poll, or a listing not yet complete), so its values are recorded, emitted only with "Emit
+ * Current State First". `firstSeen`: it appeared since (see `firstSeenEvents`).
+ */
+export type FirstReading = 'baseline' | 'firstSeen';
 
 interface Observation {
 	events: IDataObject[];
 	/** Something changed (or the invoice was new): resets its "unchanged for N days" clock. */
 	changed: boolean;
-	/** First time this invoice was seen: the reading is its baseline. */
+	/** First time this invoice was seen: the reading is its first record. */
 	baseline: boolean;
 }
 
@@ -184,13 +228,16 @@ export function observeInvoice(
 	readSeq: number,
 	now: number,
 	factory: EventFactory,
+	firstReading: FirstReading,
 ): Observation {
 	const id = String(invoice.id);
 	const read = snapshot(invoice);
 	const memory: InvoiceMemory | undefined = state.invoices[id];
 	if (!memory) {
 		state.invoices[id] = { ...read, c: 0, at: now, r: readSeq };
-		const events = factory.config.emitCurrentState ? currentStateEvents(invoice, factory) : [];
+		let events: IDataObject[] = [];
+		if (firstReading === 'firstSeen') events = firstSeenEvents(invoice, factory);
+		else if (factory.config.emitCurrentState) events = currentStateEvents(invoice, factory);
 		return { events, changed: true, baseline: true };
 	}
 	if (memory.r >= readSeq) return { events: [], changed: false, baseline: false };

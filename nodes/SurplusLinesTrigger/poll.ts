@@ -40,8 +40,10 @@ interface PollRun {
 async function checkInvoice(run: PollRun, unit: WatchUnit): Promise<void> {
 	const { state } = run;
 	const seq = ++state.readSeq;
+	// Not found before: the invoice did not exist yet when it was first looked for.
+	const reading = state.units[unit.key]?.missing ? 'firstSeen' : 'baseline';
 	const invoice = await readInvoice.call(run.ctx, unit.value);
-	run.events.push(...observeInvoice(state, invoice, seq, run.now, run.factory).events);
+	run.events.push(...observeInvoice(state, invoice, seq, run.now, run.factory, reading).events);
 }
 
 async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
@@ -50,10 +52,6 @@ async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
 	// A transaction is new only against a complete earlier listing: a first listing counts once all its pages are read.
 	const baseline = memory.known === undefined;
 	const firstListing = new Set<number>();
-	const quiet: EventFactory = {
-		...factory,
-		config: { ...factory.config, emitCurrentState: false },
-	};
 	memory.pages = await readPolicy.call(
 		run.ctx,
 		unit.value,
@@ -66,10 +64,10 @@ async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
 				if (!baseline && !known.has(id)) {
 					const event = newTransactionEvent(row, factory);
 					if (event) run.events.push(event);
-					observeInvoice(state, row, seq, now, quiet);
+					run.events.push(...observeInvoice(state, row, seq, now, factory, 'firstSeen').events);
 					memory.at = now;
 				} else {
-					const observed = observeInvoice(state, row, seq, now, factory);
+					const observed = observeInvoice(state, row, seq, now, factory, 'baseline');
 					run.events.push(...observed.events);
 					if (observed.changed && !observed.baseline) memory.at = now;
 				}

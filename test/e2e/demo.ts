@@ -129,6 +129,13 @@ async function main(): Promise<void> {
 	const server = await startServer(n8n, { timeoutMs: 120_000 });
 	const session = new RestSession(server.url);
 	await session.ownerSetupOrLogin(DEMO_OWNER);
+	// Seeded once n8n is up and just before the triggers start watching: their first poll, at
+	// activation, reads the invoices before the sandbox settles them (three steps of
+	// SANDBOX_AUTO_ADVANCE_SECONDS), so the moves to success and confirmed become mails and Slack
+	// messages on every start, also when DEMO_DIR keeps the triggers' state of an earlier run
+	// (the sandbox starts again at invoice 1001: the earlier run's last values are the previous
+	// ones). Seeded earlier, while n8n was starting, they would be settled at that first poll.
+	await seed(sandbox.baseUrl);
 	// The notification examples run by themselves (status changes become mails and Slack messages);
 	// the MCP example answers MCP clients.
 	for (const id of ACTIVE_EXAMPLES) {
@@ -136,11 +143,9 @@ async function main(): Promise<void> {
 		const activated = await session.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.body.data.versionId });
 		if (activated.status !== 200) throw new Error(`activating example ${id}: ${activated.status} ${JSON.stringify(activated.body)}`);
 	}
-	// Seeded once the triggers watch (their first poll is a baseline, which n8n 2.41 may take just
-	// after the activate call returns), so their first status changes become messages; earlier, the
-	// sandbox would have settled them while n8n was starting.
+	// The banner comes once the triggers watch (n8n 2.41 may take the first poll just after the
+	// activate call returns).
 	for (const id of TRIGGER_EXAMPLES) await waitForBaseline(session, id);
-	await seed(sandbox.baseUrl);
 
 	let stopping = false;
 	const stop = async (): Promise<void> => {

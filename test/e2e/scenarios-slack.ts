@@ -2,8 +2,10 @@
  * The Slack example in the real n8n: its trigger activated, n8n's own Slack node posting through
  * the local HTTPS proxy to the stand-in of Slack's Web API (slack.ts). Status changes made in the
  * sandbox give one message each, with the text people read; changes the trigger's filters leave
- * out give none; a restart of n8n sends nothing again. The Slack credential's test runs against
- * the stand-in too.
+ * out give none; a restart of n8n sends nothing again. A transaction filed on a watched policy
+ * after the trigger's baseline and rejected before the trigger first reads it gives one message
+ * too (the trigger reports it as first seen). The Slack credential's test runs against the
+ * stand-in too.
  *
  * Polls come from n8n's activation poll as n8n starts (n8n polls once whenever it activates a
  * workflow), so the scenario waits for no schedule: the example's every-minute poll is what any
@@ -13,7 +15,7 @@ import assert from 'node:assert/strict';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { control, type Context, type Scenario, type ServerControl } from './context';
+import { api, control, invoiceBody, type Context, type Scenario, type ServerControl } from './context';
 import { sleep } from './n8n';
 import { json, type Run } from './runData';
 import type { SlackStandIn } from './slack';
@@ -32,6 +34,8 @@ const AFTER_FIRST_RESTART = [
 const AFTER_SECOND_RESTART = [
 	':white_check_mark: Invoice *success* for policy *DEMO-POL-1* (invoice 1001)\nInvoice status changed from sent to success.',
 	':white_check_mark: State filing *confirmed* for policy *DEMO-POL-1* (invoice 1001)\nState filing changed from sent to confirmed.\nConfirmation number: TX-CONF-1001',
+	// Filed and rejected while n8n was down: first seen at the restart, already rejected.
+	':rotating_light: State filing *REJECTED* for policy *DEMO-POL-2* (invoice 1003)\nState filing changed from (first seen) to rejected.\n> State’s message: Broker signature missing',
 ];
 
 function standIn(ctx: Context): SlackStandIn {
@@ -96,11 +100,16 @@ async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 		await n8n.start();
 		await expectMessages(slack, 2, 3000);
 
-		// While n8n is down 1001 succeeds and the state confirms it; after the restart only those come.
+		// While n8n is down 1001 succeeds and the state confirms it, and an endorsement is filed on
+		// DEMO-POL-2 and rejected before the trigger has ever read it; after the restart only those come.
 		await n8n.stop();
 		await control(ctx, '/invoices/1001/status', { status: 'success', state_status: 'confirmed', confirmation_number: 'TX-CONF-1001' });
+		const endorsement = await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: 'DEMO-POL-2', type_code: 'ENDORSEMENT', net_premium: 500, transaction_effective_date: '2026-06-01' }));
+		assert.equal(endorsement.status, 201);
+		assert.equal(endorsement.data.id, 1003);
+		await control(ctx, '/invoices/1003/status', { status: 'sent', state_status: 'rejected', message: 'Broker signature missing' });
 		await n8n.start();
-		await expectMessages(slack, 4, 5000);
+		await expectMessages(slack, 5, 5000);
 		const refused = slack.proxy.refused;
 		console.log(`[e2e]         the HTTPS proxy refused ${refused.length} CONNECT(s) to other hosts${refused.length ? `: ${[...new Set(refused)].join(', ')}` : ''}`);
 		return await executions(n8n);
@@ -130,13 +139,18 @@ const exampleSlack: Scenario = {
 		}
 		// The Slack node's output in n8n's executions: Slack's answer (ok, the message's timestamp).
 		const posted = runs.flatMap((run) => json(run, 'Post to Slack Channel'));
-		assert.equal(posted.length, 4, 'the Slack node ran once per message across the executions');
+		assert.equal(posted.length, 5, 'the Slack node ran once per message across the executions');
 		assert.deepEqual(
 			posted.map((p) => [p.ok, p.message_timestamp]),
 			messages.map((m) => [true, m.ts]),
 		);
 		const events = runs.flatMap((run) => json(run, 'When a Filing Settles or Fails'));
-		assert.equal(new Set(events.map((e: IDataObject) => e.event_id)).size, 4, 'four distinct events');
+		assert.equal(new Set(events.map((e: IDataObject) => e.event_id)).size, 5, 'five distinct events');
+		assert.deepEqual(
+			events.filter((e: IDataObject) => e.first_seen === true).map((e: IDataObject) => [e.invoice_id, e.previous, e.current]),
+			[[1003, null, 'rejected']],
+			'the endorsement rejected before its first read is the one first-seen event',
+		);
 	},
 };
 

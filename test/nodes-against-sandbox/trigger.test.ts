@@ -6,6 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { activePoller } from '../harness/engine';
+import { useFakeClock } from '../helpers/fakeClock';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { client, invoiceBody } from '../sandbox/testkit';
@@ -101,6 +102,54 @@ describe('Surplus Lines Trigger against the sandbox', () => {
 		]);
 		expect(last[2].confirmation_number).toBe('TX-CONF-9');
 		expect(await t.poll()).toEqual([]);
+	});
+
+	it('invoices first seen after the baseline: one already rejected or settled comes out once (first_seen), one still moving only when it changes', async () => {
+		const t = trigger({ policyNumbers: 'POL-F', events: ['invoiceStatus', 'filingState'], statusValues: ['success', 'error'], filingValues: ['confirmed', 'rejected', 'refused'] });
+		expect(await t.poll()).toEqual([]); // baseline: the policy has no transaction yet
+
+		// Filed after the baseline; two move on before the trigger's next read.
+		const rejected = (await create({ policy_number: 'POL-F' })).id as number;
+		const settled = (await create({ policy_number: 'POL-F', type_code: 'ENDORSEMENT', net_premium: 500, effective_date: '2026-06-01' })).id as number;
+		const moving = (await create({ policy_number: 'POL-F', type_code: 'ENDORSEMENT', net_premium: 700, effective_date: '2026-07-01' })).id as number;
+		await control(`/invoices/${rejected}/status`, { status: 'sent', state_status: 'rejected', message: 'Missing SL-2' });
+		await control(`/invoices/${settled}/status`, { status: 'success', state_status: 'confirmed', confirmation_number: 'TX-7' });
+		await control(`/invoices/${moving}/status`, { status: 'sent', state_status: 'sent' });
+
+		const first = await t.poll();
+		expect(first.map((e) => [e.event, e.invoice_id, e.previous, e.current, e.first_seen])).toEqual([
+			['filing_state_changed', rejected, null, 'rejected', true],
+			['invoice_status_changed', settled, null, 'success', true],
+			['filing_state_changed', settled, null, 'confirmed', true],
+		]);
+		expect(first[0].message).toBe('Missing SL-2');
+		expect(await t.poll()).toEqual([]);
+		expect(await t.restart()).toEqual([]);
+
+		await control(`/invoices/${moving}/status`, { status: 'error', state_status: 'refused' });
+		const later = await t.poll();
+		expect(later.map((e) => [e.event, e.invoice_id, e.previous, e.current, e.first_seen])).toEqual([
+			['invoice_status_changed', moving, 'sent', 'error', undefined],
+			['filing_state_changed', moving, 'sent', 'refused', undefined],
+		]);
+		expect(await t.poll()).toEqual([]);
+	});
+
+	it('a watched invoice id that does not exist yet: found (a day later) already rejected, one first-seen event', async () => {
+		const fake = useFakeClock();
+		try {
+			const t = trigger({ invoiceIds: '1001', events: ['filingState'] });
+			expect(await t.poll()).toEqual([]); // 404: looked for again like a settled item, once a day
+			const id = (await create({ policy_number: 'POL-N' })).id as number;
+			expect(id).toBe(1001);
+			await control(`/invoices/${id}/status`, { status: 'sent', state_status: 'rejected' });
+			fake.advance(24 * 60 * 60_000);
+			expect(brief(await t.poll())).toEqual([['filing_state_changed', id, null, 'rejected']]);
+			fake.advance(5 * 60_000);
+			expect(await t.poll()).toEqual([]);
+		} finally {
+			fake.restore();
+		}
 	});
 
 	it('a 429 or a 500 during a poll: no events that time, the change comes once on the next poll', async () => {
