@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { documentReference } from '../../shared/documentRules';
-import { FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../../shared/rules';
+import { BILLED_TAX_OF, FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../../shared/rules';
 import {
 	type Read,
 	NUMBER_MESSAGE,
@@ -279,7 +279,22 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 		);
 	});
 
-	const codes = new Set(asList(body.fees).map((f) => asObject(f).type));
+	// A tax is billed once: the same tax code (or its twin, below) twice would bill it twice.
+	const feeCodes = asList(body.fees).map((f) => {
+		const read = readFeeCode(asObject(f).type);
+		return read.ok ? read.value : undefined;
+	});
+	feeCodes.forEach((code, n) => {
+		if (typeof code !== 'string' || !BILLED_TAX_OF.has(code)) return;
+		const at = feeCodes.flatMap((other, m) => (other === code ? [`fees[${m}]`] : []));
+		if (at.length < 2) return;
+		ctx.addIssue({
+			code: 'custom',
+			path: ['fees', n],
+			message: `'${code}' is given ${at.length} times (${at.join(', ')}); a tax is billed once: keep one`,
+		});
+	});
+	const codes = new Set(feeCodes);
 	for (const [a, b] of FEE_ALIAS_PAIRS) {
 		if (codes.has(a) && codes.has(b)) {
 			ctx.addIssue({
