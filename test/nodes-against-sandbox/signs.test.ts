@@ -6,10 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { keyDerivationChange } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
-import { runNode } from '../harness/engine';
-import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { client } from '../sandbox/testkit';
 
@@ -25,16 +23,7 @@ const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: []
 const COLUMNS = { inputMode: 'columns', columns: AUTO };
 const JSON_BODY = { inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}' };
 
-function run(keyName: string, parameters: IDataObject, items: IDataObject[]) {
-	return runNode({
-		node: new SurplusLinesInvoice(),
-		parameters: { resource: 'invoice', ...parameters },
-		items,
-		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
-		continueOnFail: true,
-		settings: { typeVersion: 2 },
-	});
-}
+const run = (keyName: string, parameters: IDataObject, items: IDataObject[]) => runInvoiceOn(sb, keyName, parameters, items, 2);
 
 /** What the state sees of a stored invoice: type, premium, each fee and insurer amount with its sign. */
 async function stored(keyName: string, id: unknown): Promise<IDataObject> {
