@@ -215,6 +215,29 @@ const pathText = (steps: Step[]) =>
 /** Transactions whose amounts are the amounts of a change, negative when premium is returned. */
 const CHANGES = new Set<TypeCode>(['ENDORSEMENT', 'CANCELLATION']);
 
+/** Whether a raw body is a change whose premium is returned, and whether its type said so. */
+function returnedPremium(raw: IDataObject): { returned: boolean; byType: boolean } {
+	const read = readTransaction(raw.type_code);
+	const premium = writtenSign(raw.net_premium);
+	if (!read.ok || !read.value || !CHANGES.has(read.value.code))
+		return { returned: false, byType: false };
+	const byType = read.value.direction === 'return' && premium === 'unsigned';
+	return { returned: byType || premium === '-', byType };
+}
+
+/**
+ * An amount of the raw body as it will be filed: on a change with premium returned, an unsigned
+ * amount is negative (so the sum rules compare what is sent). Undefined when it is not an amount.
+ */
+export function signedAmountReader(raw: IDataObject): (value: unknown) => number | undefined {
+	const { returned } = returnedPremium(raw);
+	return (value) => {
+		const read = readAmount(value);
+		if (!read.ok || read.value === undefined) return undefined;
+		return returned && writtenSign(value) === 'unsigned' ? -read.value : read.value;
+	};
+}
+
 /**
  * Applies the sign rules to a checked body (`raw` is the body as given, for the signs the sheet
  * wrote). On an endorsement or a cancellation every amount of the change has the premium's sign:
@@ -245,8 +268,7 @@ export function readTransactionSigns(raw: IDataObject, checked: IDataObject): Si
 	}
 	if (result.problems.length || !CHANGES.has(code)) return result;
 
-	const byType = direction === 'return' && premium === 'unsigned';
-	const returned = byType || premium === '-';
+	const { returned, byType } = returnedPremium(raw);
 	// Unsigned amounts follow a returned premium, said in `_converted`; a sign the sheet wrote
 	// against the premium's is refused, naming the amount (and so its column).
 	const why = byType

@@ -24,7 +24,7 @@ import {
 	readWith,
 	squash,
 } from '../../shared/values';
-import { readTransactionSigns, readTypeCode } from './transactionTypes';
+import { readTransactionSigns, readTypeCode, signedAmountReader } from './transactionTypes';
 import { fieldPath } from '../../shared/zodIssues';
 
 // Every value goes through the shared readers (`shared/values.ts`): amounts and dates as
@@ -183,10 +183,6 @@ const invoiceFields = z
 
 const cents = (value: number) => Math.round(value * 100);
 const money = (value: number) => value.toFixed(2);
-const asNumber = (value: unknown) => {
-	const read = readAmount(value);
-	return read.ok ? read.value : undefined;
-};
 const asList = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
 const asObject = (value: unknown) =>
 	value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
@@ -197,6 +193,8 @@ const asObject = (value: unknown) =>
  */
 const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 	const body = asObject(raw);
+	// Amounts as they will be sent: the sign rules may turn unsigned ones negative.
+	const asNumber = signedAmountReader(body);
 	asList(body.coverages).forEach((item, n) => {
 		const c = asObject(item);
 		const premiums = asList(c.limits).map((l) => asNumber(asObject(l).premium));

@@ -100,6 +100,25 @@ describe('every amount of a change has the premium’s sign', () => {
 		});
 	});
 
+	it('the sum rules compare the amounts as filed: unsigned groups and a coverage under "(500)" follow before they are summed', () => {
+		const read = validateInvoice(
+			body({
+				type_code: 'ENDORSEMENT',
+				net_premium: '(500)',
+				insurers: [
+					{ lob_id: 1, amount: '300', companies: [{ company_id: 1, amount: '300' }] },
+					{ lob_id: 2, amount: '200', companies: [{ company_id: 2, percent: 100 }] },
+				],
+				coverages: [{ code: 'GL', amount: '500', limits: [{ premium: '(500)' }] }],
+			}),
+		);
+		expect(sent(read)).toMatchObject({
+			net_premium: -500,
+			coverages: [{ amount: -500, limits: [{ premium: -500 }] }],
+			insurers: [{ amount: -300, companies: [{ amount: -300 }] }, { amount: -200 }],
+		});
+	});
+
 	it('a new policy keeps the sheet’s signs as written (not a change)', () => {
 		expect(sent(validateInvoice(body({ type_code: 'NEW', net_premium: -500, fees: [{ type: 'sl_tax', amount: 24.25 }] })))).toMatchObject({
 			net_premium: -500,
