@@ -45,7 +45,7 @@ function mergeTaxLines(
 		const sent = fees.findIndex((f) => f.type === code || f.type === twinOf(code));
 		if (sent >= 0 && fees[sent].amount === 0 && Number(line.amount ?? 0) !== 0) {
 			keptZeros.push(
-				`fees[${sent}] (${String(fees[sent].type)}): the row gives 0 and 0 is filed; the preview computed ${feeTypeName(code, line.name)} ${Number(line.amount).toFixed(2)} for ${String(body.state_code)}. Bill Taxes From Preview keeps a tax the row gives: leave the cell empty (or the line out) to bill the computed amount`,
+				`${feeTypeName(String(fees[sent].type))} (${String(fees[sent].type)}): the row gives 0 and 0 is filed; the preview computed ${Number(line.amount).toFixed(2)} for ${String(body.state_code)}. Bill Taxes From Preview keeps a tax the row gives: leave the cell empty (or the line out) to bill the computed amount`,
 			);
 		}
 		if (!code || present.has(code) || present.has(twinOf(code) ?? '')) continue;

@@ -194,7 +194,7 @@ describe('a 0 in a tax column', () => {
 			{ type: 'stamping_fee', amount: 4 },
 		]);
 		expect(output![0].json._warnings).toEqual([
-			'fees[0] (sl_tax): the row gives 0 and 0 is filed; the preview computed Surplus Lines Tax 485.00 for TX. Bill Taxes From Preview keeps a tax the row gives: leave the cell empty (or the line out) to bill the computed amount',
+			'Surplus Lines Tax (sl_tax): the row gives 0 and 0 is filed; the preview computed 485.00 for TX. Bill Taxes From Preview keeps a tax the row gives: leave the cell empty (or the line out) to bill the computed amount',
 			'Tax check: Surplus Lines Tax (column "SL Tax"): sheet 0.00, computed 485.00 for TX on 2026-03-01, difference -485.00',
 		]);
 	});
