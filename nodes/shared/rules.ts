@@ -120,6 +120,18 @@ export const FEE_ALIAS_PAIRS: ReadonlyArray<readonly [string, string]> = [
 	['flat_fee', 'filing_fee'],
 ];
 
+/**
+ * The billed tax a fee code stands for: a tax code itself, or the pass-through twin that shares
+ * its stored column (a sheet's "Filing Fee" is filing_fee, stored where flat_fee is). Such a line
+ * is a tax of the change: its sign follows the premium's, and the tax check counts it as its twin.
+ */
+export const BILLED_TAX_OF: ReadonlyMap<string, string> = new Map<string, string>([
+	...FEE_CODES.tax.map((code): [string, string] => [code, code]),
+	...FEE_ALIAS_PAIRS.filter(([code]) => FEE_CODES.tax.includes(code)).map(
+		([code, twin]): [string, string] => [twin, code],
+	),
+]);
+
 export const LIMITS = {
 	invoiceFees: 25,
 	calculatorFees: 15,

@@ -1,7 +1,10 @@
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { forgetEarlierLooks } from '../../nodes/SurplusLinesInvoice/filing/lookFirst';
-import { shutdownEngine } from '../harness/engine';
-import { startSandbox, type RunningSandbox } from '../sandbox';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { runNode, shutdownEngine } from '../harness/engine';
+import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
 
 /**
  * The usual hooks of a test file that runs nodes against the sandbox: one sandbox for the file,
@@ -23,4 +26,22 @@ export function useSandboxSuite(): RunningSandbox {
 		shutdownEngine();
 	});
 	return handle;
+}
+
+/** Runs the Invoice node with one of the sandbox's keys (by name), continuing on failed items. */
+export function runInvoiceOn(
+	sandbox: RunningSandbox,
+	keyName: string,
+	parameters: IDataObject,
+	items: IDataObject[] = [{}],
+	typeVersion = 1,
+) {
+	return runNode({
+		node: new SurplusLinesInvoice(),
+		parameters: { resource: 'invoice', ...parameters },
+		items,
+		credentials: { apiKey: keyByName(keyName).key, baseUrl: sandbox.baseUrl },
+		continueOnFail: true,
+		settings: { typeVersion },
+	});
 }

@@ -6,23 +6,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { runNode } from '../harness/engine';
-import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 
 const sb = useSandboxSuite();
 
-function run(keyName: string, parameters: IDataObject, items: IDataObject[] = [{}], typeVersion = 1) {
-	return runNode({
-		node: new SurplusLinesInvoice(),
-		parameters: { resource: 'invoice', ...parameters },
-		items,
-		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
-		continueOnFail: true,
-		settings: { typeVersion },
-	});
-}
+const run = (keyName: string, parameters: IDataObject, items?: IDataObject[], typeVersion?: number) =>
+	runInvoiceOn(sb, keyName, parameters, items, typeVersion);
 
 async function stored(keyName: string, id: unknown): Promise<IDataObject> {
 	const res = await fetch(`${sb.baseUrl}/invoices/${String(id)}`, { headers: { authorization: `Bearer ${keyByName(keyName).key}` } });

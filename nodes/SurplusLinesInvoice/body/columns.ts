@@ -14,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { headerKeys, headerWords, readHeaderWords } from './columnWords';
-import { INVOICE_FEE_CODES } from '../../shared/rules';
+import { BILLED_TAX_OF, INVOICE_FEE_CODES } from '../../shared/rules';
 import { FEE_TYPE_NAMES } from '../../shared/service';
 import { isBlankValue, readAmount } from '../../shared/values';
 
@@ -543,7 +543,8 @@ const byNumber = (a: [number, unknown], b: [number, unknown]) => a[0] - b[0];
 
 /**
  * Column values (by column id) → the request body. Empty cells are left out; a fee column that
- * is empty or 0 sends no fee line; numbered parts keep their order and close gaps.
+ * is empty or 0 sends no fee line (a tax column's 0 is kept); numbered parts keep their order
+ * and close gaps.
  */
 export function columnsToBody(values: IDataObject, names: Record<string, string>): ColumnsBody {
 	const body: IDataObject = {};
@@ -574,7 +575,9 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 			group.set(n, { ...group.get(n), [part[3]]: value });
 		} else if (id.startsWith('fee_')) {
 			const read = readAmount(value);
-			if (read.ok && read.value === 0) continue;
+			const code = id.slice('fee_'.length);
+			// A 0 fee sends no line; a 0 tax is kept, so Bill Taxes From Preview cannot replace it.
+			if (read.ok && read.value === 0 && !BILLED_TAX_OF.has(code)) continue;
 			fees.push({ code: id.slice('fee_'.length), id, amount: value });
 		} else {
 			body[id] = value;

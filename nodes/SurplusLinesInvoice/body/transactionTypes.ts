@@ -10,13 +10,15 @@
  * that could mean two types ("RE") is refused rather than guessed.
  *
  * Signs: a code with a direction (APE, RPE, FC, PC, Additional, Return) decides how an unsigned
- * premium is read. A return written unsigned is filed negative, with the row's other amounts of
- * the change (coverage and insurer amounts, billed taxes); a sign the sheet writes that
- * contradicts the code is refused. Codes without a direction keep the sheet's sign as written.
+ * premium is read; a premium sign that contradicts the code is refused. On any endorsement or
+ * cancellation the other amounts of the change (coverage and insurer amounts, billed taxes and
+ * their pass-through twins) have the premium's sign: unsigned ones follow a returned premium,
+ * one written against it is refused. A plain Cancellation with a positive premium is warned of
+ * (warnings.ts), not changed.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { FEE_CODES, MESSAGES, TYPE_CODES } from '../../shared/rules';
+import { BILLED_TAX_OF, MESSAGES, TYPE_CODES } from '../../shared/rules';
 import { type Read, isBlankValue, readAmount, squash } from '../../shared/values';
 
 export type TypeCode = (typeof TYPE_CODES)[number];
@@ -170,7 +172,6 @@ function writtenSign(raw: unknown): Written {
 	return typeof raw === 'string' && /^\s*\+/.test(raw) ? '+' : 'unsigned';
 }
 
-const BILLED_TAX_CODES = new Set(FEE_CODES.tax);
 const list = (value: unknown) =>
 	Array.isArray(value) ? (value as unknown[]).filter((v) => v && typeof v === 'object') : [];
 
@@ -178,7 +179,9 @@ type Step = string | number;
 
 /**
  * Where the amounts of the change besides the premium are, which the service wants with the
- * premium's sign: coverage amounts and their limits' premiums, insurer amounts, billed tax lines.
+ * premium's sign: coverage amounts and their limits' premiums, insurer amounts, billed tax lines
+ * and the pass-through twins stored in a tax's column (filing_fee, clearinghouse_fee,
+ * fire_marshall_tax). Policy, inspection and broker fees are not: they keep the sheet's sign.
  */
 function changeAmounts(body: IDataObject): Step[][] {
 	const found: Step[][] = [];
@@ -195,7 +198,7 @@ function changeAmounts(body: IDataObject): Step[][] {
 		);
 	});
 	list(body.fees).forEach((f, n) => {
-		if (BILLED_TAX_CODES.has(String((f as IDataObject).type))) found.push(['fees', n, 'amount']);
+		if (BILLED_TAX_OF.has(String((f as IDataObject).type))) found.push(['fees', n, 'amount']);
 	});
 	return found;
 }
@@ -209,9 +212,38 @@ const valueAt = (value: unknown, steps: Step[]): unknown =>
 const pathText = (steps: Step[]) =>
 	steps.map((s, n) => (typeof s === 'number' ? `[${s}]` : n ? `.${s}` : s)).join('');
 
+/** Transactions whose amounts are the amounts of a change, negative when premium is returned. */
+const CHANGES = new Set<TypeCode>(['ENDORSEMENT', 'CANCELLATION']);
+
+/** Whether a raw body is a change whose premium is returned, and whether its type said so. */
+function returnedPremium(raw: IDataObject): { returned: boolean; byType: boolean } {
+	const read = readTransaction(raw.type_code);
+	const premium = writtenSign(raw.net_premium);
+	if (!read.ok || !read.value || !CHANGES.has(read.value.code))
+		return { returned: false, byType: false };
+	const byType = read.value.direction === 'return' && premium === 'unsigned';
+	return { returned: byType || premium === '-', byType };
+}
+
 /**
- * Applies the type's sign rules to a checked body (`raw` is the body as given, for the signs the
- * sheet wrote). The checked body is not changed; a new one is returned when a sign was set.
+ * An amount of the raw body as it will be filed: on a change with premium returned, an unsigned
+ * amount is negative (so the sum rules compare what is sent). Undefined when it is not an amount.
+ */
+export function signedAmountReader(raw: IDataObject): (value: unknown) => number | undefined {
+	const { returned } = returnedPremium(raw);
+	return (value) => {
+		const read = readAmount(value);
+		if (!read.ok || read.value === undefined) return undefined;
+		return returned && writtenSign(value) === 'unsigned' ? -read.value : read.value;
+	};
+}
+
+/**
+ * Applies the sign rules to a checked body (`raw` is the body as given, for the signs the sheet
+ * wrote). On an endorsement or a cancellation every amount of the change has the premium's sign:
+ * with a returned premium (written negative, or unsigned under a return code) the unsigned ones
+ * are filed negative and one written `+` is refused; with a positive premium one written negative
+ * is refused. The checked body is not changed; a new one is returned when a sign was set.
  */
 export function readTransactionSigns(raw: IDataObject, checked: IDataObject): SignReading {
 	const result: SignReading = { body: checked, signed: [], problems: [] };
@@ -222,7 +254,7 @@ export function readTransactionSigns(raw: IDataObject, checked: IDataObject): Si
 	if (squash(word) !== squash(code))
 		result.typeNote = { from: word, to: code, why: `${word}: ${meaning}` };
 	const premium = writtenSign(raw.net_premium);
-	if (!direction || premium === 'zero' || premium === 'unread') return result;
+	if (premium === 'zero' || premium === 'unread') return result;
 
 	const shown = String(raw.net_premium).trim();
 	if (direction === 'additional' && premium === '-') {
@@ -234,21 +266,38 @@ export function readTransactionSigns(raw: IDataObject, checked: IDataObject): Si
 			`net_premium: ${shown} is written positive, but type_code "${word}" returns premium; write it unsigned or negative`,
 		);
 	}
-	if (direction !== 'return' || premium !== 'unsigned' || result.problems.length) return result;
+	if (result.problems.length || !CHANGES.has(code)) return result;
 
-	// A return written unsigned: the premium and the other amounts of the change are filed
-	// negative, as the service wants premium returned. Amounts the sheet already signed stay.
-	const why = `${word} returns premium: an unsigned amount is filed negative`;
+	const { returned, byType } = returnedPremium(raw);
+	// Unsigned amounts follow a returned premium, said in `_converted`; a sign the sheet wrote
+	// against the premium's is refused, naming the amount (and so its column).
+	const why = byType
+		? `${word} returns premium: an unsigned amount is filed negative`
+		: `the premium ${shown} is returned: an unsigned amount of the change is filed negative`;
 	const body = JSON.parse(JSON.stringify(checked)) as IDataObject;
-	for (const steps of [['net_premium'], ...changeAmounts(body)]) {
+	const amounts = byType ? [['net_premium'], ...changeAmounts(body)] : changeAmounts(body);
+	for (const steps of amounts) {
 		const holder = valueAt(body, steps.slice(0, -1)) as Record<Step, unknown>;
 		const key = steps[steps.length - 1];
 		const value = holder[key];
 		const from = valueAt(raw, steps);
-		if (typeof value !== 'number' || value <= 0 || writtenSign(from) !== 'unsigned') continue;
-		holder[key] = -value;
-		result.signed.push({ field: pathText(steps), from, to: -value, why });
+		const sign = writtenSign(from);
+		if (typeof value !== 'number' || value === 0) continue;
+		const at = pathText(steps);
+		if (returned && sign === '+') {
+			result.problems.push(
+				`${at}: ${String(from).trim()} is written positive, but the premium (${shown}) is returned and every amount of a change has the premium's sign; write it unsigned or negative`,
+			);
+		} else if (!returned && sign === '-') {
+			result.problems.push(
+				`${at}: ${String(from).trim()} is negative, but the premium (${shown}) is positive and every amount of a change has the premium's sign; write it positive, or the premium negative`,
+			);
+		} else if (returned && sign === 'unsigned' && value > 0) {
+			holder[key] = -value;
+			result.signed.push({ field: at, from, to: -value, why });
+		}
 	}
+	if (result.problems.length) return { ...result, signed: [] };
 	result.body = body;
 	return result;
 }

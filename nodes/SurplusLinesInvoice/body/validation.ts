@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { documentReference } from '../../shared/documentRules';
-import { FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../../shared/rules';
+import { BILLED_TAX_OF, FEE_ALIAS_PAIRS, INVOICE_FEE_CODES, LIMITS } from '../../shared/rules';
 import {
 	type Read,
 	NUMBER_MESSAGE,
@@ -24,7 +24,7 @@ import {
 	readWith,
 	squash,
 } from '../../shared/values';
-import { readTransactionSigns, readTypeCode } from './transactionTypes';
+import { readTransactionSigns, readTypeCode, signedAmountReader } from './transactionTypes';
 import { fieldPath } from '../../shared/zodIssues';
 
 // Every value goes through the shared readers (`shared/values.ts`): amounts and dates as
@@ -183,10 +183,6 @@ const invoiceFields = z
 
 const cents = (value: number) => Math.round(value * 100);
 const money = (value: number) => value.toFixed(2);
-const asNumber = (value: unknown) => {
-	const read = readAmount(value);
-	return read.ok ? read.value : undefined;
-};
 const asList = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
 const asObject = (value: unknown) =>
 	value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
@@ -197,6 +193,8 @@ const asObject = (value: unknown) =>
  */
 const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 	const body = asObject(raw);
+	// Amounts as they will be sent: the sign rules may turn unsigned ones negative.
+	const asNumber = signedAmountReader(body);
 	asList(body.coverages).forEach((item, n) => {
 		const c = asObject(item);
 		const premiums = asList(c.limits).map((l) => asNumber(asObject(l).premium));
@@ -279,7 +277,22 @@ const crossFieldRules = z.unknown().superRefine((raw, ctx) => {
 		);
 	});
 
-	const codes = new Set(asList(body.fees).map((f) => asObject(f).type));
+	// A tax is billed once: the same tax code (or its twin, below) twice would bill it twice.
+	const feeCodes = asList(body.fees).map((f) => {
+		const read = readFeeCode(asObject(f).type);
+		return read.ok ? read.value : undefined;
+	});
+	feeCodes.forEach((code, n) => {
+		if (typeof code !== 'string' || !BILLED_TAX_OF.has(code)) return;
+		const at = feeCodes.flatMap((other, m) => (other === code ? [`fees[${m}]`] : []));
+		if (at.length < 2) return;
+		ctx.addIssue({
+			code: 'custom',
+			path: ['fees', n],
+			message: `'${code}' is given ${at.length} times (${at.join(', ')}); a tax is billed once: keep one`,
+		});
+	});
+	const codes = new Set(feeCodes);
 	for (const [a, b] of FEE_ALIAS_PAIRS) {
 		if (codes.has(a) && codes.has(b)) {
 			ctx.addIssue({

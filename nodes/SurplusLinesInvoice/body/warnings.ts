@@ -71,6 +71,12 @@ export function invoiceWarnings(body: IDataObject, mode: 'full' | 'partial' = 'f
 			`net_premium: ${premium} is negative on a ${type} transaction; a new or renewal transaction normally has a positive premium (returned premium is filed as an ENDORSEMENT or CANCELLATION)`,
 		);
 	}
+	// A plain Cancellation gives no direction: a positive premium is filed as written, and said.
+	if (premium !== undefined && premium > 0 && type === 'CANCELLATION') {
+		warnings.push(
+			`net_premium: ${premium} is positive on a CANCELLATION; a cancellation normally returns premium (negative). It is filed as written: write it negative, or use FC / PC, if premium is returned`,
+		);
+	}
 	const effective = typeof body.effective_date === 'string' ? body.effective_date : undefined;
 	const expiration = typeof body.expiration_date === 'string' ? body.expiration_date : undefined;
 	if (effective && expiration && expiration.slice(0, 10) < effective.slice(0, 10)) {

@@ -15,7 +15,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_TYPE_CODE, FEE_ALIAS_PAIRS } from '../../shared/rules';
+import { BILLED_TAX_OF, DEFAULT_TYPE_CODE, FEE_ALIAS_PAIRS } from '../../shared/rules';
 
 /**
  * JSON with object keys sorted at every level: the same value always gives the same text. Built
@@ -90,20 +90,25 @@ const ALIAS_TARGET = new Map(FEE_ALIAS_PAIRS.map(([alias, target]) => [alias, ta
 /**
  * The canonical body as its Idempotency-Key reads it: a fee written with either code of an alias
  * pair (one stored column) is the same fee, so a re-run that writes the other code is the same
- * filing (the service answers 409 to the key, and the node finds the first filing). The body is
- * still sent with the code the row gave: it is stored as sent.
+ * filing (the service answers 409 to the key, and the node finds the first filing). A tax line of
+ * 0 is no tax line, as it was before a sheet's 0 tax was sent: the same row keeps its key. The
+ * body is still sent with the lines and codes the row gave: it is stored as sent.
  */
 export function oneFeeCodePerColumn(body: unknown): unknown {
 	const fees = (body as IDataObject | undefined)?.fees;
-	if (
-		!Array.isArray(fees) ||
-		!fees.some((fee) => ALIAS_TARGET.has(String((fee as IDataObject)?.type)))
-	) {
-		return body;
-	}
-	const folded = (fees as IDataObject[]).map((fee) => {
-		const target = ALIAS_TARGET.get(String(fee?.type));
-		return target ? { ...fee, type: target } : fee;
-	});
-	return { ...(body as IDataObject), fees: sortedByCode(folded) };
+	const folds = (fee: unknown) => {
+		const { type, amount } = (fee ?? {}) as IDataObject;
+		return ALIAS_TARGET.has(String(type)) || (amount === 0 && BILLED_TAX_OF.has(String(type)));
+	};
+	if (!Array.isArray(fees) || !fees.some(folds)) return body;
+	const folded = (fees as IDataObject[])
+		.filter((fee) => !(fee?.amount === 0 && BILLED_TAX_OF.has(String(fee?.type))))
+		.map((fee) => {
+			const target = ALIAS_TARGET.get(String(fee?.type));
+			return target ? { ...fee, type: target } : fee;
+		});
+	const rest = { ...(body as IDataObject) };
+	if (folded.length) rest.fees = sortedByCode(folded) as IDataObject[];
+	else delete rest.fees;
+	return rest;
 }

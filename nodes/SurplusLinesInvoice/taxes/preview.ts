@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError, serviceError } from '../../shared/errors';
-import { PATHS } from '../../shared/service';
+import { PATHS, feeTypeName } from '../../shared/service';
 import { FEE_ALIAS_PAIRS } from '../../shared/rules';
 import { apiRequest, type ApiReply } from '../../shared/transport';
 import { validateInvoice } from '../body/validation';
+import { addInvoiceWarnings } from '../body/warnings';
 
 /** POST /invoices/preview: stores nothing, so it is safe to resend. */
 export async function previewInvoice(
@@ -28,17 +29,30 @@ const NOT_BLOCKING = /^State \w+ is not supported for filing$/;
 const twinOf = (code: string) =>
 	FEE_ALIAS_PAIRS.flatMap(([a, b]) => (a === code ? [b] : b === code ? [a] : []))[0];
 
-/** Adds the preview's tax lines to fees[]: codes already sent (or their alias twin) are kept as sent. */
-function mergeTaxLines(body: IDataObject, lineItems: IDataObject[]): IDataObject {
+/**
+ * Adds the preview's tax lines to fees[]: codes already sent (or their alias twin) are kept as
+ * sent, a 0 included. The kept 0s the preview computes otherwise are returned, to be said.
+ */
+function mergeTaxLines(
+	body: IDataObject,
+	lineItems: IDataObject[],
+): { body: IDataObject; keptZeros: string[] } {
 	const fees = Array.isArray(body.fees) ? [...(body.fees as IDataObject[])] : [];
 	const present = new Set(fees.map((f) => String(f.type)));
+	const keptZeros: string[] = [];
 	for (const line of lineItems) {
 		const code = String(line.code ?? '');
+		const sent = fees.findIndex((f) => f.type === code || f.type === twinOf(code));
+		if (sent >= 0 && fees[sent].amount === 0 && Number(line.amount ?? 0) !== 0) {
+			keptZeros.push(
+				`${feeTypeName(String(fees[sent].type))} (${String(fees[sent].type)}): the row gives 0 and 0 is filed; the preview computed ${Number(line.amount).toFixed(2)} for ${String(body.state_code)}. Bill Taxes From Preview keeps a tax the row gives: leave the cell empty (or the line out) to bill the computed amount`,
+			);
+		}
 		if (!code || present.has(code) || present.has(twinOf(code) ?? '')) continue;
 		fees.push({ type: code, amount: line.amount as number });
 		present.add(code);
 	}
-	return { ...body, fees };
+	return { body: { ...body, fees }, keptZeros };
 }
 
 /**
@@ -72,12 +86,14 @@ export async function billTaxesFromPreview(
 	}
 	const tax = (preview.tax_calculation ?? {}) as IDataObject;
 	const lineItems = Array.isArray(tax.line_items) ? (tax.line_items as IDataObject[]) : [];
-	const merged = validateInvoice(mergeTaxLines(body, lineItems));
+	const { body: billed, keptZeros } = mergeTaxLines(body, lineItems);
+	const merged = validateInvoice(billed);
 	if (!merged.ok) {
 		throw inputError(ctx, merged.problems, {
 			itemIndex,
 			summary: `With the preview's tax lines the invoice breaks a rule, nothing was created: ${merged.problems[0]}`,
 		});
 	}
+	addInvoiceWarnings(ctx, itemIndex, keptZeros);
 	return { body: merged.body, notes: messages.filter((m) => NOT_BLOCKING.test(m)), preview };
 }

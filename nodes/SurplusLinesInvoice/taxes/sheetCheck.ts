@@ -13,7 +13,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { localError } from '../../shared/errors';
 import type { SheetTotals } from '../body/columns';
-import { FEE_ALIAS_PAIRS, FEE_CODES } from '../../shared/rules';
+import { BILLED_TAX_OF } from '../../shared/rules';
 import { feeTypeName } from '../../shared/service';
 import { readAmount } from '../../shared/values';
 import { addInvoiceWarnings } from '../body/warnings';
@@ -90,20 +90,14 @@ export function readTaxCheckSettings(ctx: IExecuteFunctions, itemIndex: number):
 	};
 }
 
-/** The code the calculation gives a billed tax under (fire_marshall_tax is fire_marshal...). */
-const COMPUTED_CODE = new Map<string, string>([
-	...FEE_CODES.tax.map((code): [string, string] => [code, code]),
-	...FEE_ALIAS_PAIRS.filter(([code]) => FEE_CODES.tax.includes(code)).map(
-		([code, twin]): [string, string] => [twin, code],
-	),
-]);
-
 interface SheetFigure {
 	/** The calculation's code, or `total_taxes_and_fees` / `total_due`. */
 	code: string;
 	sheet: number;
 	column?: string;
 }
+
+const CHANGES = new Set(['ENDORSEMENT', 'CANCELLATION']);
 
 const TOTALS: Record<keyof SheetTotals, string> = {
 	sheet_total_taxes: 'total_taxes_and_fees',
@@ -119,18 +113,20 @@ function sheetFigures(input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 
 	const unread: string[] = [];
 	const fees = Array.isArray(input.body.fees) ? (input.body.fees as IDataObject[]) : [];
 	fees.forEach((fee, n) => {
-		const code = COMPUTED_CODE.get(String(fee.type));
+		const code = BILLED_TAX_OF.get(String(fee.type));
 		if (code && typeof fee.amount === 'number')
 			figures.push({ code, sheet: fee.amount, column: input.sources[`fees[${n}]`] });
 	});
-	// A return written unsigned had its premium and taxes filed negative by its type; its totals,
-	// never sent, are read the same way.
-	const returnedByType = input.converted.some((c) => c.field === 'net_premium' && c.why);
+	// On a change with premium returned, unsigned amounts were filed negative (transactionTypes.ts);
+	// its totals, never sent, are read the same way.
+	const returned =
+		CHANGES.has(String(input.body.type_code)) && Number(input.body.net_premium) < 0;
 	for (const [id, code] of Object.entries(TOTALS)) {
 		const value = input.totals[id as keyof SheetTotals];
 		const read = readAmount(value);
 		if (read.ok && read.value !== undefined) {
-			const sheet = returnedByType && read.value > 0 ? -read.value : read.value;
+			const unsigned = !(typeof value === 'string' && /^\s*\+/.test(value));
+			const sheet = returned && unsigned && read.value > 0 ? -read.value : read.value;
 			figures.push({ code, sheet });
 		} else if (!read.ok) unread.push(`${id}: "${String(value)}" is not an amount; not checked`);
 	}
@@ -180,12 +176,23 @@ function compareSheetTaxes(
 	const items = Array.isArray(taxCalculation.line_items)
 		? (taxCalculation.line_items as IDataObject[])
 		: [];
+	const linesOf = (code: string) => items.filter((l) => l.code === code);
+	// A pass-through twin sent (filing_fee) is the tax line the calculation computes (flat_fee),
+	// one stored column; the calculation adds it to total_due once as a fee and once as its tax
+	// line, which the sheet's Total Due does not. It is counted once, as the tax.
+	const twinsCounted = (Array.isArray(input.body.fees) ? (input.body.fees as IDataObject[]) : [])
+		.filter((fee) => {
+			const tax = BILLED_TAX_OF.get(String(fee.type));
+			return tax && tax !== fee.type && linesOf(tax).length > 0;
+		})
+		.reduce((sum, fee) => sum + (Number(fee.amount) || 0), 0);
 	const computedOf = (code: string): number | null => {
 		if (TOTALS_NAMES[code]) {
 			const total = Number(taxCalculation[code]);
-			return Number.isFinite(total) ? total : null;
+			if (!Number.isFinite(total)) return null;
+			return code === 'total_due' ? total - twinsCounted : total;
 		}
-		const lines = items.filter((l) => l.code === code);
+		const lines = linesOf(code);
 		return lines.length ? lines.reduce((sum, l) => sum + Number(l.amount ?? 0), 0) : null;
 	};
 	const lines = figures.map((f) => {

@@ -17,7 +17,7 @@ export const billTaxesSwitch: INodeProperties = {
 	default: true,
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 	description:
-		'Whether to preview first and add the computed taxes and fees (Surplus Lines Tax, stamping fee…) to the fees, then create. One extra call. Codes already in the fees are kept as sent. Nothing is created when the preview reports problems. Turn off only when the fees already carry the taxes.',
+		'Whether to preview first and add the computed taxes and fees (Surplus Lines Tax, stamping fee…) to the fees, then create. One extra call. Codes already in the fees are kept as sent, a 0 included (the item then says what the preview computed). Nothing is created when the preview reports problems. Turn off only when the fees already carry the taxes.',
 };
 
 export function wantsTaxesFromPreview(ctx: IExecuteFunctions, itemIndex: number): boolean {

@@ -50,7 +50,8 @@ const TAX = {
 	total_taxes_and_fees: 489,
 	total_due: 10489,
 };
-const previewReply = envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: TAX, invoice: null });
+const previewOf = (tax: object) => envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: tax, invoice: null });
+const previewReply = previewOf(TAX);
 const SENT = {
 	policy_number: 'CR-2026-001',
 	insured_name: 'Gulf Coast Marina LLC',
@@ -171,5 +172,95 @@ describe('tax check', () => {
 		expect(output![0].json._warnings).toEqual([
 			'Tax check: Fire Marshal Tax (column "Fire Marshal Tax"): sheet -1.00, the service computes no fire_marshal for TX on 2026-03-01, difference -1.00',
 		]);
+	});
+});
+
+/** ROW with an explicit 0 in its SL Tax column and no total. */
+const ZERO_ROW: IDataObject = { ...ROW, 'SL Tax': '0' };
+delete ZERO_ROW['Total Due'];
+
+describe('a 0 in a tax column', () => {
+	it('Bill Taxes From Preview keeps it: 0 is filed, and the item says what the preview computed', async () => {
+		const preview = nock(API).post('/invoices/preview').reply(200, previewReply);
+		let filed: IDataObject | undefined;
+		const create = nock(API)
+			.post('/invoices', (b: IDataObject) => ((filed = b), true))
+			.reply(201, (_uri, b) => envelope(invoiceFor(b as IDataObject, 51)));
+		const { output } = await runInvoice(2, { operation: 'create' }, [ZERO_ROW]);
+		preview.done();
+		create.done();
+		expect(filed!.fees).toEqual([
+			{ type: 'sl_tax', amount: 0 },
+			{ type: 'stamping_fee', amount: 4 },
+		]);
+		expect(output![0].json._warnings).toEqual([
+			'Surplus Lines Tax (sl_tax): the row gives 0 and 0 is filed; the preview computed 485.00 for TX. Bill Taxes From Preview keeps a tax the row gives: leave the cell empty (or the line out) to bill the computed amount',
+			'Tax check: Surplus Lines Tax (column "SL Tax"): sheet 0.00, computed 485.00 for TX on 2026-03-01, difference -485.00',
+		]);
+	});
+
+	it('a 0 in a fee column that is not a tax still sends no line', async () => {
+		let filed: IDataObject | undefined;
+		nock(API)
+			.post('/invoices', (b: IDataObject) => ((filed = b), true))
+			.reply(201, (_uri, b) => envelope(invoiceFor(b as IDataObject, 52)));
+		await runInvoice(2, { operation: 'create', billTaxesFromPreview: false }, [{ ...ZERO_ROW, 'SL Tax': '485', 'Broker Fee': '0' }]);
+		expect(filed!.fees).toEqual([
+			{ type: 'sl_tax', amount: 485 },
+			{ type: 'stamping_fee', amount: 4 },
+		]);
+	});
+});
+
+describe('the tax check counts a pass-through twin as its tax', () => {
+	// FL on 2026-03-01: 4.94%, 0.06%, flat 4, FIGA 1% of 10,000. The calculation adds the sent
+	// filing_fee to total_due as a fee and its flat_fee line as a tax.
+	const FL_TAX = {
+		state: { id: 10, code: 'FL', name: 'Florida' },
+		input: { premium: 10000, policy_fees: 4, effective_date: '2026-03-01' },
+		line_items: [
+			{ name: 'Surplus Lines Tax', code: 'sl_tax', rate: 4.94, rate_type: 'percentage', amount: 494 },
+			{ name: 'Service Fee', code: 'service_fee', rate: 0.06, rate_type: 'percentage', amount: 6 },
+			{ name: 'Filing Fee', code: 'flat_fee', rate: 4, rate_type: 'flat', amount: 4 },
+			{ name: 'FIGA Assessment', code: 'figa', rate: 1, rate_type: 'percentage', amount: 100 },
+		],
+		total_taxes_and_fees: 604,
+		total_due: 10608,
+	};
+	const FL_ROW = {
+		'Policy Number': 'SG-FL',
+		'Insured Name': 'Sunshine Docks LLC',
+		State: 'FL',
+		'Transaction Type': 'New',
+		'Eff Date': '03/01/2026',
+		'Exp Date': '03/01/2027',
+		Premium: '10000',
+		'SL Tax': '494',
+		'Service Fee': '6',
+		'FIGA Assessment': '100',
+		'Filing Fee': '4',
+		'Total Taxes': '604',
+		'Total Due': '10604',
+	};
+
+	it('a correct FL row with a Filing Fee column passes in Fail mode, Total Due included', async () => {
+		nock(API).post('/invoices/preview').reply(200, previewOf(FL_TAX));
+		let filed: IDataObject | undefined;
+		nock(API)
+			.post('/invoices', (b: IDataObject) => ((filed = b), true))
+			.reply(201, (_uri, b) => envelope(invoiceFor(b as IDataObject, 71)));
+		const { output } = await runInvoice(2, { operation: 'create', options: { sheetTaxCheck: 'fail' } }, [FL_ROW], true);
+		expect(output![0].json.id).toBe(71);
+		const check = output![0].json._taxCheck as IDataObject;
+		expect(check.differences).toBe(0);
+		expect(check.lines).toEqual(
+			expect.arrayContaining([
+				{ code: 'flat_fee', name: 'Filing Fee', column: 'Filing Fee', sheet: 4, computed: 4, difference: 0 },
+				{ code: 'total_due', name: 'Total Due', sheet: 10604, computed: 10604, difference: 0 },
+			]),
+		);
+		// Filed with the row's own code; the preview's flat_fee is not added beside its twin.
+		expect(filed!.fees).toEqual(expect.arrayContaining([{ type: 'filing_fee', amount: 4 }]));
+		expect((filed!.fees as IDataObject[]).some((f) => f.type === 'flat_fee')).toBe(false);
 	});
 });
