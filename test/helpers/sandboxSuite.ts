@@ -1,5 +1,4 @@
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { forgetEarlierLooks } from '../../nodes/SurplusLinesInvoice/filing/lookFirst';
 import { shutdownEngine } from '../harness/engine';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 
@@ -16,7 +15,6 @@ export function useSandboxSuite(): RunningSandbox {
 	beforeEach(() => {
 		handle.reset();
 		forgetRateLimits();
-		forgetEarlierLooks();
 	});
 	afterAll(async () => {
 		await handle.close();
