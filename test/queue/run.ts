@@ -41,7 +41,6 @@ const T2 = { id: 'slE2eT2Credential', name: 'Surplus Lines sandbox (t2)' }; // t
 const LEGACY = { id: 'slQueueLegacyT2', name: 'Surplus Lines sandbox (legacy t2)' };
 const FILING = { id: 'slQueueFilingT2', path: 'sl-queue-filing', webhookId: 'c7000000-0000-4000-8000-0000000000a1' };
 const FILING_LEGACY = { id: 'slQueueFilingLeg', path: 'sl-queue-filing-legacy', webhookId: 'c7000000-0000-4000-8000-0000000000b2' };
-/** Keyed account, the look for rows filed under the earlier key derivation left on (the default). */
 const TRIGGER_SCENARIO = 'trigger-active';
 
 interface Outcome {
