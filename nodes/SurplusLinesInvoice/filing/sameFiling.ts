@@ -10,8 +10,11 @@
  * service does not keep as sent) cannot be compared: the result names it, and the item says so.
  *
  * Values are read in one form on both sides: amounts in cents, dates as YYYY-MM-DD, text trimmed
- * with letter case and inner spaces ignored, a type by its code (the service shows its name), a
- * fee by the one column of its alias pair, insurers and fees in any order.
+ * (letter case counts, as in the derived key; not in codes and looked-up names), a type by its
+ * code (the service shows its name), a fee by the one column of its alias pair, fees in any order,
+ * insurers in any order against the listing. Two rows of one run are compared as sent (the
+ * service's own changes to fees left out of neither), so the rule calls two rows one filing
+ * where their derived keys are one, and on every account kind the same rows are filed.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -38,8 +41,11 @@ type Read = string | string[] | typeof NOT_SHOWN;
 const blank = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-const text = (value: unknown): string =>
-	blank(value) ? '' : String(value).trim().replace(/\s+/g, ' ').toLowerCase();
+/** Free text as the key reads it: trimmed (the canonical body trims), letter case kept. */
+const text = (value: unknown): string => (blank(value) ? '' : String(value).trim());
+
+/** A code or a name looked up by the service: letter case does not matter. */
+const code = (value: unknown): string => text(value).toLowerCase();
 
 const cents = (value: unknown): string => {
 	if (blank(value)) return '';
@@ -66,7 +72,7 @@ const TYPE_BY_NAME: Record<string, string> = {
 
 const typeCode = (value: unknown): string => {
 	const shown = value && typeof value === 'object' ? (value as IDataObject).name : value;
-	return TYPE_BY_NAME[text(shown)] ?? text(shown).toUpperCase();
+	return TYPE_BY_NAME[code(shown)] ?? code(shown).toUpperCase();
 };
 
 const shown = (invoice: IDataObject, field: string, read: (value: unknown) => Read): Read =>
@@ -80,13 +86,22 @@ const TAX_COLUMNS = new Set(FEE_CODES.tax.map((code) => COLUMN.get(code) ?? code
 /** The service sets the flat stamping fee itself in some states: never compared. */
 const SET_BY_SERVICE = 'stamping_fee';
 
-/** One column's fee lines as `column:cents`, sorted; zero amounts left out (TX zeroes vehicle_crime_fee). */
-function feeLines(fees: unknown, state: string, taxes: boolean): string[] {
+/**
+ * Fee lines (`taxes`: the tax columns, else the others) as `column:cents`, sorted. `asStored`: as
+ * the service keeps them: the stamping fee left out (it may set it itself), TX's vehicle_crime_fee
+ * zeroed, zero amounts left out.
+ */
+function feeLines(fees: unknown, state: string, taxes: boolean, asStored: boolean): string[] {
 	const lines: string[] = [];
 	for (const fee of list(fees)) {
-		const code = text(fee.type);
-		const column = COLUMN.get(code) ?? code;
-		if (column === SET_BY_SERVICE || TAX_COLUMNS.has(column) !== taxes) continue;
+		const type = code(fee.type);
+		const column = COLUMN.get(type) ?? type;
+		if (TAX_COLUMNS.has(column) !== taxes) continue;
+		if (!asStored) {
+			lines.push(`${column}:${cents(fee.amount)}`);
+			continue;
+		}
+		if (column === SET_BY_SERVICE) continue;
 		const amount = state === 'tx' && column === 'vehicle_crime_fee' ? '0' : cents(fee.amount);
 		if (amount !== '0' && amount !== '') lines.push(`${column}:${amount}`);
 	}
@@ -111,9 +126,9 @@ function rowInsurers(insurers: unknown): string[] {
 
 const who = (item: IDataObject): string =>
 	[
-		blank(item.company_id) ? '' : `id:${text(item.company_id)}`,
-		blank(item.naic) ? '' : `naic:${text(item.naic)}`,
-		blank(item.company_name ?? item.name) ? '' : `name:${text(item.company_name ?? item.name)}`,
+		blank(item.company_id) ? '' : `id:${code(item.company_id)}`,
+		blank(item.naic) ? '' : `naic:${code(item.naic)}`,
+		blank(item.company_name ?? item.name) ? '' : `name:${code(item.company_name ?? item.name)}`,
 	]
 		.filter(Boolean)
 		.join(',');
@@ -148,7 +163,7 @@ function insurersMatch(row: string[], other: string[]): boolean {
 
 const coverageLines = (coverages: unknown): string[] =>
 	list(coverages)
-		.map((c) => `${text(c.code)}:${cents(c.amount)}`)
+		.map((c) => `${code(c.code)}:${cents(c.amount)}`)
 		.sort();
 
 /** The service shows only the coverages it matched: each it shows is one the row sends. */
@@ -165,24 +180,24 @@ function coveragesMatch(row: string[], other: string[], otherStored: boolean): b
 /** A line of business: sent by id or (on accounts with lob_name) by name; shown as {id, name} or null. */
 const rowLob = (body: IDataObject): string =>
 	!blank(body.lob_id)
-		? `id:${text(body.lob_id)}`
+		? `id:${code(body.lob_id)}`
 		: blank(body.lob_name)
 			? ''
-			: `name:${text(body.lob_name)}`;
+			: `name:${code(body.lob_name)}`;
 
 function storedLob(value: unknown): string[] {
 	if (!value || typeof value !== 'object') return [];
 	const lob = value as IDataObject;
 	return [
-		blank(lob.id) ? '' : `id:${text(lob.id)}`,
-		blank(lob.name) ? '' : `name:${text(lob.name)}`,
+		blank(lob.id) ? '' : `id:${code(lob.id)}`,
+		blank(lob.name) ? '' : `name:${code(lob.name)}`,
 	].filter(Boolean);
 }
 
 interface Field {
 	name: string;
 	/** The row's value; `sent`: whether the row gives the field at all. */
-	row: (body: IDataObject) => Read;
+	row: (body: IDataObject, asStored: boolean) => Read;
 	sent: (body: IDataObject) => boolean;
 	/** The stored transaction's value as the listing shows it (NOT_SHOWN when it does not). */
 	stored: (invoice: IDataObject) => Read;
@@ -195,10 +210,10 @@ const has =
 	(...names: string[]) =>
 	(body: IDataObject) =>
 		names.some((n) => !blank(body[n]));
-const state = (body: IDataObject) => text(body.state_code);
+const state = (body: IDataObject) => code(body.state_code);
 const storedState = (invoice: IDataObject) => {
 	const value = invoice.state;
-	return text(value && typeof value === 'object' ? (value as IDataObject).code : value);
+	return code(value && typeof value === 'object' ? (value as IDataObject).code : value);
 };
 const never = () => NOT_SHOWN as Read;
 const asJson = (name: string) => (body: IDataObject) => canonicalJson(body[name] ?? null);
@@ -295,15 +310,15 @@ const FIELDS = [
 	},
 	{
 		name: 'fees',
-		row: (b) => feeLines(b.fees, state(b), false),
+		row: (b, asStored) => feeLines(b.fees, state(b), false, asStored),
 		sent: has('fees'),
-		stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), false) : NOT_SHOWN),
+		stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), false, true) : NOT_SHOWN),
 	},
 	{
 		name: 'tax_lines',
-		row: (b) => feeLines(b.fees, state(b), true),
+		row: (b, asStored) => feeLines(b.fees, state(b), true, asStored),
 		sent: has('fees'),
-		stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), true) : NOT_SHOWN),
+		stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), true, true) : NOT_SHOWN),
 	},
 	{
 		name: 'insurers',
@@ -313,7 +328,7 @@ const FIELDS = [
 		match: (row, other, otherStored) =>
 			otherStored
 				? insurersMatch(row as string[], other as string[])
-				: (row as string[]).sort().join() === (other as string[]).sort().join(),
+				: (row as string[]).join() === (other as string[]).join(),
 	},
 	{
 		name: 'coverages',
@@ -362,8 +377,8 @@ function compare(
 	const result: Comparison = { same: true, compared: [], differs: [], notComparable: [] };
 	for (const field of FIELDS as readonly Field[]) {
 		if (known.includes(field.name as ComparedField)) continue;
-		const mine = field.row(body);
-		const theirs = otherStored ? field.stored(other) : field.row(other);
+		const mine = field.row(body, otherStored);
+		const theirs = otherStored ? field.stored(other) : field.row(other, false);
 		if (theirs === NOT_SHOWN) {
 			if (field.sent(body))
 				result.notComparable.push(`${field.name} (${field.why ?? 'the listing does not show it'})`);
@@ -375,7 +390,7 @@ function compare(
 			: canonicalJson(mine) === canonicalJson(theirs);
 		if (!equal) result.differs.push(field.name);
 	}
-	if (body.fees && list(body.fees).some((f) => text(f.type) === SET_BY_SERVICE))
+	if (otherStored && list(body.fees).some((f) => code(f.type) === SET_BY_SERVICE))
 		result.notComparable.push(`fees.${SET_BY_SERVICE} (the service may set it itself)`);
 	result.same = result.differs.length === 0;
 	return result;
@@ -393,6 +408,19 @@ export function compareWithStored(
 /** Whether two rows of one run send the same filing (the same rule, both sides as sent). */
 export function sameSentFiling(a: IDataObject, b: IDataObject): boolean {
 	return compare(a, b, false, []).same;
+}
+
+const BUCKET_FIELDS = new Set(['policy_number', 'type', 'effective_date', 'net_premium']);
+
+/**
+ * A row's policy, type, effective date and premium in the rule's form: two rows can only be the
+ * same filing when these are equal, so rows of one run are compared only within their bucket.
+ */
+export function filingBucket(body: IDataObject): string {
+	return (FIELDS as readonly Field[])
+		.filter((field) => BUCKET_FIELDS.has(field.name))
+		.map((field) => canonicalJson(field.row(body, false)))
+		.join('|');
 }
 
 /** The sentence an item gets about what the rule compared. */

@@ -26,7 +26,7 @@ const stored: IDataObject = {
 	policy_number: 'GL-1',
 	invoice_number: 'END-001',
 	invoice_date: '2026-03-01',
-	insured_name: 'HARBOR  MARINE LLC ',
+	insured_name: ' Harbor Marine LLC ',
 	state: { id: 44, code: 'TX', name: 'Texas' },
 	type: { id: 3, name: 'Endorsement' },
 	lob: null,
@@ -90,7 +90,11 @@ describe('the same transaction', () => {
 	});
 
 	it('two rows of one run: the same rule on both sides as sent', () => {
-		expect(sameSentFiling(body, { ...body, insured_name: ' harbor marine llc', net_premium: '500.00' })).toBe(true);
+		expect(sameSentFiling(body, { ...body, insured_name: ' Harbor Marine LLC', net_premium: '500.00', state_code: 'tx' })).toBe(true);
+		// As their derived keys differ, so do the rows: on every account kind both are filed.
+		expect(sameSentFiling(body, { ...body, insured_name: 'HARBOR MARINE LLC' })).toBe(false);
+		expect(sameSentFiling(body, { ...body, fees: [{ type: 'clearinghouse_fee', amount: 4 }, { type: 'policy_fee_broker', amount: 75 }, { type: 'stamping_fee', amount: 6 }] })).toBe(false);
+		expect(sameSentFiling(body, { ...body, fees: [{ type: 'stamping_fee', amount: 5 }, { type: 'clearinghouse_fee', amount: 4 }, { type: 'policy_fee_broker', amount: 75 }] })).toBe(true);
 		expect(sameSentFiling(body, { ...body, invoice_number: 'END-002' })).toBe(false);
 		expect(sameSentFiling(body, { ...body, policy_limit: 5 })).toBe(false);
 	});
