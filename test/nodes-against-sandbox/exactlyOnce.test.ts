@@ -10,10 +10,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
+import { sandboxCalls } from '../helpers/sandboxCalls';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { seedWhere } from '../sandbox/faults';
-import { client } from '../sandbox/testkit';
 
 const sb = useSandboxSuite();
 let fake: ReturnType<typeof useFakeClock>;
@@ -30,26 +30,7 @@ const ACCOUNTS = [
 	{ kind: 'legacy', t2: 'legacy-t2', t3: 'legacy-t3', again: 'already_filed' },
 ] as const;
 
-const api = (keyName: string) => client(sb.baseUrl, keyByName(keyName).key);
-async function control(path: string, body: object = {}) {
-	const res = await client(sb.baseUrl.replace(/\/api\/v1$/, ''), null).post(`/_sandbox${path}`, body);
-	if (res.status !== 200) throw new Error(`control ${path} -> ${res.status} ${JSON.stringify(res.data)}`);
-}
-
-/** Every invoice of the account whose policy number starts with `prefix`. */
-async function storedUnder(keyName: string, policies: string[]): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	for (const policy of new Set(policies)) {
-		const res = await api(keyName).get(`/invoices?policy_number=${encodeURIComponent(policy)}&per_page=100`);
-		all.push(...((res.data as { data: { invoices: IDataObject[] } }).data.invoices ?? []));
-	}
-	return all;
-}
-
-/** Calls left in the key's hour (this check spends one). */
-async function remaining(keyName: string): Promise<number> {
-	return Number((await api(keyName).get('/auth/me')).headers['x-ratelimit-remaining']);
-}
+const { control, storedUnder, remaining } = sandboxCalls(sb);
 
 const row = (n: number, overrides: IDataObject = {}): IDataObject => ({
 	policy_number: `EO-${n}`,

@@ -10,10 +10,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
+import { sandboxCalls } from '../helpers/sandboxCalls';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { seedWhere } from '../sandbox/faults';
-import { client } from '../sandbox/testkit';
 
 const sb = useSandboxSuite();
 let fake: ReturnType<typeof useFakeClock>;
@@ -23,20 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => fake.restore());
 
-const api = (keyName: string) => client(sb.baseUrl, keyByName(keyName).key);
-async function control(path: string, body: object = {}) {
-	const res = await client(sb.baseUrl.replace(/\/api\/v1$/, ''), null).post(`/_sandbox${path}`, body);
-	if (res.status !== 200) throw new Error(`control ${path} -> ${res.status} ${JSON.stringify(res.data)}`);
-}
-
-async function stored(keyName: string, policies: string[]): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	for (const policy of new Set(policies)) {
-		const res = await api(keyName).get(`/invoices?policy_number=${encodeURIComponent(policy)}&per_page=100`);
-		all.push(...((res.data as { data: { invoices: IDataObject[] } }).data.invoices ?? []));
-	}
-	return all;
-}
+const { control, storedUnder: stored } = sandboxCalls(sb);
 
 const JSON_BODY = { inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}' };
 

@@ -33,7 +33,7 @@ export interface Comparison {
 }
 
 /** Fields the caller already knows are the row's (the 409 on a derived key proves all but tax lines). */
-export type ComparedField = (typeof FIELDS)[number]['name'];
+export type ComparedField = 'tax_lines';
 
 const NOT_SHOWN = Symbol('not shown');
 type Read = string | string[] | typeof NOT_SHOWN;
@@ -215,46 +215,48 @@ const storedState = (invoice: IDataObject) => {
 	const value = invoice.state;
 	return code(value && typeof value === 'object' ? (value as IDataObject).code : value);
 };
-const never = () => NOT_SHOWN as Read;
-const asJson = (name: string) => (body: IDataObject) => canonicalJson(body[name] ?? null);
+/** A field read the same way from the row and from the listing, under one name. */
+const plain = (name: string, read: (value: unknown) => Read): Field => ({
+	name,
+	row: (body) => read(body[name]),
+	sent: has(name),
+	stored: (invoice) => shown(invoice, name, read),
+});
 
-const FIELDS = [
-	{
-		name: 'policy_number',
-		row: (b) => text(b.policy_number),
-		sent: has('policy_number'),
-		stored: (i) => shown(i, 'policy_number', text),
-	},
+/** A field the listing does not show: compared only between two rows of one run. */
+const unshown = (name: string, why = 'the listing does not show it'): Field => ({
+	name,
+	row: (body) => canonicalJson(body[name] ?? null),
+	sent: has(name),
+	stored: () => NOT_SHOWN,
+	why,
+});
+
+/** Fee lines of the tax columns (`taxes`) or the others. */
+const fees = (name: string, taxes: boolean): Field => ({
+	name,
+	row: (body, asStored) => feeLines(body.fees, state(body), taxes, asStored),
+	sent: has('fees'),
+	stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), taxes, true) : NOT_SHOWN),
+});
+
+const FIELDS: readonly Field[] = [
+	plain('policy_number', text),
 	{
 		name: 'state',
 		row: state,
 		sent: has('state_code'),
 		stored: (i) => ('state' in i ? storedState(i) : NOT_SHOWN),
 	},
-	{
-		name: 'insured_name',
-		row: (b) => text(b.insured_name),
-		sent: has('insured_name'),
-		stored: (i) => shown(i, 'insured_name', text),
-	},
+	plain('insured_name', text),
 	{
 		name: 'type',
 		row: (b) => typeCode(b.type_code ?? DEFAULT_TYPE_CODE),
 		sent: () => true,
 		stored: (i) => shown(i, 'type', typeCode),
 	},
-	{
-		name: 'effective_date',
-		row: (b) => day(b.effective_date),
-		sent: has('effective_date'),
-		stored: (i) => shown(i, 'effective_date', day),
-	},
-	{
-		name: 'expiration_date',
-		row: (b) => day(b.expiration_date),
-		sent: has('expiration_date'),
-		stored: (i) => shown(i, 'expiration_date', day),
-	},
+	plain('effective_date', day),
+	plain('expiration_date', day),
 	{
 		// Shown only on accounts with the feature, as effective_date when none was sent.
 		name: 'transaction_effective_date',
@@ -263,18 +265,8 @@ const FIELDS = [
 		stored: (i) => shown(i, 'transaction_effective_date', day),
 		why: 'this account does not show it',
 	},
-	{
-		name: 'net_premium',
-		row: (b) => cents(b.net_premium),
-		sent: has('net_premium'),
-		stored: (i) => shown(i, 'net_premium', cents),
-	},
-	{
-		name: 'invoice_number',
-		row: (b) => text(b.invoice_number),
-		sent: has('invoice_number'),
-		stored: (i) => shown(i, 'invoice_number', text),
-	},
+	plain('net_premium', cents),
+	plain('invoice_number', text),
 	{
 		// The service stores effective_date when none was sent.
 		name: 'invoice_date',
@@ -282,12 +274,7 @@ const FIELDS = [
 		sent: has('invoice_date'),
 		stored: (i) => shown(i, 'invoice_date', day),
 	},
-	{
-		name: 'commission',
-		row: (b) => cents(b.commission),
-		sent: has('commission'),
-		stored: (i) => shown(i, 'commission', cents),
-	},
+	plain('commission', cents),
 	{
 		name: 'lob',
 		row: rowLob,
@@ -302,24 +289,9 @@ const FIELDS = [
 						((row as string).startsWith('name:') && (other as string[]).length === 0)
 				: row === other,
 	},
-	{
-		name: 'notes',
-		row: (b) => text(b.notes),
-		sent: has('notes'),
-		stored: (i) => shown(i, 'notes', text),
-	},
-	{
-		name: 'fees',
-		row: (b, asStored) => feeLines(b.fees, state(b), false, asStored),
-		sent: has('fees'),
-		stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), false, true) : NOT_SHOWN),
-	},
-	{
-		name: 'tax_lines',
-		row: (b, asStored) => feeLines(b.fees, state(b), true, asStored),
-		sent: has('fees'),
-		stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), true, true) : NOT_SHOWN),
-	},
+	plain('notes', text),
+	fees('fees', false),
+	fees('tax_lines', true),
 	{
 		name: 'insurers',
 		row: (b) => rowInsurers(b.insurers),
@@ -338,35 +310,11 @@ const FIELDS = [
 		match: (row, other, otherStored) =>
 			coveragesMatch(row as string[], other as string[], otherStored),
 	},
-	{
-		name: 'policy_limit',
-		row: asJson('policy_limit'),
-		sent: has('policy_limit'),
-		stored: never,
-		why: 'the listing does not show it',
-	},
-	{
-		name: 'class_code',
-		row: asJson('class_code'),
-		sent: has('class_code'),
-		stored: never,
-		why: 'the listing does not show it',
-	},
-	{
-		name: 'insured_address',
-		row: asJson('insured_address'),
-		sent: has('insured_address'),
-		stored: never,
-		why: 'the listing does not show it',
-	},
-	{
-		name: 'documents',
-		row: asJson('documents'),
-		sent: has('documents'),
-		stored: never,
-		why: 'documents are also added after filing',
-	},
-] as const satisfies readonly Field[];
+	unshown('policy_limit'),
+	unshown('class_code'),
+	unshown('insured_address'),
+	unshown('documents', 'documents are also added after filing'),
+];
 
 function compare(
 	body: IDataObject,
@@ -375,8 +323,8 @@ function compare(
 	known: readonly ComparedField[],
 ): Comparison {
 	const result: Comparison = { same: true, compared: [], differs: [], notComparable: [] };
-	for (const field of FIELDS as readonly Field[]) {
-		if (known.includes(field.name as ComparedField)) continue;
+	for (const field of FIELDS) {
+		if ((known as readonly string[]).includes(field.name)) continue;
 		const mine = field.row(body, otherStored);
 		const theirs = otherStored ? field.stored(other) : field.row(other, false);
 		if (theirs === NOT_SHOWN) {
@@ -417,8 +365,7 @@ const BUCKET_FIELDS = new Set(['policy_number', 'type', 'effective_date', 'net_p
  * same filing when these are equal, so rows of one run are compared only within their bucket.
  */
 export function filingBucket(body: IDataObject): string {
-	return (FIELDS as readonly Field[])
-		.filter((field) => BUCKET_FIELDS.has(field.name))
+	return FIELDS.filter((field) => BUCKET_FIELDS.has(field.name))
 		.map((field) => canonicalJson(field.row(body, false)))
 		.join('|');
 }
