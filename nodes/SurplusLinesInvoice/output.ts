@@ -14,6 +14,8 @@ interface FilingMarks {
 	replayed?: boolean;
 	/** After a lost reply, the filing was found among the policy's transactions instead of filed again. */
 	recovered?: boolean;
+	/** Found on the policy: the fields compared to decide it was the row, and those that could not be. */
+	compared?: { compared: string[]; notComparable: string[] };
 }
 
 function feesTotal(fees: unknown): number {
@@ -63,6 +65,10 @@ export function invoiceJson(
 	if (marks.note) json.outcomeNote = marks.note;
 	if (marks.replayed) json._replayed = true;
 	if (marks.recovered) json._recovered = true;
+	if (marks.compared) {
+		const { compared, notComparable } = marks.compared;
+		json.outcomeCompared = { compared, notComparable };
+	}
 	return json;
 }
 

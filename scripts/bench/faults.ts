@@ -13,7 +13,6 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { keyDerivationChange } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
 import { clock } from '../../nodes/shared/timing';
 import { runNode, shutdownEngine } from '../../test/harness/engine';
@@ -30,9 +29,6 @@ function batchFaults(): object {
 	const settings = { ...FAULTS, methods: ['POST'] };
 	return { ...settings, seed: seedWhere(settings, 'POST', '/invoices/batch', [(plan) => plan.loseReply]) };
 }
-
-// The steady state, as in the bench in n8n: no look-ups for keys an earlier release derived.
-keyDerivationChange.loadedAt = Number.NEGATIVE_INFINITY;
 
 let waitedMs = 0;
 clock.sleep = async (ms: number) => {

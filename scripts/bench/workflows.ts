@@ -3,7 +3,6 @@
  * the rows and end with the node measured. The package's node and n8n's HTTP Request node doing
  * the same calls sit in the same workflow, so one execution measures both.
  */
-import { KEY_DERIVATION_SINCE_FIELD } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { CREDENTIALS } from './stage';
 
 export interface NodeJson {
@@ -23,17 +22,9 @@ export interface WorkflowJson {
 	nodes: NodeJson[];
 	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
 	settings: { executionOrder: 'v1' };
-	staticData?: Record<string, unknown>;
 }
 
 type Step = Omit<NodeJson, 'id' | 'position'>;
-
-/**
- * The bench measures the steady state: each workflow first ran with this version of the package
- * more than 24 hours ago (kept in its static data), so no row is looked up for a key an earlier
- * release derived. The first day's cost is measured on its own (BENCH_FIRST_DAY=1).
- */
-const STEADY_STATE = process.env.BENCH_FIRST_DAY === '1' ? undefined : { global: { [KEY_DERIVATION_SINCE_FIELD]: Date.now() - 25 * 3600 * 1000 } };
 
 /** Start → each branch's steps in a row; branches run one after another, top to bottom. */
 export function workflow(id: string, branches: Step[][]): WorkflowJson {
@@ -50,7 +41,7 @@ export function workflow(id: string, branches: Step[][]): WorkflowJson {
 			previous = step.name;
 		});
 	});
-	return { id, name: `Bench: ${id}`, nodes, connections, settings: { executionOrder: 'v1' }, staticData: STEADY_STATE };
+	return { id, name: `Bench: ${id}`, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
 /** A Code node returning `count` items made by `row(i)` (JavaScript source of an arrow function). */

@@ -1,5 +1,4 @@
 import { forgetRateLimits } from '../../nodes/shared/rateLimit';
-import { forgetEarlierLooks } from '../../nodes/SurplusLinesInvoice/filing/lookFirst';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
@@ -19,7 +18,6 @@ export function useSandboxSuite(): RunningSandbox {
 	beforeEach(() => {
 		handle.reset();
 		forgetRateLimits();
-		forgetEarlierLooks();
 	});
 	afterAll(async () => {
 		await handle.close();

@@ -8,14 +8,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { keyDerivationChange } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
-import { releasedIdempotencyKey } from '../helpers/releasedKey';
+import { sandboxCalls } from '../helpers/sandboxCalls';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { seedWhere } from '../sandbox/faults';
-import { client } from '../sandbox/testkit';
 
 const sb = useSandboxSuite();
 let fake: ReturnType<typeof useFakeClock>;
@@ -25,7 +23,6 @@ beforeEach(() => {
 });
 afterEach(() => {
 	fake.restore();
-	keyDerivationChange.loadedAt = Number.NEGATIVE_INFINITY;
 });
 
 const ACCOUNTS = [
@@ -33,26 +30,7 @@ const ACCOUNTS = [
 	{ kind: 'legacy', t2: 'legacy-t2', t3: 'legacy-t3', again: 'already_filed' },
 ] as const;
 
-const api = (keyName: string) => client(sb.baseUrl, keyByName(keyName).key);
-async function control(path: string, body: object = {}) {
-	const res = await client(sb.baseUrl.replace(/\/api\/v1$/, ''), null).post(`/_sandbox${path}`, body);
-	if (res.status !== 200) throw new Error(`control ${path} -> ${res.status} ${JSON.stringify(res.data)}`);
-}
-
-/** Every invoice of the account whose policy number starts with `prefix`. */
-async function storedUnder(keyName: string, policies: string[]): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	for (const policy of new Set(policies)) {
-		const res = await api(keyName).get(`/invoices?policy_number=${encodeURIComponent(policy)}&per_page=100`);
-		all.push(...((res.data as { data: { invoices: IDataObject[] } }).data.invoices ?? []));
-	}
-	return all;
-}
-
-/** Calls left in the key's hour (this check spends one). */
-async function remaining(keyName: string): Promise<number> {
-	return Number((await api(keyName).get('/auth/me')).headers['x-ratelimit-remaining']);
-}
+const { control, storedUnder, remaining } = sandboxCalls(sb);
 
 const row = (n: number, overrides: IDataObject = {}): IDataObject => ({
 	policy_number: `EO-${n}`,
@@ -293,65 +271,24 @@ describe('an unknown outcome is not forgotten for the rest of the run', () => {
 	});
 });
 
-describe('rows filed under the released key derivation (before the upgrade)', () => {
-	/** Files rows as the released version did: its body (no type written out) and its key. */
-	async function fileAsReleased(keyName: string, rows: IDataObject[]) {
-		for (const body of rows) {
-			const res = await api(keyName).post('/invoices', body, { headers: { 'Idempotency-Key': releasedIdempotencyKey(keyByName(keyName).key, '/invoices', body) } });
-			expect(res.status).toBe(201);
-		}
-	}
-
-	it('within 24 hours of the upgrade: found on their policy (t2 then t3 of the account), not filed again; the cost is one listing per policy', async () => {
-		const rows = Array.from({ length: 5 }, (_, n) => row(500 + n));
-		await fileAsReleased('t2', rows);
-		keyDerivationChange.loadedAt = Date.now();
+describe('the first run on an account with keys: nothing is looked for (the key replays)', () => {
+	it('Create Many of 10,000 rows on a keyed t3 account makes 21 calls: the account check and 20 batches', async () => {
+		const rows = Array.from({ length: 10_000 }, (_, n) => row(20_000 + n));
 		const before = await remaining('t3');
 		const { output, error } = await run('t3', { operation: 'createMany', ...JSON_BODY }, rows);
 		expect(error).toBeUndefined();
-		expect(outcomes(output)).toEqual(rows.map(() => 'already_filed'));
-		expect(String(output![0].json.outcomeNote)).toContain('may have filed it under an Idempotency-Key derived the old way');
-		// The account check and one listing per policy; no batch call (every row was found).
+		expect(outcomes(output).filter((o) => o !== 'filed')).toEqual([]);
+		// This check's own call is not the run's.
 		const spent = before - (await remaining('t3')) - 1;
-		expect(spent).toBe(1 + rows.length);
-		process.stdout.write(`key-derivation change: ${rows.length} rows on ${rows.length} policies cost ${spent} calls (1 account check + ${rows.length} listings)\n`);
-		expect(await storedUnder('t2', rows.map((r) => String(r.policy_number)))).toHaveLength(5);
+		expect(spent).toBe(21);
+		process.stdout.write(`first run, keyed t3: ${rows.length} rows of ${rows.length} policies cost ${spent} calls\n`);
+		// 10,000 rows take 15 s on 2 free cores: room for shared ones.
+	}, 180_000);
 
-		// Rows this version files during the change are replayed by their new key as usual (the
-		// service stamps whole seconds: the next second is after the change).
-		await new Promise((resolve) => setTimeout(resolve, 1100));
-		const fresh = [row(510)];
-		await run('t2', { operation: 'create', ...JSON_BODY }, fresh);
-		const again = await run('t3', { operation: 'create', ...JSON_BODY }, fresh);
-		expect(outcomes(again.output)).toEqual(['replayed']);
-	});
-
-	it('within 24 hours of the upgrade: policies found holding nothing stored before it are not listed again by a later run in the same process', async () => {
-		const rows = Array.from({ length: 4 }, (_, n) => row(530 + n));
-		keyDerivationChange.loadedAt = Date.now();
-		// The service stamps whole seconds: the rows filed now are stored after the change.
-		await new Promise((resolve) => setTimeout(resolve, 1100));
-		let before = await remaining('t3');
-		const first = await run('t3', { operation: 'createMany', ...JSON_BODY }, rows);
-		expect(outcomes(first.output)).toEqual(rows.map(() => 'filed'));
-		// The account check, one listing per policy, one batch.
-		expect(before - (await remaining('t3')) - 1).toBe(1 + rows.length + 1);
-
-		before = await remaining('t3');
-		const again = await run('t3', { operation: 'createMany', ...JSON_BODY }, rows);
-		expect(outcomes(again.output)).toEqual(rows.map(() => 'replayed'));
-		// The account check and the batch the keys replay: no listing.
-		expect(before - (await remaining('t3')) - 1).toBe(2);
-		expect(await storedUnder('t3', rows.map((r) => String(r.policy_number)))).toHaveLength(4);
-	});
-
-	it('more than 24 hours after the upgrade: no look, no extra call (the released keys have expired)', async () => {
-		const rows = [row(520)];
-		keyDerivationChange.loadedAt = Date.now() - 25 * 3600 * 1000;
+	it('a single Create on a keyed t2 account: the account check and the create, no listing', async () => {
 		const before = await remaining('t2');
-		const { output } = await run('t2', { operation: 'create', ...JSON_BODY }, rows);
+		const { output } = await run('t2', { operation: 'create', ...JSON_BODY }, [row(520)]);
 		expect(outcomes(output)).toEqual(['filed']);
-		// The account check and the create.
 		expect(before - (await remaining('t2')) - 1).toBe(2);
 	});
 });

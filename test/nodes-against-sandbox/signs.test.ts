@@ -6,15 +6,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { keyDerivationChange } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { client } from '../sandbox/testkit';
 
 const sb = useSandboxSuite();
-afterEach(() => {
-	keyDerivationChange.loadedAt = Number.NEGATIVE_INFINITY;
-});
 
 /** The account kinds: one replaying by key, one legacy; a t2 and a t3 key of each. */
 const KEYS = ['t2', 't3', 'legacy-t2', 'legacy-t3'] as const;

@@ -10,9 +10,7 @@
  * 3. The polling trigger active in queue mode: the e2e scenario `trigger-active` as it is.
  * 4. Legacy account (no idempotency feature): what concurrent executions of the same rows do
  *    (measured, not asserted), and one execution after another.
- * 5. The 24-hour look after a key-derivation change on a worker (its start kept in the workflow's
- *    static data): rows filed once; whether a worker reads the saved start is printed.
- * 6. Throughput: the first load again on one regular-mode n8n (same database), against step 1.
+ * 5. Throughput: the first load again on one regular-mode n8n (same database), against step 1.
  *
  * Prints figures and `queue: N passed, M failed`; exits 1 on any failure.
  * Env: N8N_BIN, QUEUE_TMP (a folder this run may fill; scripts/queue.sh removes it), PG_BIN.
@@ -22,7 +20,6 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { KEY_DERIVATION_SINCE_FIELD } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
 import type { Context } from '../e2e/context';
 import { startMailbox } from '../e2e/mailbox';
@@ -31,7 +28,7 @@ import { SCENARIOS } from '../e2e/scenarios';
 import { runActivated } from '../e2e/serverRun';
 import { filingLoad, fire, invoicesPerPolicy, perWorker, settledExecutions, tally, type Fired, type Tally } from './load';
 import { startMeter, type Meter } from './meter';
-import { cpuSeconds, importIntoDatabase, sql, startMain, startPostgres, startRedis, startWorker, type Main, type Proc, type Shared } from './stack';
+import { cpuSeconds, importIntoDatabase, startMain, startPostgres, startRedis, startWorker, type Main, type Proc, type Shared } from './stack';
 import { filingWorkflow } from './workflows';
 
 const CALLS = 20;
@@ -44,8 +41,6 @@ const T2 = { id: 'slE2eT2Credential', name: 'Surplus Lines sandbox (t2)' }; // t
 const LEGACY = { id: 'slQueueLegacyT2', name: 'Surplus Lines sandbox (legacy t2)' };
 const FILING = { id: 'slQueueFilingT2', path: 'sl-queue-filing', webhookId: 'c7000000-0000-4000-8000-0000000000a1' };
 const FILING_LEGACY = { id: 'slQueueFilingLeg', path: 'sl-queue-filing-legacy', webhookId: 'c7000000-0000-4000-8000-0000000000b2' };
-/** Keyed account, the look for rows filed under the earlier key derivation left on (the default). */
-const FILING_LOOK = { id: 'slQueueFilingLook', path: 'sl-queue-filing-look', webhookId: 'c7000000-0000-4000-8000-0000000000c3' };
 const TRIGGER_SCENARIO = 'trigger-active';
 
 interface Outcome {
@@ -239,59 +234,6 @@ async function legacy(stage: Stage): Promise<void> {
 	fail(problems);
 }
 
-/**
- * The 24-hour look on a worker. Its start is kept in the workflow's static data where n8n passes
- * it on; n8n 2.41 leaves static data out of an execution's stored workflow and a worker does not
- * read it again for a new execution, so a worker may count the day from its own start instead
- * (more listings, never a second filing). Asserted: the look runs in the window, each row is filed
- * once, and after the saved start is moved 25 hours back either no listing is made (the worker
- * read it) or one per row (it did not); which of the two is printed.
- */
-async function lookWindowOnWorkers(stage: Stage): Promise<void> {
-	const ROWS = 3;
-	stage.sandbox.reset();
-	const key = keyByName('t2').key;
-	const firstFrom = stage.meter.replies.length;
-	const first = await fileLoad(stage, FILING_LOOK, filingLoad('look-1', 1, 0, ROWS), key);
-	const firstListings = listings(stage, firstFrom);
-	const since = savedSince(stage);
-	log(
-		`24-hour look on a worker: ${ROWS} rows filed with ${firstListings} policy listings; n8n saved the workflow's static data ` +
-			`from the worker with ${KEY_DERIVATION_SINCE_FIELD} = ${since === undefined ? 'nothing' : new Date(since).toISOString()}`,
-	);
-	const problems = outcomeProblems(first.fired, first.counts, first.executions, 1);
-	expect(problems, firstListings === ROWS, `${firstListings} listings in the window for ${ROWS} rows of distinct policies (expected one each)`);
-	fail(problems);
-
-	// As if the first run on this version had been 25 hours ago: the earlier keys have expired.
-	const past = Date.now() - 25 * 3600 * 1000;
-	sql(stage.shared.pgPort, `update workflow_entity set "staticData" = '${JSON.stringify({ global: { [KEY_DERIVATION_SINCE_FIELD]: past } })}' where id = '${FILING_LOOK.id}'`);
-	const againFrom = stage.meter.replies.length;
-	const again = await fileLoad(stage, FILING_LOOK, filingLoad('look-2', 1, 0, ROWS), key);
-	const againListings = listings(stage, againFrom);
-	const after = savedSince(stage);
-	log(
-		`the saved start moved 25 hours back in the database, then ${ROWS} more rows: ${againListings} policy listings; ` +
-			(againListings === 0
-				? 'the worker read the saved start'
-				: `the worker did not read it (it counted from its own start and saved ${after === undefined ? 'nothing' : new Date(after).toISOString()})`),
-	);
-	const later = outcomeProblems(again.fired, again.counts, again.executions, 1);
-	expect(later, againListings === 0 || againListings === ROWS, `${againListings} listings for ${ROWS} rows: neither no look nor one per row`);
-	fail(later);
-}
-
-function savedSince(stage: Stage): number | undefined {
-	const text = sql(stage.shared.pgPort, `select "staticData" from workflow_entity where id = '${FILING_LOOK.id}'`);
-	const global = ((text ? (JSON.parse(text) as IDataObject) : {}).global ?? {}) as IDataObject;
-	return typeof global[KEY_DERIVATION_SINCE_FIELD] === 'number' ? global[KEY_DERIVATION_SINCE_FIELD] : undefined;
-}
-
-/** Listings of a policy's transactions among the replies since `from` (the look's calls). */
-function listings(stage: Stage, from: number): number {
-	return stage.meter.replies.slice(from).filter((r) => r.method === 'GET' && r.path.endsWith('/invoices')).length;
-}
-
 async function regularModeThroughput(stage: Stage, queue: Cost): Promise<void> {
 	stage.sandbox.reset();
 	const bodies = filingLoad('regular', CALLS, SHARED_ROWS, OWN_ROWS);
@@ -332,9 +274,8 @@ async function prepare(shared: Shared, meter: Meter): Promise<void> {
 	];
 	writeFileSync(join(input, 'credentials.json'), JSON.stringify(credentials));
 	const write = (file: string, workflow: unknown) => writeFileSync(join(input, 'workflows', file), JSON.stringify(workflow));
-	write('filing-t2.json', filingWorkflow({ ...FILING, name: 'Queue: file rows (t2)', credential: T2, lookFirst: false }));
+	write('filing-t2.json', filingWorkflow({ ...FILING, name: 'Queue: file rows (t2)', credential: T2 }));
 	write('filing-legacy.json', filingWorkflow({ ...FILING_LEGACY, name: 'Queue: file rows (legacy)', credential: LEGACY }));
-	write('filing-look.json', filingWorkflow({ ...FILING_LOOK, name: 'Queue: file rows, look first (t2)', credential: T2 }));
 	const trigger = SCENARIOS.find((sc) => sc.name === TRIGGER_SCENARIO);
 	if (trigger) {
 		const text = readFileSync(join(REPO_ROOT, 'test', 'e2e', 'workflows', trigger.workflow), 'utf8');
@@ -413,7 +354,6 @@ async function main(): Promise<number> {
 		await session.ownerSetupOrLogin(OWNER);
 		await activate(session, FILING.id);
 		await activate(session, FILING_LEGACY.id);
-		await activate(session, FILING_LOOK.id);
 		log(
 			`bring-up ${s(Date.now() - up)}: Redis and Postgres ${s(partsMs)}, package + import with migrations ${s(importMs)}, ` +
 				`main and 2 workers ready and workflows active ${s(Date.now() - t)}`,
@@ -427,7 +367,6 @@ async function main(): Promise<number> {
 		await step(outcomes, 'shared rate limit: no item fails', () => sharedRateLimit(stage));
 		await step(outcomes, 'trigger active in queue mode: each event once', () => triggerActive(stage, userFolder));
 		await step(outcomes, 'legacy account: nothing lost, duplicates measured', () => legacy(stage));
-		await step(outcomes, '24-hour look on workers: rows once, the look as the saved start allows', () => lookWindowOnWorkers(stage));
 
 		// The same load on one regular-mode process: the queue stack stops, Redis and Postgres stay.
 		await step(outcomes, 'regular mode: the same load, for the throughput figure', async () => {

@@ -107,13 +107,6 @@ export interface Database {
 	stop(): void;
 }
 
-/** One SQL statement on n8n's database; its rows as psql prints them unaligned (`-At`). */
-export function sql(pgPort: number, statement: string): string {
-	const result = spawnSync('psql', ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres', '-d', 'n8n', '-At', '-v', 'ON_ERROR_STOP=1', '-c', statement], { encoding: 'utf8' });
-	if (result.status !== 0) throw new Error(`psql: ${statement}\n${result.stdout}${result.stderr}`);
-	return result.stdout.trim();
-}
-
 /** initdb into QUEUE_TMP/pg, start on a free loopback port (socket in the same folder), create `n8n`. */
 export async function startPostgres(tmp: string, pgBin: string): Promise<Database> {
 	const dir = join(tmp, 'pg');

@@ -9,7 +9,7 @@ export interface Credential {
 	name: string;
 }
 
-export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential; lookFirst?: boolean }) {
+export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential }) {
 	const node = (n: number) => `c7000000-0000-4000-8000-${options.webhookId.slice(-8)}000${n}`;
 	return {
 		id: options.id,
@@ -49,10 +49,9 @@ export function filingWorkflow(options: { id: string; name: string; path: string
 					// A webhook that files in bulk needs no status read again per replayed row: the
 					// default (one GET per replayed row, 570 here) with 700 creates would spend more
 					// than a t2 key's 1,000 calls an hour.
-					// On the keyed account the keys alone keep each row once; without this, for the 24 hours
-					// after an upgrade the node also looks each row up on its policy (one listing a row
-					// here), and the load would pass the t2 key's hour. The legacy workflow keeps the look.
-					options: { replayedView: 'firstReply', ...(options.lookFirst === false ? { lookFirst: false } : {}) },
+					// The other options keep their defaults: on the keyed account the keys keep each row
+					// once (nothing is looked for), on the legacy one the look before filing does.
+					options: { replayedView: 'firstReply' },
 				},
 				credentials: { surplusLinesApi: options.credential },
 			},

@@ -1,17 +1,9 @@
 import nock from 'nock';
 
-import { checkApiKey, checkBaseUrl, keyFingerprint } from '../../nodes/shared/credentials';
+import { checkApiKey, checkBaseUrl } from '../../nodes/shared/credentials';
 import { redactKeys } from '../../nodes/shared/errors';
 import { canonicalJson } from '../../nodes/SurplusLinesInvoice/filing/canonical';
-import {
-	deriveIdempotencyKey,
-	earlierKeysMayLive,
-	filedUnderEarlierKey,
-	idempotencyKeyProblem,
-	keyDerivationChange,
-	keyDerivationSince,
-} from '../../nodes/SurplusLinesInvoice/filing/idempotency';
-import { releasedIdempotencyKey } from '../helpers/releasedKey';
+import { deriveIdempotencyKey, idempotencyKeyProblem } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import type { useFakeClock } from '../helpers/fakeClock';
@@ -336,36 +328,6 @@ describe('idempotency keys', () => {
 		expect(deriveIdempotencyKey('/invoices', body)).toBe(
 			'n8n-sl-1cbf39eeb26b166c0b3d366b30426d4a0d7b056d8e20cc80708f136c0a67eeee',
 		);
-		// The released derivation (fingerprint b6787c2567d00da5 of KEY), as the tests file old rows with.
-		expect(keyFingerprint(KEY)).toBe('b6787c2567d00da5');
-		expect(releasedIdempotencyKey(KEY, '/invoices', body)).toBe(
-			'n8n-sl-18f66b52b6e31d42e991e1df72c5cb0ae18242e46c130ef668512b6f8d7d5103',
-		);
-	});
-
-	it('keeps when a workflow first derived keys this way in its static data; the look for old-derivation rows lasts 24 hours from then', () => {
-		const loadedAt = keyDerivationChange.loadedAt;
-		try {
-			keyDerivationChange.loadedAt = Date.UTC(2026, 10, 25, 9, 0, 0);
-			const staticData: Record<string, unknown> = {};
-			expect(keyDerivationSince(staticData as never)).toBe(keyDerivationChange.loadedAt);
-			expect(staticData).toEqual({ surplusLinesKeyDerivationSince: keyDerivationChange.loadedAt });
-			// A later n8n start (or another worker) keeps the first moment.
-			const first = keyDerivationChange.loadedAt;
-			keyDerivationChange.loadedAt = first + 3600_000;
-			expect(keyDerivationSince(staticData as never)).toBe(first);
-			// Without static data (a manual run): when this code was loaded.
-			expect(keyDerivationSince(undefined)).toBe(first + 3600_000);
-			expect(earlierKeysMayLive(first, first + 23 * 3600_000)).toBe(true);
-			expect(earlierKeysMayLive(first, first + 24 * 3600_000)).toBe(false);
-			// Only rows stored before that moment and within the last 24 hours count.
-			expect(filedUnderEarlierKey(first - 1000, first, first + 3600_000)).toBe(true);
-			expect(filedUnderEarlierKey(first + 1000, first, first + 3600_000)).toBe(false);
-			expect(filedUnderEarlierKey(first - 25 * 3600_000, first, first + 3600_000)).toBe(false);
-			expect(filedUnderEarlierKey(undefined, first, first + 3600_000)).toBe(true);
-		} finally {
-			keyDerivationChange.loadedAt = loadedAt;
-		}
 	});
 
 	it('checks a caller key locally', () => {

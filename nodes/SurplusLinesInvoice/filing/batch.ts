@@ -24,7 +24,6 @@ import { apiRequest, isOutcomeUnknown, type ApiReply } from '../../shared/transp
 import { listInvoices } from '../../shared/invoiceList';
 import {
 	FOUND_ON_POLICY,
-	FOUND_UNDER_EARLIER_KEY,
 	accountCheckFailed,
 	alreadyFiled,
 	fileInvoice,
@@ -40,10 +39,11 @@ import {
 	nothingSentError,
 	outcomeUnknown,
 	recoveredByKey,
+	recoveredFromPolicy,
 	type Filed,
 } from './fileInvoice';
 import type { FilingSettings } from './options';
-import { lookFirstScope, transactionsToCompare } from './lookFirst';
+import { policyBook } from './policyBook';
 import { setAsideRepeats, settleRepeats } from './sameRun';
 
 export interface Entry {
@@ -152,10 +152,7 @@ async function reconcileChunk(
 			}
 			const match = findSameTransaction(transactions, entry.body);
 			if (match) {
-				settled.set(entry.index, {
-					index: entry.index,
-					filed: { invoice: match, outcome: 'filed', replayed: false, recovered: true },
-				});
+				settled.set(entry.index, { index: entry.index, filed: recoveredFromPolicy(match) });
 			} else if (last) {
 				const [outcome] = await fileOneByOne(ctx, [entry], resendSettings);
 				// A resend with a key the account honours is safe; any other is marked.
@@ -279,34 +276,30 @@ async function fileChunk(
 }
 
 /**
- * Every row with a key that lookFirstScope says to look for (all of them on an account without
- * keys; during the change of key derivation, rows with derived keys on one with keys) is looked
- * for on its policy first, as many policies at once as the key's budget allows (the items-in-flight
- * rule of per-item operations): one after another, 10,000 listings at 200 ms would take half an
- * hour. Returns the rows still to file, in their order; the others are settled in `outcomes`.
+ * On an account without keys, every row with a key (Idempotency not Off) is looked for on its
+ * policy first, as many policies at once as the key's budget allows (the items-in-flight rule of
+ * per-item operations): one after another, 10,000 listings at 200 ms would take half an hour.
+ * Returns the rows still to file, in their order; the others are settled in `outcomes`.
  */
 async function lookFirst(
 	ctx: IExecuteFunctions,
 	entries: Entry[],
 	outcomes: Map<number, Outcome>,
-	keysHonoured: boolean,
 ): Promise<Entry[]> {
-	const found = keysHonoured ? FOUND_UNDER_EARLIER_KEY : FOUND_ON_POLICY;
+	const book = policyBook(ctx);
 	const stillToFile: Array<Entry | undefined> = entries.slice();
 	const lookFor = async (entry: Entry, position: number): Promise<void> => {
-		const scope =
-			entry.key === undefined ? undefined : lookFirstScope(ctx, keysHonoured, entry.keyDerived);
-		if (!scope) return;
+		if (entry.key === undefined) return;
 		const policyNumber = String(entry.body.policy_number);
 		try {
 			const match = findSameTransaction(
-				await transactionsToCompare(ctx, scope, policyNumber, entry.index),
+				await book.transactions(policyNumber, entry.index),
 				entry.body,
 			);
 			if (!match) return;
 			outcomes.set(entry.index, {
 				index: entry.index,
-				filed: alreadyFiled(match, found(policyNumber)),
+				filed: alreadyFiled(match.invoice, FOUND_ON_POLICY(policyNumber), match.comparison),
 			});
 		} catch (error) {
 			outcomes.set(entry.index, {
@@ -360,12 +353,11 @@ export async function fileInBatches(
 			const failed = accountCheckFailed(ctx, error, entries[0].index);
 			return order.map((index) => ({ index, error: failed }));
 		}
-		if (entries.some((e) => lookFirstScope(ctx, keysHonoured, e.keyDerived))) {
-			const toFile = await lookFirst(ctx, entries, outcomes, keysHonoured);
-			// Identical rows share a key where keys are honoured: the service replays the second.
-			const { toSend, repeats: sameAsEarlier } = keysHonoured
-				? { toSend: toFile, repeats: new Map<number, number>() }
-				: setAsideRepeats(toFile);
+		// Where keys are honoured the key replays a row filed before, and identical rows share a
+		// key: the service replays the second. Nothing is looked for.
+		if (!keysHonoured) {
+			const toFile = await lookFirst(ctx, entries, outcomes);
+			const { toSend, repeats: sameAsEarlier } = setAsideRepeats(toFile);
 			repeats = sameAsEarlier;
 			entries.length = 0;
 			for (const entry of toSend) entries.push(entry);

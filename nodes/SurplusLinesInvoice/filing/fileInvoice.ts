@@ -11,9 +11,9 @@
  * key. After an unknown outcome (lost reply, timeout, 5xx):
  * - the account honours keys and a key was sent: resend with the same key (the service replays
  *   or files once);
- * - otherwise: list the policy's transactions and look for the same type, effective date
- *   (and transaction effective date) and net premium; a match is the first attempt, else the
- *   invoice is sent once more and its item says so (`sent_again`, with the policy to check).
+ * - otherwise: list the policy's transactions and look for the same filing (sameFiling.ts: every
+ *   field the listing shows); a match is the first attempt, else the invoice is sent once more
+ *   and its item says so (`sent_again`, with the policy to check).
  *   After a timeout the service may still be storing the first attempt: the listing waits, and
  *   looks again at the end of Max Wait for a Lost Create before the invoice is sent again.
  */
@@ -21,14 +21,19 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readErrorInfo, serviceError } from '../../shared/errors';
 import { accountInfo } from '../../shared/account';
-import { DEFAULT_TYPE_CODE } from '../../shared/rules';
 import { FEATURES, PATHS } from '../../shared/service';
 import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../../shared/transport';
 import { listInvoices } from '../../shared/invoiceList';
 import { clock } from '../../shared/timing';
 import type { FilingSettings, ReplayedView } from './options';
-import { lookFirstScope, transactionsToCompare } from './lookFirst';
 import { policyBook } from './policyBook';
+import {
+	compareWithStored,
+	comparedNote,
+	sameSentFiling,
+	type ComparedField,
+	type Comparison,
+} from './sameFiling';
 
 /**
  * What happened to a row, in the one `outcome` field of its item:
@@ -49,53 +54,36 @@ export interface Filed {
 	recovered: boolean;
 	/** A plain sentence for the item (`outcomeNote`). */
 	note?: string;
+	/** Found on the policy instead of filed: what decided it was this row (`outcomeCompared`). */
+	compared?: Comparison;
 }
-
-/** Reply `type.name` for each `type_code` (description: New, Renewal, Endorsement or Cancelled). */
-const TYPE_NAMES: Record<string, string> = {
-	NEW: 'New',
-	RENEWAL: 'Renewal',
-	ENDORSEMENT: 'Endorsement',
-	CANCELLATION: 'Cancelled',
-};
 
 const CREATE_HINTS: Record<string, string> = {
 	FORBIDDEN: 'Creating invoices needs a t2 (Standard) key or higher.',
 };
 
-const cents = (value: unknown) => Math.round(Number(value) * 100);
+/** A stored transaction that is the row's filing, and what the rule compared to say so. */
+export interface SameTransaction {
+	invoice: IDataObject;
+	comparison: Comparison;
+}
 
-/** The latest of the policy's transactions that is this one (same type, dates and premium). */
+/**
+ * The latest of the policy's transactions that is this row's filing (sameFiling.ts, the one rule).
+ * `known`: fields the caller already knows are the row's (the 409 on a derived key).
+ */
 export function findSameTransaction(
 	invoices: IDataObject[],
 	body: IDataObject,
-): IDataObject | undefined {
-	const typeName = TYPE_NAMES[String(body.type_code ?? DEFAULT_TYPE_CODE)];
-	const matches = invoices.filter((invoice) => {
-		const type = (invoice.type as IDataObject | undefined)?.name;
-		if (type !== typeName || invoice.effective_date !== body.effective_date) return false;
-		if (cents(invoice.net_premium) !== cents(body.net_premium)) return false;
-		const sentChangeDate = body.transaction_effective_date;
-		const storedChangeDate = invoice.transaction_effective_date;
-		return (
-			sentChangeDate === undefined ||
-			storedChangeDate === undefined ||
-			sentChangeDate === storedChangeDate
-		);
-	});
-	return matches.sort((a, b) => Number(b.id) - Number(a.id))[0];
-}
-
-/** Two sent bodies are the same transaction (the fields findSameTransaction compares). */
-function sameRow(a: IDataObject, b: IDataObject): boolean {
-	return (
-		String(a.type_code ?? DEFAULT_TYPE_CODE) === String(b.type_code ?? DEFAULT_TYPE_CODE) &&
-		a.effective_date === b.effective_date &&
-		cents(a.net_premium) === cents(b.net_premium) &&
-		(a.transaction_effective_date === undefined ||
-			b.transaction_effective_date === undefined ||
-			a.transaction_effective_date === b.transaction_effective_date)
-	);
+	known: readonly ComparedField[] = [],
+): SameTransaction | undefined {
+	let found: SameTransaction | undefined;
+	for (const invoice of invoices) {
+		const comparison = compareWithStored(invoice, body, known);
+		if (comparison.same && (!found || Number(invoice.id) > Number(found.invoice.id)))
+			found = { invoice, comparison };
+	}
+	return found;
 }
 
 /** Adds the kept invoice's id to the message of a 422 from an account that keeps rejected invoices. */
@@ -118,9 +106,22 @@ function filed(reply: ApiReply<unknown>, recovered = false): Filed {
 	};
 }
 
-/** A row found on its policy instead of filed (again). */
-export function alreadyFiled(invoice: IDataObject, why: string): Filed {
-	return { invoice, outcome: 'already_filed', replayed: false, recovered: false, note: why };
+/** A row found on its policy instead of filed (again): the note says why, and what was compared. */
+export function alreadyFiled(invoice: IDataObject, why: string, compared?: Comparison): Filed {
+	const note = compared ? `${why} ${comparedNote(compared)}` : why;
+	return { invoice, outcome: 'already_filed', replayed: false, recovered: false, note, compared };
+}
+
+/** A lost reply's first attempt, found on the policy: filed by this run. */
+export function recoveredFromPolicy(found: SameTransaction): Filed {
+	return {
+		invoice: found.invoice,
+		outcome: 'filed',
+		replayed: false,
+		recovered: true,
+		note: `The first reply was lost; the invoice was found among the policy's transactions, so it was not sent again. ${comparedNote(found.comparison)}`,
+		compared: found.comparison,
+	};
 }
 
 /** A row filed after an earlier attempt's outcome stayed unknown on an account that cannot tell. */
@@ -148,7 +149,7 @@ export function recoveredByKey(result: Filed): Filed {
 }
 
 export const FOUND_ON_POLICY = (policyNumber: string) =>
-	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), so it was not filed again. Shown as the service lists it now.`;
+	`Found among the transactions of policy ${policyNumber} (the same filing: every field compared matches), so it was not filed again. Shown as the service lists it now.`;
 
 /** The service answered the request itself with a refusal (not a 408/429/5xx): nothing was stored by it. */
 function isRefusal(error: unknown): boolean {
@@ -288,7 +289,7 @@ async function findFirstAttempt(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
 	options: { itemIndex: number; timedOut: boolean; maxWaitSeconds: number },
-): Promise<IDataObject | undefined> {
+): Promise<SameTransaction | undefined> {
 	const policyNumber = String(body.policy_number);
 	const { itemIndex } = options;
 	return await lookAfterUnknownOutcome(
@@ -316,7 +317,8 @@ export async function honoursKeys(ctx: IExecuteFunctions, itemIndex: number): Pr
  * A 409 on a key the node derived: the key was used within 24 hours with a different body. The
  * node derives the key from the invoice as the user gave it (Bill Taxes From Preview adds the tax
  * lines after), so this is the same invoice filed earlier with other tax lines: return that
- * filing. Undefined when the policy does not show it.
+ * filing. The key proves every field but the tax lines, which the rule leaves out here.
+ * Undefined when the policy does not show it.
  */
 export async function findConflictingFiling(
 	ctx: IExecuteFunctions,
@@ -327,16 +329,15 @@ export async function findConflictingFiling(
 	const found = findSameTransaction(
 		await policyBook(ctx).transactions(policyNumber, itemIndex),
 		body,
+		['tax_lines'],
 	);
 	if (!found) return undefined;
 	return alreadyFiled(
-		found,
-		`This invoice was filed earlier with the same derived Idempotency-Key but a different body (for example tax lines from a newer preview), so it was not filed again. ${FOUND_ON_POLICY(policyNumber)}`,
+		found.invoice,
+		`This invoice was filed earlier with the same derived Idempotency-Key but a different body (for example tax lines from a newer preview), so it was not filed again. ${FOUND_ON_POLICY(policyNumber)} Tax lines were not compared: the key covers the invoice without them.`,
+		found.comparison,
 	);
 }
-
-export const FOUND_UNDER_EARLIER_KEY = (policyNumber: string) =>
-	`Found among the transactions of policy ${policyNumber} (same type, effective date and premium), stored within 24 hours before this workflow first ran with this version of the node (or, in manual runs, before n8n loaded it). An earlier version of this package may have filed it under an Idempotency-Key derived the old way, which the key derived now would not replay, so it was not filed again.`;
 
 /** Files one invoice: looks first where keys cannot tell, then sends and settles an unknown outcome. */
 export async function fileInvoice(
@@ -355,23 +356,20 @@ export async function fileInvoice(
 	} catch (error) {
 		throw accountCheckFailed(ctx, error, itemIndex);
 	}
-	const scope = lookFirstScope(ctx, keysHonoured, options.keyDerived === true);
-	if (!scope) return await sendAndSettle(ctx, body, options);
+	// The key replays a row filed before: only an account without keys is looked at first.
+	if (keysHonoured) return await sendAndSettle(ctx, body, options);
 	const book = policyBook(ctx);
 	const policyNumber = String(body.policy_number);
 	return await book.exclusive(policyNumber, async () => {
 		let transactions: IDataObject[];
 		try {
-			transactions = await transactionsToCompare(ctx, scope, policyNumber, itemIndex);
+			transactions = await book.transactions(policyNumber, itemIndex);
 		} catch (error) {
 			throw lookFirstFailed(ctx, error, policyNumber, itemIndex);
 		}
 		const found = findSameTransaction(transactions, body);
-		if (found) {
-			const why = keysHonoured ? FOUND_UNDER_EARLIER_KEY : FOUND_ON_POLICY;
-			return alreadyFiled(found, why(policyNumber));
-		}
-		const unsure = book.doubted(policyNumber).some((earlier) => sameRow(earlier, body));
+		if (found) return alreadyFiled(found.invoice, FOUND_ON_POLICY(policyNumber), found.comparison);
+		const unsure = book.doubted(policyNumber).some((earlier) => sameSentFiling(earlier, body));
 		let result: Filed;
 		try {
 			result = await sendAndSettle(ctx, body, options);
@@ -453,7 +451,7 @@ async function sendAndSettle(
 		}
 		const maxWaitSeconds = settings.lostCreateWaitSeconds;
 		const existing = await findFirstAttempt(ctx, body, { itemIndex, timedOut, maxWaitSeconds });
-		if (existing) return { invoice: existing, outcome: 'filed', replayed: false, recovered: true };
+		if (existing) return recoveredFromPolicy(existing);
 		return markSentAgain(
 			await resend(false),
 			policyNumber,

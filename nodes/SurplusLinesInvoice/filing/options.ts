@@ -26,7 +26,7 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 			type: 'boolean',
 			default: true,
 			description:
-				"Whether to look for each row among its policy's transactions before filing it, on accounts without the idempotency feature (the node asks the account once per run). A row found there (same type, effective date and premium) is returned as already filed instead of filed again. Costs one call to ask the account, and one list call per distinct policy per 100 transactions. On accounts with the feature, for 24 hours from a workflow's first run with this version, rows with a derived key are looked for the same way (keys derived by version 0.1.0 are not replayed by the ones derived now); switch this off there when the rows were not filed by 0.1.0 in the last 24 hours.",
+				"Whether to look for each row among its policy's transactions before filing it, on accounts without the idempotency feature (the node asks the account once per run), where keys cannot stop a second filing. A row found there as the same filing (every field the listing shows matches: state, insured, type, dates, premium, invoice number, insurers, fees, …) is returned as already filed instead of filed again; the item lists what was compared. Costs one call to ask the account, and one list call per distinct policy per 100 transactions. Accounts with the feature are not looked at: the Idempotency-Key replays a row filed before. Off, or with Idempotency Off, every row is filed.",
 		},
 		{
 			displayName: 'Max Wait for a Lost Create (Seconds)',

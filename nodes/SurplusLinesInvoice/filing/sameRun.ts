@@ -10,6 +10,7 @@ import { readErrorInfo, localError } from '../../shared/errors';
 import { canonicalJson } from './canonical';
 import type { Entry, Outcome } from './batch';
 import { alreadyFiled } from './fileInvoice';
+import { filingBucket, sameSentFiling } from './sameFiling';
 
 /** Rows that are the same filing: the same derived key, or the same own key and body. */
 function identity(entry: Entry): string | undefined {
@@ -25,14 +26,26 @@ export function setAsideRepeats(entries: Entry[]): {
 	const firsts = new Map<string, number>();
 	const repeats = new Map<number, number>();
 	const toSend: Entry[] = [];
+	// Rows the one rule of sameFiling.ts calls the same filing, though their keys differ.
+	const sent = new Map<string, Entry[]>();
 	for (const entry of entries) {
 		const id = identity(entry);
-		const first = id === undefined ? undefined : firsts.get(id);
+		const bucket = filingBucket(entry.body);
+		const first =
+			id === undefined
+				? undefined
+				: (firsts.get(id) ??
+					sent.get(bucket)?.find((earlier) => sameSentFiling(earlier.body, entry.body))?.index);
 		if (first !== undefined) {
 			repeats.set(entry.index, first);
 			continue;
 		}
-		if (id !== undefined) firsts.set(id, entry.index);
+		if (id !== undefined) {
+			firsts.set(id, entry.index);
+			const alike = sent.get(bucket);
+			if (alike) alike.push(entry);
+			else sent.set(bucket, [entry]);
+		}
 		toSend.push(entry);
 	}
 	return { toSend, repeats };

@@ -1,5 +1,4 @@
 import nock from 'nock';
-import { forgetEarlierLooks } from '../../../nodes/SurplusLinesInvoice/filing/lookFirst';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
@@ -106,7 +105,6 @@ export function setupSuite() {
 	beforeEach(() => {
 		state.clock = useFakeClock();
 		forgetRateLimits();
-		forgetEarlierLooks();
 	});
 	afterEach(() => {
 		state.clock.restore();
