@@ -222,7 +222,11 @@ function settleReadOnly(
 		) {
 			out.problems.push(
 				disagree('transaction_effective_date', [
-					{ name: out.names.transaction_effective_date, rank: 0, value: out.values.transaction_effective_date },
+					{
+						name: out.names.transaction_effective_date,
+						rank: 0,
+						value: out.values.transaction_effective_date,
+					},
 					{ name: cancel, rank: 0, value },
 				]),
 			);
