@@ -103,7 +103,12 @@ async function everywhere(name: string, sheet: (policy: string) => IDataObject[]
 	}
 	const same = (kind: string, like: string, strip = (r: IDataObject) => r) =>
 		expect([kind, all[kind].map(strip)]).toEqual([kind, all[like].map(strip)]);
-	const billed = ({ sl_tax_sign, stamping_fee, ...rest }: IDataObject) => rest;
+	const billed = (result: IDataObject) => {
+		const rest = { ...result };
+		delete rest.sl_tax_sign;
+		delete rest.stamping_fee;
+		return rest;
+	};
 	for (const keyName of kinds) {
 		same(`${keyName} create`, 't2 create');
 		same(`${keyName} createMany`, 't2 createMany');
