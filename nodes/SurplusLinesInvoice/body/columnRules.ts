@@ -191,6 +191,24 @@ function rowType(values: IDataObject): string | undefined {
 	return read.value?.code ?? 'NEW';
 }
 
+const CANCELLATION_DATE_RULE =
+	'a cancellation date on a cancellation row is its date of the change';
+const REFERENCE_RULE =
+	'an endorsement or transaction number is sent as the invoice number when no column gives one, so two transactions that differ only there are kept apart';
+
+/** A field taken from a column that is not its own, said on the item. */
+function takeFrom(
+	out: SettledColumns,
+	field: string,
+	column: string,
+	value: unknown,
+	rule: string,
+) {
+	out.values[field] = value as IDataObject[string];
+	out.names[field] = column;
+	out.rules.push({ field, column, value, rule });
+}
+
 /** The read-only columns' meaning on this row: used for a field, not used, or a refusal. */
 function settleReadOnly(
 	pseudo: IDataObject,
@@ -209,14 +227,7 @@ function settleReadOnly(
 				reason: `a cancellation date, and this row is ${type ? `a ${type}` : 'of an unread type'}: only a cancellation row files one (as its date of the change)`,
 			});
 		} else if (!has('transaction_effective_date')) {
-			out.values.transaction_effective_date = value as IDataObject[string];
-			out.names.transaction_effective_date = cancel;
-			out.rules.push({
-				field: 'transaction_effective_date',
-				column: cancel,
-				value,
-				rule: 'a cancellation date on a cancellation row is its date of the change',
-			});
+			takeFrom(out, 'transaction_effective_date', cancel, value, CANCELLATION_DATE_RULE);
 		} else if (
 			comparable('date', value) !== comparable('date', out.values.transaction_effective_date)
 		) {
@@ -259,14 +270,7 @@ function settleReadOnly(
 				reason: `an endorsement or transaction number; the invoice number is column "${out.names.invoice_number}"`,
 			});
 		} else {
-			out.values.invoice_number = value as IDataObject[string];
-			out.names.invoice_number = reference;
-			out.rules.push({
-				field: 'invoice_number',
-				column: reference,
-				value,
-				rule: 'an endorsement or transaction number is sent as the invoice number when no column gives one, so two transactions that differ only there are kept apart',
-			});
+			takeFrom(out, 'invoice_number', reference, value, REFERENCE_RULE);
 		}
 	}
 }
