@@ -5,6 +5,7 @@ import * as invoice from './invoice/Invoice.resource';
 /** resource → operation → module, for the shared router. */
 export const resources: ResourceMap = {
 	invoice: {
+		checkSheet: invoice.checkSheet,
 		create: withRowResults(invoice.create, 'full'),
 		createMany: withRowResults(invoice.createMany, 'full'),
 		preview: withRowResults(invoice.preview, 'full'),

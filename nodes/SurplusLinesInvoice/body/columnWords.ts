@@ -35,6 +35,13 @@ const SYNONYMS: Record<string, string> = {
 	trx: 'transaction',
 	tx: 'transaction',
 	endt: 'endorsement',
+	endo: 'endorsement',
+	cancel: 'cancellation',
+	cancelled: 'cancellation',
+	canceled: 'cancellation',
+	canc: 'cancellation',
+	cxl: 'cancellation',
+	cnl: 'cancellation',
 	cd: 'code',
 	amt: 'amount',
 	pct: 'percent',
@@ -90,7 +97,19 @@ const PARTIES = [
 ];
 const INSURER_WORDS = ['insurer', 'carrier', 'company', 'market'];
 /** Words beside a date word that make the column another transaction's date, or not a date. */
-const NOT_A_DATE = ['transaction', 'endorsement', 'change', 'invoice', 'number', 'reference', 'id'];
+const NOT_A_DATE = [
+	'transaction',
+	'endorsement',
+	'change',
+	'cancellation',
+	'invoice',
+	'number',
+	'reference',
+	'id',
+	'booking',
+	'booked',
+	'entry',
+];
 
 interface WordRule {
 	/** A field id, or `insurer_N_<part>` for the numbered insurer columns. */
@@ -108,10 +127,38 @@ const RULES: WordRule[] = [
 	{
 		id: 'transaction_effective_date',
 		all: [
-			['transaction', 'endorsement', 'change'],
+			['endorsement', 'change'],
 			['effective', 'date', 'inception'],
 		],
-		none: [...MONEY, 'type', 'code', 'number'],
+		none: [...MONEY, 'type', 'code', 'number', 'cancellation', 'booking', 'entry'],
+	},
+	// "Transaction Date" alone is most often the day the transaction was booked: only a
+	// transaction's effective date is the date of the change.
+	{
+		id: 'transaction_effective_date',
+		all: [['transaction'], ['effective', 'inception']],
+		none: [...MONEY, 'type', 'code', 'number', 'cancellation'],
+	},
+	{
+		id: 'booking_date',
+		all: [
+			['transaction', 'booking', 'booked', 'entry', 'processed', 'processing', 'accounting'],
+			['date'],
+		],
+		none: [...MONEY, 'effective', 'inception', 'type', 'code', 'number', 'endorsement', 'change'],
+	},
+	{
+		id: 'cancellation_date',
+		all: [['cancellation'], ['effective', 'date']],
+		none: [...MONEY, 'type', 'code', 'number', 'reason'],
+	},
+	{
+		id: 'transaction_reference',
+		all: [
+			['endorsement', 'transaction'],
+			['number', 'id', 'reference'],
+		],
+		none: [...MONEY, ...DATES, 'type', 'code', 'policy', 'certificate'],
 	},
 	{
 		id: 'type_code',

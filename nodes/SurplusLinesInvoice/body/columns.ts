@@ -14,7 +14,15 @@ import type {
 } from 'n8n-workflow';
 
 import { headerKeys, headerWords, readHeaderWords } from './columnWords';
-import { BILLED_TAX_OF, INVOICE_FEE_CODES } from '../../shared/rules';
+import {
+	type Candidate,
+	type ColumnRule,
+	type IgnoredColumn,
+	type ValueKind,
+	READ_ONLY_COLUMNS,
+	settleColumns,
+} from './columnRules';
+import { BILLED_TAX_OF, FEE_CODES, INVOICE_FEE_CODES, STATE_CODES } from '../../shared/rules';
 import { FEE_TYPE_NAMES } from '../../shared/service';
 import { isBlankValue, readAmount } from '../../shared/values';
 
@@ -155,7 +163,6 @@ const SINGLE_COLUMNS: SingleColumn[] = [
 		aliases: [
 			'Transaction Eff Date',
 			'Trans Eff Date',
-			'Transaction Date',
 			'Endorsement Effective Date',
 			'Endorsement Date',
 			'Change Date',
@@ -349,7 +356,7 @@ const feeColumnId = (code: string) => `fee_${code}`;
 const insurerColumnId = (n: number, part: string) => `insurer_${n}_${part}`;
 const coverageColumnId = (n: number, part: string) => `coverage_${n}_${part}`;
 
-type Match = { id: string; rank: number };
+type Match = { id: string; rank: number; state?: string };
 
 /** Every fixed name → its column; rank 0 for ids and display names, then aliases in order. */
 const NAMES = new Map<string, Match>();
@@ -442,7 +449,22 @@ export function readColumnName(name: string): ColumnReading {
 	return reading;
 }
 
+// "TX Stamping Fee", "CA SLA Fee": a state's code before a billed tax's name (only those: "Co
+// Policy Fee" is a company's fee, not Colorado's).
+const STATE_PREFIX = /^\s*([A-Za-z]{2})[\s_:-]+(.+)$/;
+const TAX_COLUMNS = new Set(FEE_CODES.tax.map(feeColumnId));
+
+function readStatePrefix(name: string): ColumnReading | undefined {
+	const parts = STATE_PREFIX.exec(name);
+	const state = parts?.[1].toUpperCase();
+	if (!parts || !(STATE_CODES as readonly string[]).includes(state!)) return undefined;
+	const rest = readNameOnce(parts[2]).match;
+	return rest && TAX_COLUMNS.has(rest.id) ? { match: { ...rest, state } } : undefined;
+}
+
 function readNameOnce(name: string): ColumnReading {
+	const scoped = readStatePrefix(name);
+	if (scoped) return scoped;
 	const literal = columnForKey(columnKey(name), NAMES);
 	if (literal) return { match: literal };
 	for (const key of headerKeys(name)) {
@@ -485,50 +507,53 @@ interface MatchedColumns {
 	/** Column id → the item's own column name it came from. */
 	names: Record<string, string>;
 	problems: string[];
+	/** Columns whose words name something known that are not used, with why. */
+	ignored: IgnoredColumn[];
+	/** Fields a domain rule decided, or took from a column not their own. */
+	rules: ColumnRule[];
+}
+
+const SINGLE_TYPES = new Map(SINGLE_COLUMNS.map((c) => [c.id, c.type]));
+
+/** How two columns' values for a field are compared. */
+function kindOf(id: string): ValueKind {
+	if (id === 'state_code') return 'state';
+	if (id === 'type_code') return 'type';
+	if (id === 'cancellation_date' || id === 'booking_date') return 'date';
+	const type = SINGLE_TYPES.get(id);
+	if (type === date) return 'date';
+	if (type === amount || id.startsWith('fee_') || /_(amount|percent)$/.test(id)) return 'amount';
+	return 'text';
 }
 
 /**
  * "Map Automatically": the item's own columns matched to invoice columns by name. Where two
- * columns feed one field the better name wins ("Net Premium" over "Premium"); two equally good
- * names with different values are refused rather than one picked.
+ * columns give one field with values that agree, the better name is kept; values that differ are
+ * refused naming both, unless a domain rule of `columnRules.ts` decides (and the item says so).
  */
 export function matchItemColumns(item: IDataObject): MatchedColumns {
-	const best = new Map<string, { name: string; rank: number; value: unknown }>();
-	const problems: string[] = [];
+	const candidates = new Map<string, Candidate[]>();
 	const unclear: Array<{ name: string; ids: string[] }> = [];
 	for (const [name, value] of Object.entries(item)) {
 		const { match, ambiguous } = readColumnName(name);
 		if (ambiguous && !isBlankValue(value)) unclear.push({ name, ids: ambiguous });
 		if (!match) continue;
-		const held = best.get(match.id);
-		const blank = isBlankValue(value);
-		if (held && !isBlankValue(held.value)) {
-			if (blank || held.rank < match.rank) continue;
-			if (held.rank === match.rank && String(held.value) !== String(value)) {
-				problems.push(
-					`${match.id}: columns "${held.name}" and "${name}" both give this field, with different values`,
-				);
-				continue;
-			}
-			if (held.rank === match.rank) continue;
-		}
-		best.set(match.id, { name, rank: match.rank, value });
+		const list = candidates.get(match.id) ?? [];
+		list.push({ name, rank: match.rank, value, state: match.state });
+		candidates.set(match.id, list);
 	}
+	const settled = settleColumns(candidates, kindOf);
+	const { values, problems } = settled;
 	// A header that could mean two fields is read as neither: said when one of them has no
 	// other column, so the value is not silently dropped.
 	for (const { name, ids } of unclear) {
-		if (ids.every((id) => best.has(id) && !isBlankValue(best.get(id)!.value))) continue;
+		if (ids.every((id) => !isBlankValue(values[id]))) continue;
 		problems.push(
 			`column "${name}" could be ${ids.join(' or ')}; rename the column (for example "${ids.map(displayNameOf).join('" or "')}") or map the columns by hand (Map Each Column Manually)`,
 		);
 	}
-	const values: IDataObject = {};
-	const names: Record<string, string> = {};
-	for (const [id, held] of best) {
-		values[id] = held.value as IDataObject[string];
-		names[id] = held.name;
-	}
-	return { values, names, problems };
+	for (const id of READ_ONLY_COLUMNS) delete values[id];
+	return settled;
 }
 
 interface ColumnsBody {

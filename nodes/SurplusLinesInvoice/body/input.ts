@@ -16,7 +16,7 @@ import { inputError } from '../../shared/errors';
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
 import { isBlankValue } from '../../shared/values';
-import { noteInvoiceWarnings } from './warnings';
+import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
 import { FOLDED_GROUPS } from '../actions/invoice/body.description';
 import { type Conversion, validateInvoice } from './validation';
 
@@ -208,6 +208,8 @@ interface RawBody {
 	names?: Record<string, string[]>;
 	/** Map Columns: the sheet's own totals, read for the tax check and never sent. */
 	totals?: SheetTotals;
+	/** Map Automatically: columns not used, and fields a domain rule decided. */
+	columns?: ColumnNotes;
 }
 
 /**
@@ -228,7 +230,8 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 			if (matched.names[id]) sources[id] ??= matched.names[id];
 			else unmatched[id] = names;
 		}
-		return { raw: body, sources, problems: matched.problems, names: unmatched, totals };
+		const columns = { ignored: matched.ignored, rules: matched.rules };
+		return { raw: body, sources, problems: matched.problems, names: unmatched, totals, columns };
 	}
 	const names = Object.fromEntries(
 		(columns.schema ?? []).map((f: ResourceMapperField) => [f.id, f.displayName]),
@@ -314,7 +317,15 @@ export function readInvoiceInput(
 	i: number,
 	mode: 'full' | 'partial' = 'full',
 ): InvoiceInput {
-	const { raw, sources = {}, problems = [], names, totals = {} } = readSource(ctx, i, mode);
+	const {
+		raw,
+		sources = {},
+		problems = [],
+		names,
+		totals = {},
+		columns,
+	} = readSource(ctx, i, mode);
+	noteColumns(ctx, i, columns ?? { ignored: [], rules: [] });
 	const checked = validateInvoice(raw, mode);
 	if (!checked.ok || problems.length) {
 		const lines = [...problems, ...(checked.ok ? [] : checked.problems)];

@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ColumnRule, IgnoredColumn } from './columnRules';
+
 /** Larger than any real premium or fee; 1e308 and friends are typos, not amounts. */
 const ABSURD_AMOUNT = 1e12;
 
@@ -143,4 +145,33 @@ export function addInvoiceWarning(ctx: object, itemIndex: number, warning: strin
 	if (!NOTED.has(ctx)) NOTED.set(ctx, new Map());
 	const byItem = NOTED.get(ctx)!;
 	byItem.set(itemIndex, [...(byItem.get(itemIndex) ?? []), warning]);
+}
+
+/** What Map Automatically decided about a row's columns, said on its output item. */
+export interface ColumnNotes {
+	/** Columns whose words name something known that were not used, with why. */
+	ignored: IgnoredColumn[];
+	/** Fields a domain rule decided between columns, or took from a column not their own. */
+	rules: ColumnRule[];
+}
+
+const COLUMN_NOTES = new WeakMap<object, Map<number, ColumnNotes>>();
+
+/** Records what was decided about item `itemIndex`'s columns (nothing when nothing was). */
+export function noteColumns(ctx: object, itemIndex: number, notes: ColumnNotes): void {
+	if (!COLUMN_NOTES.has(ctx)) COLUMN_NOTES.set(ctx, new Map());
+	const byItem = COLUMN_NOTES.get(ctx)!;
+	if (notes.ignored.length || notes.rules.length) byItem.set(itemIndex, notes);
+	else byItem.delete(itemIndex);
+}
+
+/** The fields to add to item `itemIndex`'s output for its columns (and forgets them). */
+export function takeColumnNotes(ctx: object, itemIndex: number): IDataObject {
+	const byItem = COLUMN_NOTES.get(ctx);
+	const notes = byItem?.get(itemIndex);
+	byItem?.delete(itemIndex);
+	const json: IDataObject = {};
+	if (notes?.rules.length) json._columnRules = notes.rules as unknown as IDataObject[];
+	if (notes?.ignored.length) json._ignoredColumns = notes.ignored as unknown as IDataObject[];
+	return json;
 }

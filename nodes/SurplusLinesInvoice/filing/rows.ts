@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { addToErrorItem, isErrorItem, withRow } from '../../shared/errors';
 import type { OperationModule } from '../../shared/router';
-import { takeInvoiceWarnings } from '../body/warnings';
+import { takeColumnNotes, takeInvoiceWarnings } from '../body/warnings';
 import { readRawBody } from '../body/input';
 
 const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
@@ -31,9 +31,23 @@ function rowIdentity(ctx: IExecuteFunctions, itemIndex: number, mode: 'full' | '
 	return identity;
 }
 
-function withWarnings(item: INodeExecutionData, warnings: string[]): INodeExecutionData {
+/** The item with its body's warnings and what was decided about its row's columns. */
+function withWarnings(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+	itemIndex: number,
+): INodeExecutionData {
+	const warnings = takeInvoiceWarnings(ctx, itemIndex);
+	const columns = takeColumnNotes(ctx, itemIndex);
 	if (warnings.length) item.json = { ...item.json, _warnings: warnings };
+	if (Object.keys(columns).length) item.json = { ...item.json, ...columns };
 	return item;
+}
+
+/** Forgets what was noted about an item that failed. */
+function forget(ctx: IExecuteFunctions, itemIndex: number) {
+	takeInvoiceWarnings(ctx, itemIndex);
+	takeColumnNotes(ctx, itemIndex);
 }
 
 function pairedIndex(item: INodeExecutionData, fallback: number): number {
@@ -54,7 +68,7 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 				try {
 					await check.call(this, itemIndex);
 				} catch (error) {
-					takeInvoiceWarnings(this, itemIndex);
+					forget(this, itemIndex);
 					throw withRow(error, rowIdentity(this, itemIndex, mode));
 				}
 			},
@@ -63,10 +77,9 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 			async function (this: IExecuteFunctions, itemIndex: number) {
 				try {
 					const items = await execute.call(this, itemIndex);
-					const warnings = takeInvoiceWarnings(this, itemIndex);
-					return items.map((item) => withWarnings(item, warnings));
+					return items.map((item) => withWarnings(this, item, itemIndex));
 				} catch (error) {
-					takeInvoiceWarnings(this, itemIndex);
+					forget(this, itemIndex);
 					throw withRow(error, rowIdentity(this, itemIndex, mode));
 				}
 			},
@@ -76,8 +89,8 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 				const items = await executeAll.call(this);
 				return items.map((item, position) => {
 					const index = pairedIndex(item, position);
-					if (!isErrorItem(item)) return withWarnings(item, takeInvoiceWarnings(this, index));
-					takeInvoiceWarnings(this, index);
+					if (!isErrorItem(item)) return withWarnings(this, item, index);
+					forget(this, index);
 					addToErrorItem(item, rowIdentity(this, index, mode));
 					return item;
 				});

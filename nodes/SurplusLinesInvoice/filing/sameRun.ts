@@ -1,16 +1,84 @@
 /**
+ * Rows of one run that would file one invoice. A row that derives the key of an earlier row of
+ * the run but differs from it in an input column is refused, naming the columns: the service
+ * would return the earlier row's invoice for it (`replayed`), and a column the body does not
+ * carry (an unused column, or one read to the same value) would be lost in silence.
+ *
  * Identical rows in one Create Many batch run, on an account without keys. Each row is looked for
  * on its policy before the batch is sent, and an identical row later in the same run is not there
  * yet, so both would be filed. Where keys exist both rows derive one key and the service files
  * the invoice once; here the later row is set aside and gets the first row's result.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readErrorInfo, localError } from '../../shared/errors';
+import { isBlankValue } from '../../shared/values';
 import { canonicalJson } from './canonical';
 import type { Entry, Outcome } from './batch';
 import { alreadyFiled } from './fileInvoice';
 import { filingBucket, sameSentFiling } from './sameFiling';
+
+// n8n's Google Sheets node adds the sheet's row number to each item: two rows alike but for it
+// are the same transaction written twice, filed once as before.
+const POSITION_COLUMNS = new Set(['row_number']);
+
+const cell = (value: unknown) =>
+	isBlankValue(value) || (typeof value === 'string' && value.trim() === '')
+		? ''
+		: typeof value === 'string'
+			? value.trim()
+			: JSON.stringify(value);
+
+/** The input columns whose values differ between two items (blank cells are alike). */
+export function differingColumns(a: IDataObject, b: IDataObject): string[] {
+	const names = new Set([...Object.keys(a), ...Object.keys(b)]);
+	return [...names].filter(
+		(name) => !POSITION_COLUMNS.has(name) && cell(a[name]) !== cell(b[name]),
+	);
+}
+
+const shown = (value: unknown) => (cell(value) === '' ? 'empty' : cell(value));
+
+/** The first row of the run under each derived key, per run. */
+const FIRSTS = new WeakMap<object, Map<string, number>>();
+
+/**
+ * Refuses row `index` when an earlier row of the run derived the same key from a row whose input
+ * columns differ; records it otherwise. Call in row order, before any filing call.
+ */
+export function refuseSameKeyOtherRow(
+	ctx: IExecuteFunctions,
+	key: string | undefined,
+	index: number,
+): void {
+	if (key === undefined) return;
+	if (!FIRSTS.has(ctx)) FIRSTS.set(ctx, new Map());
+	const firsts = FIRSTS.get(ctx)!;
+	const first = firsts.get(key);
+	if (first === undefined || first === index) {
+		firsts.set(key, index);
+		return;
+	}
+	const items = ctx.getInputData();
+	const earlier = items[first]?.json ?? {};
+	const row = items[index]?.json ?? {};
+	const differ = differingColumns(earlier, row);
+	if (!differ.length) return;
+	const listed = differ
+		.map(
+			(name) => `"${name}" (${shown(earlier[name])} in row ${first + 1}, ${shown(row[name])} here)`,
+		)
+		.join(', ');
+	throw localError(
+		ctx,
+		'SAME_INVOICE_AS_EARLIER_ROW',
+		`Row ${index + 1} would file the same invoice as row ${first + 1} of this run, but its columns differ: ${listed}`,
+		{
+			itemIndex: index,
+			description: `Nothing was filed for this row. Both rows give the same invoice body, so they derive one Idempotency-Key and the service would return row ${first + 1}'s invoice for this one (replayed): the difference would be lost. If they are two transactions, keep them apart in a field the invoice is filed with (an Invoice Number column, or an Endorsement # / Transaction ID column, which is sent as the invoice number when no Invoice Number column is given); if it is the same transaction written twice, make the rows alike or remove one.`,
+		},
+	);
+}
 
 /** Rows that are the same filing: the same derived key, or the same own key and body. */
 function identity(entry: Entry): string | undefined {

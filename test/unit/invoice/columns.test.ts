@@ -312,11 +312,14 @@ describe('Map Columns body source', () => {
 		expect(output![0].json._converted).toEqual(expect.arrayContaining([{ field: 'state_code', from: 'california', to: 'CA', column: 'State' }]));
 	});
 
-	it('two columns of equal standing with different values are refused, a better name wins otherwise', async () => {
+	it('two columns that give one field with different values are refused, naming both', async () => {
 		const trap = nock(API).post(/.*/).reply(201, envelope({}));
 		const item = { ...bordereauRow(0), 'Net Premium': '900', 'Policy Number': 'OTHER' };
 		const { output } = await run(columnsParams('create'), { items: [item], continueOnFail: true });
-		expect(output![0].json.fields).toEqual(['policy_number (column "Policy #"): columns "Policy #" and "Policy Number" both give this field, with different values']);
+		expect(output![0].json.fields).toEqual([
+			'policy_number (column "Policy #"): columns "Policy #" (BDX-001) and "Policy Number" (OTHER) give this field different values, so the row is not filed; make them agree, leave one empty, or map the columns by hand (Map Each Column Manually)',
+			'net_premium (column "Net Premium"): columns "Net Premium" (900) and "Premium" ($1,000.50) give this field different values, so the row is not filed; make them agree, leave one empty, or map the columns by hand (Map Each Column Manually)',
+		]);
 		expect(trap.isDone()).toBe(false);
 	});
 });

@@ -98,17 +98,19 @@ describe('header sets of four conventions (Map Automatically)', () => {
 		expect(idsOf(headers)).toEqual(headers);
 	});
 
-	it('a name written out wins over one read by its words, which wins over the word rules', () => {
+	it('columns that give one field and agree are read once; values that differ are refused naming both, never settled by rank', () => {
+		const agree = matchItemColumns({ 'Gross Premium Paid this time': '$1,000.00', 'Total Gross Written Premium': '1000', Premium: '1,000' });
+		expect(agree.values.net_premium).toBe('1,000');
+		expect(agree.problems).toEqual([]);
 		const row = {
 			'Gross Premium Paid this time': '-250',
 			'Total Gross Written Premium': '1000',
 			Premium: '-200',
 		};
 		const matched = matchItemColumns(row);
-		expect(matched.values.net_premium).toBe('-200');
-		delete (row as Record<string, string>).Premium;
-		expect(matchItemColumns(row).values.net_premium).toBe('-250');
-		expect(matchItemColumns(row).problems).toEqual([]);
+		expect(matched.problems).toEqual([
+			'net_premium: columns "Premium" (-200) and "Gross Premium Paid this time" (-250) and "Total Gross Written Premium" (1000) give this field different values, so the row is not filed; make them agree, leave one empty, or map the columns by hand (Map Each Column Manually)',
+		]);
 	});
 
 	it('premium columns that are not this transaction’s are not read as the premium', () => {

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { toolDescriptionProperties } from '../../../shared/toolUse';
+import * as checkSheet from './checkSheet.operation';
 import * as create from './create.operation';
 import * as createMany from './createMany.operation';
 import * as del from './delete.operation';
@@ -9,7 +10,7 @@ import * as getAll from './getAll.operation';
 import * as preview from './preview.operation';
 import * as update from './update.operation';
 
-export { create, createMany, del as delete, get, getAll, preview, update };
+export { checkSheet, create, createMany, del as delete, get, getAll, preview, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -20,6 +21,13 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['invoice'] } },
 		default: 'create',
 		options: [
+			{
+				name: 'Check Sheet',
+				value: 'checkSheet',
+				action: 'Check how rows will be filed',
+				description:
+					'Read every row as Create would and file nothing: which column gave each field, the columns not used, the rows that would be refused and why (no API call)',
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -67,6 +75,7 @@ export const description: INodeProperties[] = [
 	},
 	...create.description,
 	...createMany.description,
+	...checkSheet.description,
 	...preview.description,
 	...get.description,
 	...getAll.description,
@@ -92,6 +101,10 @@ export const description: INodeProperties[] = [
 			'Returns the invoice (ID, status new, filed false, state, premium, fees total) and outcome: filed (stored now), replayed or already_filed (the same transaction was filed before; nothing was filed twice). ' +
 			'Calling again with the same inputs returns the first filing instead of a second one, so after a timeout or an unclear reply it is safe to call again with exactly the same inputs. ' +
 			'An error names the input at fault and the rule; nothing was filed: correct it and call again.',
+		checkSheet:
+			'Reads policy transactions the way the create tool would and files nothing, with no call to the service. ' +
+			'Returns for each input whether it would be sent or refused (reasons names the input and the rule), the request it would send, which input gave each field, inputs not used and why, and the rules that decided between two inputs giving one field. ' +
+			'Safe to call again. It does not compute taxes nor ask the service’s own checks: use preview for those.',
 		createMany:
 			'Files every input item as an invoice in one run. Meant for workflows, not for an assistant: file one transaction at a time with the create tool instead.',
 		update:

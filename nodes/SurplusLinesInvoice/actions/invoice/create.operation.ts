@@ -20,6 +20,7 @@ import {
 	type IdempotencyChoice,
 } from '../../filing/idempotency';
 import { filingOptionProperties, readFilingSettings } from '../../filing/options';
+import { refuseSameKeyOtherRow } from '../../filing/sameRun';
 import { invoiceJson, tallyOutcome } from '../../output';
 import { billTaxesFromPreview, previewInvoice } from '../../taxes/preview';
 import {
@@ -90,6 +91,15 @@ const checkedItems = new WeakMap<object, Map<number, Checked>>();
 export async function check(this: IExecuteFunctions, i: number): Promise<void> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
 	const checked = { input: readInvoiceInput(this, i), choice: readIdempotencyChoice(this, i) };
+	// Before any call, in row order: a later row with an earlier row's key but other columns.
+	if (checked.choice.mode === 'derived') {
+		const key = idempotencyKeyFor(
+			checked.choice,
+			PATHS.invoices,
+			canonicalInvoice(checked.input.body),
+		);
+		refuseSameKeyOtherRow(this, key, i);
+	}
 	if (!checkedItems.has(this)) checkedItems.set(this, new Map());
 	checkedItems.get(this)!.set(i, checked);
 }

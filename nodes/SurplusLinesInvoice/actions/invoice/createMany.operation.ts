@@ -11,6 +11,7 @@ import { unknownLobOption } from '../../account/options';
 import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body/input';
 import { canonicalInvoice } from '../../filing/canonical';
 import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
+import { refuseSameKeyOtherRow } from '../../filing/sameRun';
 import {
 	idempotencyKeyFor,
 	readIdempotencyChoice,
@@ -127,6 +128,8 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			const body = canonicalInvoice(input.body);
 			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
 			const key = idempotencyKeyFor(choice, PATHS.invoices, body);
+			// A later row with an earlier row's key but other columns is refused, not replayed.
+			if (choice.mode === 'derived') refuseSameKeyOtherRow(this, key, index);
 			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
 			failures.push({ index, error: error as Error });

@@ -1,0 +1,69 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readErrorInfo } from '../../../shared/errors';
+import { PATHS } from '../../../shared/service';
+import { readInvoiceInput } from '../../body/input';
+import { takeColumnNotes, takeInvoiceWarnings } from '../../body/warnings';
+import { canonicalInvoice } from '../../filing/canonical';
+import { idempotencyKeyFor } from '../../filing/idempotency';
+import { refuseSameKeyOtherRow } from '../../filing/sameRun';
+import { bodyProperties } from './body.description';
+
+/** What this operation leaves out, said on the panel and on every item. */
+const NOT_CHECKED =
+	'No call is made: the account is not asked, so insurers by NAIC or name and line-of-business names are not looked up on legacy accounts, taxes are not computed and the service’s own checks do not run (Preview does those, one call per row).';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: `Reads every input item as Create and Create Many would, and files nothing: one item per row saying whether it would be sent or refused and why, which column gave each field, the columns not used and the rules that decided between columns. ${NOT_CHECKED}`,
+		name: 'checkSheetNotice',
+		type: 'notice',
+		default: '',
+	},
+	...bodyProperties(false),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['checkSheet'] } },
+	properties,
+);
+
+/** The reasons an error gives for a row: its field lines, or its message. */
+function reasons(error: unknown): string[] {
+	const fields = readErrorInfo(error)?.fields;
+	return fields?.length ? fields : [(error as Error).message];
+}
+
+/** One row as Create would read it, before the account's look-ups and any call. */
+function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
+	const json: IDataObject = { row: index + 1 };
+	try {
+		const input = readInvoiceInput(ctx, index);
+		const body = canonicalInvoice(input.body);
+		// As Create derives keys by default: a later row with an earlier row's key but other columns.
+		refuseSameKeyOtherRow(ctx, idempotencyKeyFor({ mode: 'derived' }, PATHS.invoices, body), index);
+		Object.assign(json, { result: 'would be sent', body, columns: input.sources });
+		if (input.converted.length) json._converted = input.converted as unknown as IDataObject[];
+	} catch (error) {
+		Object.assign(json, { result: 'refused', reasons: reasons(error) });
+	}
+	const warnings = takeInvoiceWarnings(ctx, index);
+	if (warnings.length) json._warnings = warnings;
+	return { ...json, ...takeColumnNotes(ctx, index), notChecked: NOT_CHECKED };
+}
+
+/** Every row, in order, each paired to its input item; a refused row is an item, not an error. */
+export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const count = this.getInputData().length;
+	const output: INodeExecutionData[] = [];
+	for (let index = 0; index < count; index++) {
+		output.push({ json: checkRow(this, index), pairedItem: { item: index } });
+	}
+	return output;
+}
