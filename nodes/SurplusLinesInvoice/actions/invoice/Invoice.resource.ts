@@ -8,8 +8,10 @@ import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as preview from './preview.operation';
 import * as update from './update.operation';
+import * as watchLook from './watchLook.operation';
+import * as watchRecord from './watchRecord.operation';
 
-export { create, createMany, del as delete, get, getAll, preview, update };
+export { create, createMany, del as delete, get, getAll, preview, update, watchLook, watchRecord };
 
 export const description: INodeProperties[] = [
 	{
@@ -63,6 +65,20 @@ export const description: INodeProperties[] = [
 				action: 'Update an invoice',
 				description: 'Change fields of an invoice the state has not accepted (needs t2)',
 			},
+			{
+				name: 'Watch List: Look for Changes',
+				value: 'watchLook',
+				action: 'Look for changes of watched invoices',
+				description:
+					'Read the watch list’s invoices within a budget, by policy, and say what changed and what settled',
+			},
+			{
+				name: 'Watch List: Rows to Record',
+				value: 'watchRecord',
+				action: 'Make watch list rows of filed invoices',
+				description:
+					'Turn what Create, Create Many or Update filed into rows for the watch list’s data table',
+			},
 		],
 	},
 	...create.description,
@@ -72,6 +88,8 @@ export const description: INodeProperties[] = [
 	...getAll.description,
 	...update.description,
 	...del.description,
+	...watchLook.description,
+	...watchRecord.description,
 	...toolDescriptionProperties('invoice', {
 		preview:
 			'Checks a policy transaction and computes its surplus lines taxes as the service would file it, without storing anything. ' +
