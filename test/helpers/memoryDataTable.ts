@@ -25,6 +25,8 @@ import type {
 	UpsertDataTableRowOptions,
 } from 'n8n-workflow';
 
+import { WATCH_LIST_COLUMNS } from '../../nodes/SurplusLinesInvoice/watch/rowState';
+
 function matches(row: DataTableRowReturn, filter?: DataTableFilter): boolean {
 	if (!filter || filter.filters.length === 0) return true;
 	const test = ({ columnName, condition, value }: DataTableFilter['filters'][number]) => {
@@ -113,12 +115,5 @@ export class MemoryDataTable implements IDataTableProjectService {
 
 /** The watch list's columns, as docs and examples create them. */
 export function watchListTable(): MemoryDataTable {
-	return new MemoryDataTable([
-		{ name: 'invoice_id', type: 'number' },
-		{ name: 'policy_number', type: 'string' },
-		{ name: 'state', type: 'string' },
-		{ name: 'checked_at', type: 'string' },
-		{ name: 'last_event', type: 'string' },
-		{ name: 'settled', type: 'boolean' },
-	]);
+	return new MemoryDataTable([...WATCH_LIST_COLUMNS]);
 }

@@ -8,14 +8,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { snapshot, type InvoiceSnapshot } from '../../shared/invoiceState';
 
-/** The data table's columns, in the order the docs and examples list them. */
-export const WATCH_COLUMNS = [
-	'invoice_id',
-	'policy_number',
-	'state',
-	'checked_at',
-	'last_event',
-	'settled',
+/** The data table's columns and types, as the docs and examples have users create them. */
+export const WATCH_LIST_COLUMNS = [
+	{ name: 'invoice_id', type: 'number' },
+	{ name: 'policy_number', type: 'string' },
+	{ name: 'state', type: 'string' },
+	{ name: 'checked_at', type: 'string' },
+	{ name: 'last_event', type: 'string' },
+	{ name: 'settled', type: 'boolean' },
 ] as const;
 
 export interface WatchRow {
