@@ -112,6 +112,10 @@ export const description: INodeProperties[] = [
 			'An error names the input at fault and the rule; nothing was filed: correct it and call again.',
 		createMany:
 			'Files every input item as an invoice in one run. Meant for workflows, not for an assistant: file one transaction at a time with the create tool instead.',
+		watchLook:
+			'Reads the invoices of a watch list (rows from a data table) and says what changed since each row was stored. Meant for scheduled workflows, not for an assistant: to check one invoice, use the get tool with its invoice ID.',
+		watchRecord:
+			'Turns the output of a filing into rows for a watch list data table; makes no call. Meant for workflows, not for an assistant.',
 		update:
 			'Changes fields of a filed invoice the state has not accepted yet, by its numeric invoice ID. Only the fields given change. ' +
 			'Returns the invoice as stored. An invoice in status success cannot change (a conflict error): tell the user.',
