@@ -1,9 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Tier } from '../shared/credentials';
-import { HOURLY_CALL_LIMITS } from '../shared/rules';
+import { describeSpan, type Budget } from '../shared/callBudget';
+import { isSettledInvoice } from '../shared/invoiceState';
 import type { TriggerConfig, WatchUnit } from './config';
 import type { TriggerState } from './state';
+
+// The budget and the settled rule are shared with the Invoice node's watch list.
+export { computeBudget, describeSpan, type Budget } from '../shared/callBudget';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** When the schedule cannot be read, assume the worst n8n allows: a poll every minute. */
@@ -70,47 +73,6 @@ export function pollsPerHour(pollTimes: unknown): number {
 	return total;
 }
 
-export interface Budget {
-	/** Calls per hour the key may make (X-RateLimit-Limit, else the tier's documented limit). */
-	limit: number;
-	limitSource: 'headers' | 'tier';
-	/** Budget Share, 0..1. */
-	share: number;
-	pollsPerHour: number;
-	/** What the share allows: floor(limit × share), at least 1. */
-	callsPerHour: number;
-	/** floor(limit × share ÷ polls per hour), at least 1. */
-	callsPerPoll: number;
-	/**
-	 * The schedule polls more often than even 1 call a poll allows (a schedule in seconds): polls
-	 * read at most `callsPerHour` calls an hour, spaced out, and the polls in between read nothing.
-	 */
-	paced: boolean;
-	/** Polls an hour that read: every poll, or `callsPerHour` when paced. */
-	readsPerHour: number;
-}
-
-export function computeBudget(
-	tier: Tier,
-	headerLimit: number | undefined,
-	share: number,
-	perHour: number,
-): Budget {
-	const limit = headerLimit && headerLimit > 0 ? headerLimit : HOURLY_CALL_LIMITS[tier];
-	const callsPerHour = Math.max(1, Math.floor(limit * share));
-	const paced = perHour > callsPerHour;
-	return {
-		limit,
-		limitSource: headerLimit && headerLimit > 0 ? 'headers' : 'tier',
-		share,
-		pollsPerHour: perHour,
-		callsPerHour,
-		callsPerPoll: Math.max(1, Math.floor((limit * share) / perHour)),
-		paced,
-		readsPerHour: paced ? callsPerHour : perHour,
-	};
-}
-
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
@@ -125,20 +87,6 @@ export function mayReadNow(state: TriggerState, budget: Budget, now: number): bo
 /** When the next paced poll may read, after one that started at `now` and made `calls` calls. */
 export function nextReadAt(budget: Budget, now: number, calls: number): number {
 	return Math.floor(now / 1000) * 1000 + Math.ceil((calls * HOUR_MS) / budget.callsPerHour);
-}
-
-/** "14.4 seconds", "5 minutes", "1.5 hours", "3 days": a span as a person would say it. */
-export function describeSpan(seconds: number): string {
-	const [value, unit] =
-		seconds < 90
-			? [seconds, 'second']
-			: seconds < 90 * 60
-				? [seconds / 60, 'minute']
-				: seconds < 48 * 3600
-					? [seconds / 3600, 'hour']
-					: [seconds / 86400, 'day'];
-	const rounded = Math.round(value * 10) / 10;
-	return `${rounded} ${unit}${rounded === 1 ? '' : 's'}`;
 }
 
 const percent = (budget: Budget) => `${Math.round(budget.share * 100)}%`;
@@ -173,14 +121,7 @@ function isSettled(
 	const invoice = state.invoices[unit.value];
 	if (!invoice) return false;
 	if (staleMs > 0 && now - invoice.at >= staleMs) return true;
-	const documentsSettled = Object.values(invoice.d ?? {}).every(
-		(s) => s !== 'pending' && s !== 'fetching',
-	);
-	return (
-		invoice.s === 'success' &&
-		(invoice.f === undefined || invoice.f === 'confirmed') &&
-		documentsSettled
-	);
+	return isSettledInvoice(invoice);
 }
 
 function coveredByPolicy(unit: WatchUnit, units: WatchUnit[], state: TriggerState): boolean {

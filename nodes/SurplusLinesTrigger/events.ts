@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { documentsOf, filingOf, snapshot } from '../shared/invoiceState';
 import type { EventKind, TriggerConfig } from './config';
 import type { InvoiceMemory, TriggerState } from './state';
 
@@ -11,38 +12,8 @@ const EVENT_NAMES: Record<EventKind, string> = {
 	newTransaction: 'new_transaction',
 };
 
-interface Snapshot {
-	s?: string;
-	f?: string;
-	d?: Record<string, string>;
-}
-
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' ? value : undefined;
-}
-
-function documentsOf(invoice: IDataObject): IDataObject[] | undefined {
-	return Array.isArray(invoice.documents) ? (invoice.documents as IDataObject[]) : undefined;
-}
-
-function filingOf(invoice: IDataObject): IDataObject | undefined {
-	const filing = invoice.filing;
-	return filing && typeof filing === 'object' && !Array.isArray(filing)
-		? (filing as IDataObject)
-		: undefined;
-}
-
-/** The watched values of an invoice as read; a part missing from the reply stays undefined (never a change). */
-function snapshot(invoice: IDataObject): Snapshot {
-	const documents = documentsOf(invoice);
-	const d = documents
-		? Object.fromEntries(
-				documents
-					.filter((doc) => doc.id !== undefined && text(doc.fetch_status) !== undefined)
-					.map((doc) => [String(doc.id), String(doc.fetch_status)]),
-			)
-		: undefined;
-	return { s: text(invoice.status), f: text(filingOf(invoice)?.state_status), d };
 }
 
 export interface EventFactory {

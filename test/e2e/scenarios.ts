@@ -16,6 +16,7 @@ import { ACCOUNT_SCENARIOS } from './scenarios-accounts';
 import { AGENT_SCENARIOS } from './scenarios-agent';
 import { MCP_SCENARIOS } from './scenarios-mcp';
 import { SLACK_SCENARIOS } from './scenarios-slack';
+import { WATCH_SCENARIOS } from './scenarios-watch';
 
 export type { Context, Scenario } from './context';
 
@@ -348,6 +349,7 @@ export const SCENARIOS: Scenario[] = [
 	...REFILE_SCENARIOS,
 	...ACCOUNT_SCENARIOS,
 	...SLACK_SCENARIOS,
+	...WATCH_SCENARIOS,
 	// Last among the server scenarios: mcp-tools ends with the key's rate-limit window closed.
 	...AGENT_SCENARIOS,
 	...MCP_SCENARIOS,

@@ -9,8 +9,21 @@ import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as preview from './preview.operation';
 import * as update from './update.operation';
+import * as watchLook from './watchLook.operation';
+import * as watchRecord from './watchRecord.operation';
 
-export { checkSheet, create, createMany, del as delete, get, getAll, preview, update };
+export {
+	checkSheet,
+	create,
+	createMany,
+	del as delete,
+	get,
+	getAll,
+	preview,
+	update,
+	watchLook,
+	watchRecord,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -71,6 +84,20 @@ export const description: INodeProperties[] = [
 				action: 'Update an invoice',
 				description: 'Change fields of an invoice the state has not accepted (needs t2)',
 			},
+			{
+				name: 'Watch List: Look for Changes',
+				value: 'watchLook',
+				action: 'Look for changes of watched invoices',
+				description:
+					'Read the watch list’s invoices within a budget, by policy, and say what changed and what settled',
+			},
+			{
+				name: 'Watch List: Rows to Record',
+				value: 'watchRecord',
+				action: 'Make watch list rows of filed invoices',
+				description:
+					'Turn what Create, Create Many or Update filed into rows for the watch list’s data table',
+			},
 		],
 	},
 	...create.description,
@@ -81,6 +108,8 @@ export const description: INodeProperties[] = [
 	...getAll.description,
 	...update.description,
 	...del.description,
+	...watchLook.description,
+	...watchRecord.description,
 	...toolDescriptionProperties('invoice', {
 		preview:
 			'Checks a policy transaction and computes its surplus lines taxes as the service would file it, without storing anything. ' +
@@ -107,6 +136,10 @@ export const description: INodeProperties[] = [
 			'Safe to call again. It does not compute taxes nor ask the service’s own checks: use preview for those.',
 		createMany:
 			'Files every input item as an invoice in one run. Meant for workflows, not for an assistant: file one transaction at a time with the create tool instead.',
+		watchLook:
+			'Reads the invoices of a watch list (rows from a data table) and says what changed since each row was stored. Meant for scheduled workflows, not for an assistant: to check one invoice, use the get tool with its invoice ID.',
+		watchRecord:
+			'Turns the output of a filing into rows for a watch list data table; makes no call. Meant for workflows, not for an assistant.',
 		update:
 			'Changes fields of a filed invoice the state has not accepted yet, by its numeric invoice ID. Only the fields given change. ' +
 			'Returns the invoice as stored. An invoice in status success cannot change (a conflict error): tell the user.',

@@ -1,0 +1,132 @@
+/**
+ * The watch list's two operations in n8n's engine with nock behind them: what Rows to Record
+ * keeps, and what one look reads (budget, order, copies, gone invoices, a 429 mid-look).
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { runNode } from '../../harness/engine';
+import { useNockSuite } from '../../helpers/nockSuite';
+import { API, BASE, KEYS, envelope, failure } from './helpers';
+
+useNockSuite();
+
+async function run(parameters: IDataObject, items: IDataObject[], key: keyof typeof KEYS = 't1') {
+	const result = await runNode({
+		node: new SurplusLinesInvoice(),
+		parameters: { resource: 'invoice', ...parameters },
+		items,
+		credentials: { apiKey: KEYS[key], baseUrl: API },
+	});
+	return result;
+}
+
+const invoice = (id: number, policy: string, status = 'new', filing = 'not_sent', extra: IDataObject = {}): IDataObject => ({
+	id,
+	policy_number: policy,
+	status,
+	filing: { state_status: filing, message: null },
+	documents: [],
+	...extra,
+});
+const listing = (invoices: IDataObject[]) => envelope({ invoices, pagination: { page: 1, per_page: 100, total: invoices.length } });
+const watchRow = (id: number, invoiceId: number, policy: string | null, state = 'new|not_sent|', checkedAt = ''): IDataObject => ({
+	id,
+	invoice_id: invoiceId,
+	policy_number: policy,
+	state,
+	checked_at: checkedAt,
+	last_event: '',
+	settled: false,
+});
+const look = (items: IDataObject[], key: keyof typeof KEYS = 't1', looksPerHour = 12) =>
+	run({ operation: 'watchLook', looksPerHour, options: {} }, items, key);
+
+describe('Watch List: Rows to Record', () => {
+	it('one row per invoice filed or resent; replayed rows, error items and items without an id are left out', async () => {
+		const items = [
+			{ id: 11, policy_number: 'P-1', status: 'new', filing: { state_status: 'not_sent' }, documents: [{ id: 5, fetch_status: 'pending' }], outcome: 'filed' },
+			{ id: 12, policy_number: 'P-1', status: 'new', outcome: 'replayed' },
+			{ id: 13, policy_number: 'P-2', status: 'new', outcome: 'already_filed' },
+			{ error: 'Row 4: net_premium is required' },
+			{ id: 14, policy_number: 'P-3', status: 're-submitted', filing_state: 'sent' },
+			{ policy_number: 'P-4' },
+		];
+		const { output } = await run({ operation: 'watchRecord' }, items);
+		expect(output!.map((o) => [o.json, o.pairedItem])).toEqual([
+			[{ invoice_id: 11, policy_number: 'P-1', state: 'new|not_sent|5=pending', checked_at: '', last_event: '', settled: false }, { item: 0 }],
+			[{ invoice_id: 14, policy_number: 'P-3', state: 're-submitted|sent|', checked_at: '', last_event: '', settled: false }, { item: 4 }],
+		]);
+	});
+});
+
+describe('Watch List: Look for Changes', () => {
+	it('reads only what the budget share allows, longest unread first, one call per policy, and says how far behind a sweep is', async () => {
+		// t1: 100 calls/hour × 25% ÷ 12 looks = 2 calls a look; 6 policies of 2 invoices each.
+		const items = Array.from({ length: 12 }, (_, i) =>
+			watchRow(i + 1, 100 + i, `P-${Math.floor(i / 2)}`, 'new|not_sent|', i < 8 ? '2026-11-22T11:00:00.000Z' : ''),
+		);
+		// P-4 and P-5 were never read: they come first.
+		const p4 = nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'P-4' })
+			.reply(200, listing([invoice(108, 'P-4', 'sent', 'sent'), invoice(109, 'P-4')]));
+		const p5 = nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'P-5' })
+			.reply(200, listing([invoice(110, 'P-5'), invoice(111, 'P-5', 'success', 'confirmed')]));
+		const { output, error } = await look(items);
+		expect(error).toBeUndefined();
+		expect(p4.isDone() && p5.isDone()).toBe(true);
+		const rows = output!.map((o) => o.json);
+		expect(rows.map((r) => [r.row_id, r.previous_state, r.state, r.changed, r.settled])).toEqual([
+			[9, 'new|not_sent|', 'sent|sent|', true, false],
+			[10, 'new|not_sent|', 'new|not_sent|', false, false],
+			[11, 'new|not_sent|', 'new|not_sent|', false, false],
+			[12, 'new|not_sent|', 'success|confirmed|', true, true],
+		]);
+		expect(output!.map((o) => o.pairedItem)).toEqual([[{ item: 8 }], [{ item: 9 }], [{ item: 10 }], [{ item: 11 }]]);
+		expect(rows[0].last_event).toBe('Invoice 108 (policy P-4): status new → sent; filing not_sent → sent');
+		expect(rows[0].events).toEqual([
+			expect.objectContaining({ event: 'invoice_status_changed', previous: 'new', current: 'sent', invoice_id: 108 }),
+			expect.objectContaining({ event: 'filing_state_changed', previous: 'not_sent', current: 'sent', invoice_id: 108 }),
+		]);
+		expect(rows[0].look).toMatchObject({ calls: 2, calls_per_look: 2, calls_for_full_sweep: 6, looks_per_full_sweep: 3, invoices_waiting: 8, full_sweep_takes: '15 minutes' });
+		expect((rows[0].look as IDataObject).notes).toEqual([
+			'8 of 12 watched invoices were not read this look: reading all of them takes 6 calls, 3 looks at 2 calls a look, so each invoice is read about every 15 minutes. Raise Budget Share, look less often, or use a higher tier key to read them sooner.',
+		]);
+	});
+
+	it('keeps the oldest row of an invoice recorded twice and lets the copy go; reads by id what its policy does not list; an invoice gone leaves the list', async () => {
+		const items = [
+			watchRow(7, 500, 'P-1'),
+			watchRow(3, 500, 'P-1'),
+			watchRow(4, 501, 'P-1'),
+			watchRow(5, 502, null),
+		];
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'P-1' }).reply(200, listing([invoice(500, 'P-1')]));
+		nock(BASE).get('/api/v1/invoices/501').reply(200, envelope(invoice(501, 'P-1', 'error', 'rejected', { filing: { state_status: 'rejected', message: 'No SL-2' } })));
+		nock(BASE).get('/api/v1/invoices/502').reply(404, failure('NOT_FOUND', 'Invoice not found'));
+		const { output, error } = await look(items, 't2');
+		expect(error).toBeUndefined();
+		const rows = output!.map((o) => o.json);
+		expect(rows.map((r) => [r.row_id, r.settled, r.duplicate_of ?? null])).toEqual([
+			[7, true, 3],
+			[3, false, null],
+			[4, false, null],
+			[5, true, null],
+		]);
+		expect(rows[2].last_event).toBe('Invoice 501 (policy P-1): status new → error; filing not_sent → rejected: No SL-2');
+		expect(rows[3].last_event).toMatch(/^Invoice 502 .*no longer found at the service/);
+	});
+
+	it('a 429 mid-look keeps what was read and leaves the rest for the next look; a document still fetching keeps a success invoice on the list', async () => {
+		const items = [watchRow(1, 10, 'A', 'sent|sent|1=pending'), watchRow(2, 20, 'B')];
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'A' })
+			.reply(200, listing([invoice(10, 'A', 'success', 'confirmed', { documents: [{ id: 1, fetch_status: 'fetching' }] })]));
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'B' })
+			.reply(429, failure('RATE_LIMIT_EXCEEDED', 'Too many requests'), { 'Retry-After': '60' });
+		const { output, error } = await look(items, 't2');
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => [o.json.row_id, o.json.state, o.json.settled])).toEqual([[1, 'success|confirmed|1=fetching', false]]);
+		expect(output![0].json.last_event).toBe('Invoice 10 (policy A): status sent → success; filing sent → confirmed; document 1 pending → fetching');
+		expect(((output![0].json.look as IDataObject).notes as string[])[0]).toMatch(/^The look stopped after 1 of the policies and invoices it meant to read: .*The rest is read first next time\.$/);
+	});
+});
