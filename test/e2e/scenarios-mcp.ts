@@ -167,19 +167,28 @@ const POLICY = 'E2E-MCP-1';
 export const TX_2025 = { state: 'TX', premium: 12000, policy_fees: 0, effective_date: '2025-06-01' };
 
 /** The read-only example's results, kept from `drive` for `check`. */
-let readOnly: { tools: Awaited<ReturnType<McpConnection['tools']>>; replies: Record<string, ToolReply>; noFees: string; executions: number; calls: number } | undefined;
+let readOnly: { tools: Awaited<ReturnType<McpConnection['tools']>>; replies: Record<string, ToolReply>; noFees: string; executions: number; calls: number; schemaRefusalRuns: number } | undefined;
 
 /**
  * A call without `policy_fees`: the tool's schema requires it, so the call is refused naming it.
  * n8n 2.41.1 starts an execution for the call, in which the tool refuses the input ("Received tool
- * input did not match expected schema … policy_fees"), and answers with an error reply: counted
- * as a call, as its execution is. A JSON-RPC error the client throws instead is not counted.
+ * input did not match expected schema … policy_fees"), and answers with an error reply. n8n 2.8.4
+ * refuses it before any execution (measured: 15 executions for 16 calls), so the execution count
+ * allows for the version that stores none. A JSON-RPC error the
+ * client throws instead is not counted as a call.
  */
 async function callWithoutFees(session: Session): Promise<string> {
 	return await session.call('Estimate_surplus_lines_tax', { state: TX_2025.state, premium: TX_2025.premium, effective_date: TX_2025.effective_date }).then(
 		(reply) => `${reply.isError ? 'error reply' : 'answered'}: ${reply.text}`,
 		(error: Error) => `refused: ${error.message}`,
 	);
+}
+
+/** An execution started by the estimate call without `policy_fees` (its trigger item holds the arguments). */
+function isCallWithoutFees(run: Run): boolean {
+	const text = JSON.stringify(run.data);
+	const call = /"mcpToolCall":\{"toolName":"Estimate_surplus_lines_tax","arguments":(\{[^}]*\})/.exec(text);
+	return call !== null && !call[1].includes('"policy_fees"');
 }
 
 async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
@@ -220,12 +229,13 @@ async function driveReadOnly(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 					break;
 				}
 			}
-			readOnly = { tools, replies, noFees, executions: 0, calls: session.replies.length };
+			readOnly = { tools, replies, noFees, executions: 0, calls: session.replies.length, schemaRefusalRuns: 0 };
 		} finally {
 			await mcp.close();
 		}
 		const runs = await storedRuns(ctx, n8n, READ_ONLY_ID, session.replies);
 		readOnly.executions = runs.length;
+		readOnly.schemaRefusalRuns = runs.filter(isCallWithoutFees).length;
 		return runs;
 	} finally {
 		await n8n.session.request('POST', `/rest/workflows/${READ_ONLY_ID}/deactivate`, {});
@@ -295,8 +305,11 @@ function checkReadOnly(): void {
 
 	console.log(`[e2e]         mcp: ${tools.length} tools listed; a bad estimate answers ${replies.badEstimate.text}`);
 	console.log(`[e2e]         mcp: rate-limited call answers ${replies.rateLimited.text}`);
-	// One execution per tool call; the refused clients and the listing ran nothing.
-	assert.equal(readOnly.executions, readOnly.calls, 'an execution for each tool call and none for the refused clients');
+	// One execution per tool call; the refused clients and the listing ran nothing. The call the
+	// schema refused has an execution (its trigger only) on some n8n versions and none on others.
+	assert.ok(readOnly.schemaRefusalRuns <= 1, `at most one execution for the call without policy_fees: ${readOnly.schemaRefusalRuns}`);
+	const noFeesCall = readOnly.noFees.startsWith('refused:') ? 0 : 1;
+	assert.equal(readOnly.executions, readOnly.calls - noFeesCall + readOnly.schemaRefusalRuns, 'an execution for each tool call the schema let through, none for the refused clients');
 }
 
 const FILE_ARGS = {
