@@ -20,9 +20,9 @@ import { LOBS } from '../sandbox/reference/catalog';
 import { api, control, invoiceBody, type Context, type Scenario, type ServerControl } from './context';
 import { connectMcp, MCP_TOKEN, type McpConnection, type ToolReply } from './mcp';
 import { REPO_ROOT, sleep } from './n8n';
-import type { Run } from './runData';
+import { unflatten, type Run } from './runData';
 import { readExecutionData, secretRuns } from './scenarios-results';
-import { listExecutions, unflatten } from './serverRun';
+import { listExecutions } from './serverRun';
 
 const PREFIX = 'n8n-nodes-surplus-lines.';
 const NODE_TYPES: Record<string, INodeTypeDescription> = {

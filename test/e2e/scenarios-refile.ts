@@ -238,11 +238,12 @@ export const REFILE_SCENARIOS: Scenario[] = [
 		kind: 't3',
 		rows: 6000,
 		killAt: 500,
-		// Each batch of 500 is stored 1.5 s after it arrives, and 4 go at once: the kill lands with
+		// Each batch of 500 is stored 2.5 s after it arrives, and 4 go at once: the kill lands with
 		// the first waves stored or in flight (the kill is seen a little late: 3,500 of 4,000 were
-		// once stored by then) and the last batches not sent.
-		faults: { delay_ms: 1500, methods: ['POST'], path_prefix: '/invoices/batch' },
-		settleMs: 2000,
+		// once stored by then) and the last batches not sent; a kill seen up to 5 s late on a
+		// loaded machine still lands part-way. The settle outlasts the delay by 2 s.
+		faults: { delay_ms: 2500, methods: ['POST'], path_prefix: '/invoices/batch' },
+		settleMs: 4500,
 	}),
 	crashScenario({
 		name: 'refile-crash-legacy-t2',
@@ -250,6 +251,6 @@ export const REFILE_SCENARIOS: Scenario[] = [
 		rows: 300,
 		killAt: 100,
 		faults: { delay_ms: 30, methods: ['POST'], path_prefix: '/invoices' },
-		settleMs: 300,
+		settleMs: 1000,
 	}),
 ];

@@ -12,8 +12,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { api, control, invoiceBody, type Context, type Scenario, type ServerControl } from './context';
 import { querySqlite, sleep } from './n8n';
-import { json, type Run } from './runData';
-import { listExecutions, unflatten } from './serverRun';
+import { json, unflatten, type Run } from './runData';
+import { listExecutions } from './serverRun';
 
 const TRIGGER = 'Policy Changed';
 /**

@@ -6,8 +6,8 @@
  * requires a Manual Trigger to start from and never calls poll(); a manual run calls poll() with
  * mode `manual`, as when a user clicks "Fetch Test Event".
  */
-import { requireFromN8n, sleep, type RestSession } from './n8n';
-import type { Run } from './runData';
+import { sleep, type RestSession } from './n8n';
+import { unflatten, type Run } from './runData';
 
 interface WorkflowData {
 	id: string;
@@ -18,13 +18,6 @@ interface Execution {
 	finished?: boolean;
 	status?: string;
 	data: unknown;
-}
-
-/** n8n stores execution data in the `flatted` format; read it with n8n's own copy. */
-export function unflatten(bin: string, data: unknown): Run['data'] {
-	if (typeof data !== 'string') return data as Run['data'];
-	const flatted = requireFromN8n(bin)('flatted') as { parse(text: string): unknown };
-	return flatted.parse(data) as Run['data'];
 }
 
 export async function runViaServer(session: RestSession, workflowId: string, bin: string, timeoutMs = 60_000): Promise<Run> {
