@@ -336,7 +336,7 @@ export async function startServer(n8n: N8nEnv, opts: { timeoutMs?: number; echo?
 	child.stderr?.on('data', onData);
 	const url = `http://127.0.0.1:${n8n.port}`;
 	const exited = new Promise<void>((resolveExit) => child.on('close', () => resolveExit()));
-	const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
+	const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`n8n start exited ${child.exitCode}\n${tail(log, 3000)}`);
 		if (/Editor is now accessible/.test(log)) {
@@ -349,7 +349,7 @@ export async function startServer(n8n: N8nEnv, opts: { timeoutMs?: number; echo?
 		}
 		if (Date.now() > deadline) {
 			killTree(child);
-			throw new Error(`n8n start did not answer within ${opts.timeoutMs ?? 90_000} ms\n${tail(log, 3000)}`);
+			throw new Error(`n8n start did not answer within ${opts.timeoutMs ?? 180_000} ms\n${tail(log, 3000)}`);
 		}
 		await sleep(250);
 	}

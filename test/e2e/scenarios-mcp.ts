@@ -98,18 +98,18 @@ async function activate(n8n: ServerControl, workflowId: string): Promise<void> {
 }
 
 /**
- * Waits (up to 20 s) until n8n serves the trigger's URL: a newer n8n registers an activated
+ * Waits (up to 60 s: a loaded machine is slow) until n8n serves the trigger's URL: a newer n8n registers an activated
  * workflow's webhooks shortly after the activation call returns. Asks without the token.
  */
 async function waitUntilServed(url: string): Promise<void> {
-	const deadline = Date.now() + 20_000;
+	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
 		if (res.status !== 404) {
 			assert.ok(res.status === 401 || res.status === 403, `a request without the token is refused: HTTP ${res.status}`);
 			return;
 		}
-		if (Date.now() > deadline) assert.fail(`n8n does not serve ${url} 20 s after the activation: ${await res.text()}`);
+		if (Date.now() > deadline) assert.fail(`n8n does not serve ${url} 60 s after the activation: ${await res.text()}`);
 		await sleep(500);
 	}
 }
@@ -138,8 +138,8 @@ async function storedRuns(ctx: Context, n8n: ServerControl, workflowId: string, 
 		assert.doesNotMatch(reply.text, /sig=/, 'no signed link in a reply');
 		for (const fragment of fragments) assert.equal(reply.text.includes(fragment), false, 'no part of a key in a reply');
 	}
-	// n8n saves a tool call's execution as the reply goes out: wait (up to 15 s) for one per call.
-	const deadline = Date.now() + 15_000;
+	// n8n saves a tool call's execution as the reply goes out: wait (up to 60 s) for one per call.
+	const deadline = Date.now() + 60_000;
 	let summaries = await listExecutions(n8n.session, workflowId);
 	while ((summaries.length < replies.length || summaries.some((s) => s.status === 'running' || s.status === 'new')) && Date.now() < deadline) {
 		await sleep(500);

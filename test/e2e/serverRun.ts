@@ -20,7 +20,7 @@ interface Execution {
 	data: unknown;
 }
 
-export async function runViaServer(session: RestSession, workflowId: string, bin: string, timeoutMs = 60_000): Promise<Run> {
+export async function runViaServer(session: RestSession, workflowId: string, bin: string, timeoutMs = 180_000): Promise<Run> {
 	const wf = await session.request<{ data: WorkflowData }>('GET', `/rest/workflows/${workflowId}`);
 	if (wf.status !== 200) throw new Error(`GET /rest/workflows/${workflowId}: ${wf.status} ${JSON.stringify(wf.body)}`);
 	const workflowData = wf.body.data;
@@ -67,7 +67,7 @@ export async function listExecutions(session: RestSession, workflowId: string): 
  * n8n 2.8.4 polls before the activate call returns; n8n 2.41 may poll just after it, so a change
  * made at once could fall into the baseline and never come out as an event.
  */
-export async function waitForBaseline(session: RestSession, workflowId: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForBaseline(session: RestSession, workflowId: string, timeoutMs = 120_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const res = await session.request<{ data: { staticData?: Record<string, unknown> | string | null } }>('GET', `/rest/workflows/${workflowId}`);
