@@ -154,7 +154,7 @@ export async function n8nEnv(bin: string, userFolder: string, port?: number, bro
 		// reads `.n8n-files/...` relative to n8n's working directory, the user folder here, as ~ is
 		// for a default n8n), and the folder the e2e workflows name __E2E_FILES__.
 		N8N_RESTRICT_FILE_ACCESS_TO: `${join(userFolder, EXAMPLE_FILES_DIR)};${join(userFolder, 'files')}`,
-		// At warn, `execute --rawOutput` prints nothing.
+		// n8n's log at info is what a failed step shows (runs themselves are read from the database).
 		N8N_LOG_LEVEL: 'info',
 		NODE_OPTIONS: '',
 	};

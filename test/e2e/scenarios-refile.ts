@@ -250,7 +250,11 @@ export const REFILE_SCENARIOS: Scenario[] = [
 		kind: 'legacy-t2',
 		rows: 300,
 		killAt: 100,
-		faults: { delay_ms: 30, methods: ['POST'], path_prefix: '/invoices' },
-		settleMs: 1000,
+		// Each create is stored 1 s after it arrives. The calls go in waves (25 while the budget is
+		// unknown, then up to 200): the kill lands after the second wave (225 stored) with the last
+		// 75 a second away, which a kill seen late on a loaded machine still keeps part-way (at 30 ms
+		// that second was 30 ms). The settle outlasts the delay.
+		faults: { delay_ms: 1000, methods: ['POST'], path_prefix: '/invoices' },
+		settleMs: 2500,
 	}),
 ];
