@@ -7,5 +7,6 @@ module.exports = {
 		// Type-checking is its own stage (tsc -p test); jest only transpiles, which keeps it fast.
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }],
 	},
-	testTimeout: 30000,
+	// Room for a busy shared machine (CI's 2 cores): a test that hangs still fails, only later.
+	testTimeout: 120000,
 };

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { installPackedPackage, killTree, makeTempUserFolder, n8nEnv, runCliOk, tail, type N8nEnv } from '../../test/e2e/n8n';
-import { parseRawOutput, type Run, type TaskData } from '../../test/e2e/runData';
+import { newestExecutionId, readExecution, type Run, type TaskData } from '../../test/e2e/runData';
 import { KEYS, keyByName } from '../../test/sandbox';
 import { API_BASE, createHandler } from '../../test/sandbox/server';
 import { World } from '../../test/sandbox/world';
@@ -225,6 +225,7 @@ export class BenchN8n {
 	async execute(id: string, timeoutMs = 600_000): Promise<Execution> {
 		// stdout to a file: n8n exits right after printing the run, and a pipe would lose its end.
 		const outFile = join(this.workDir, `${id}.out`);
+		const before = await newestExecutionId(this.n8n.bin, this.n8n.userFolder);
 		const out = openSync(outFile, 'w');
 		const child = spawn(this.n8n.bin, ['execute', `--id=${id}`, '--rawOutput'], {
 			env: this.n8n.env,
@@ -246,25 +247,14 @@ export class BenchN8n {
 		const stdout = readFileSync(outFile, 'utf8');
 		rmSync(outFile);
 		if (process.env.BENCH_DUMP) writeFileSync(join(process.env.BENCH_DUMP, `${id}.out`), stdout);
-		const run = readRun(stdout);
+		// The run from n8n's database: log lines on stdout cannot break it (test/e2e/runData.ts).
+		const run = await readExecution(this.n8n.bin, this.n8n.userFolder, id, before);
 		if (code !== 0 || !run) throw new Error(`n8n execute ${id} exited ${code}${run ? '' : ', no run JSON'}\n${tail(stdout, 1500)}\n${tail(stderr, 1500)}`);
 		return { run, samples: sampler.samples };
 	}
 
 	close(): void {
 		rmSync(this.n8n.userFolder, { recursive: true, force: true });
-	}
-}
-
-/** The run n8n printed: the JSON from the first line starting with "{" (log lines come before it). */
-function readRun(stdout: string): Run | undefined {
-	const start = stdout.search(/^\{/m);
-	if (start < 0) return undefined;
-	const end = stdout.lastIndexOf('}');
-	try {
-		return JSON.parse(stdout.slice(start, end + 1)) as Run;
-	} catch {
-		return parseRawOutput(stdout);
 	}
 }
 

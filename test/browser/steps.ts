@@ -243,7 +243,7 @@ export const STEPS: Step[] = [
 			const shown = editor.page.locator('.el-select-dropdown:visible .el-select-dropdown__item').filter({ visible: true });
 			await shown.getByText(`${FEE_TYPE_NAMES.sl_tax} (sl_tax)`, { exact: true }).waitFor({ timeout: TIMEOUT });
 			// The dropdown hides the other options a moment after the first match shows.
-			const deadline = Date.now() + 5_000;
+			const deadline = Date.now() + TIMEOUT;
 			while ((await shown.count()) >= types.length && Date.now() < deadline) await editor.page.waitForTimeout(100);
 			assert.ok((await shown.count()) < types.length, 'the list is filtered');
 			await editor.shot('invoice-v2-fee-types');

@@ -11,7 +11,7 @@ const LIMIT_MS = 180_000;
 
 /** Runs the workflow and kills n8n's process group once `shouldKill` says so; false if the run ended first. */
 export async function executeUntilKilled(n8n: N8nEnv, id: string, shouldKill: () => Promise<boolean>): Promise<boolean> {
-	const child = spawn(n8n.bin, ['execute', `--id=${id}`, '--rawOutput'], { env: n8n.env, cwd: n8n.userFolder, detached: true, stdio: 'ignore' });
+	const child = spawn(n8n.bin, ['execute', `--id=${id}`], { env: n8n.env, cwd: n8n.userFolder, detached: true, stdio: 'ignore' });
 	const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
 	let running = true;
 	void ended.then(() => (running = false));

@@ -154,7 +154,7 @@ export async function n8nEnv(bin: string, userFolder: string, port?: number, bro
 		// reads `.n8n-files/...` relative to n8n's working directory, the user folder here, as ~ is
 		// for a default n8n), and the folder the e2e workflows name __E2E_FILES__.
 		N8N_RESTRICT_FILE_ACCESS_TO: `${join(userFolder, EXAMPLE_FILES_DIR)};${join(userFolder, 'files')}`,
-		// At warn, `execute --rawOutput` prints nothing.
+		// n8n's log at info is what a failed step shows (runs themselves are read from the database).
 		N8N_LOG_LEVEL: 'info',
 		NODE_OPTIONS: '',
 	};
@@ -336,7 +336,7 @@ export async function startServer(n8n: N8nEnv, opts: { timeoutMs?: number; echo?
 	child.stderr?.on('data', onData);
 	const url = `http://127.0.0.1:${n8n.port}`;
 	const exited = new Promise<void>((resolveExit) => child.on('close', () => resolveExit()));
-	const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
+	const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`n8n start exited ${child.exitCode}\n${tail(log, 3000)}`);
 		if (/Editor is now accessible/.test(log)) {
@@ -349,7 +349,7 @@ export async function startServer(n8n: N8nEnv, opts: { timeoutMs?: number; echo?
 		}
 		if (Date.now() > deadline) {
 			killTree(child);
-			throw new Error(`n8n start did not answer within ${opts.timeoutMs ?? 90_000} ms\n${tail(log, 3000)}`);
+			throw new Error(`n8n start did not answer within ${opts.timeoutMs ?? 180_000} ms\n${tail(log, 3000)}`);
 		}
 		await sleep(250);
 	}
@@ -396,7 +396,34 @@ export class RestSession {
 	}
 
 	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-		const res = await fetch(`${this.url}${path}`, {
+		const res = await this.send(method, path, body);
+		const text = await res.text();
+		let parsed: unknown = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			// not JSON
+		}
+		return { status: res.status, body: parsed as T };
+	}
+
+	/**
+	 * One call; a GET that meets a dropped connection ("fetch failed", seen once under a load of 17)
+	 * is asked again, up to 3 times, as it changes nothing. Other methods are sent once.
+	 */
+	private async send(method: string, path: string, body: unknown): Promise<Response> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.fetchOnce(method, path, body);
+			} catch (error) {
+				if (method !== 'GET' || attempt >= 3) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 1_000));
+			}
+		}
+	}
+
+	private async fetchOnce(method: string, path: string, body: unknown): Promise<Response> {
+		return await fetch(`${this.url}${path}`, {
 			method,
 			headers: {
 				cookie: this.cookie,
@@ -406,13 +433,5 @@ export class RestSession {
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const text = await res.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// not JSON
-		}
-		return { status: res.status, body: parsed as T };
 	}
 }

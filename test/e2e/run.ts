@@ -4,8 +4,9 @@
  * 1. Pack the package and install it into a fresh n8n user folder as n8n's installer would.
  * 2. Start the sandbox on a free port; import two credentials (t2 and t1 keys) and the workflows
  *    of test/e2e/workflows (placeholders filled: sandbox origin).
- * 3. Run each workflow with `n8n execute --id=<id> --rawOutput` and check its outputs and the
- *    sandbox's state (read through the service API) against what the workflow must do.
+ * 3. Run each workflow with `n8n execute --id=<id>`, read the run from n8n's database, and check
+ *    its outputs and the sandbox's state (read through the service API) against what the workflow
+ *    must do.
  * 4. Start `n8n start` once: the server lists our node types, and the trigger workflow runs in
  *    manual mode through the REST API (the CLI cannot start a workflow at a polling trigger).
  *
@@ -43,7 +44,7 @@ import {
 	type RunningN8n,
 } from './n8n';
 import { checkCredentialTests } from './credentialTest';
-import { parseRawOutput, type Run } from './runData';
+import { newestExecutionId, readExecution, type Run } from './runData';
 import type { CliRunner, Context, Scenario, ServerControl } from './context';
 import { executeUntilKilled } from './crash';
 import { refileCredentials } from './scenarios-refile';
@@ -274,13 +275,18 @@ function nodeTypeOf(distFile: string): string {
 	return folder.charAt(0).toLowerCase() + folder.slice(1);
 }
 
+/** A run of 6,000 rows takes minutes on 2 loaded cores; the limit only ends a run that hangs. */
+const EXECUTE_LIMIT_MS = 900_000;
+
+/** `n8n execute` to its end; the run is read from n8n's database (runData.readExecution says why). */
 async function executeCli(n8n: N8nEnv, id: string, scenario: Scenario): Promise<Run> {
-	const result = await runCli(n8n, ['execute', `--id=${id}`, '--rawOutput']);
-	const run = parseRawOutput(result.stdout);
+	const before = await newestExecutionId(n8n.bin, n8n.userFolder);
+	const result = await runCli(n8n, ['execute', `--id=${id}`], EXECUTE_LIMIT_MS);
+	const run = await readExecution(n8n.bin, n8n.userFolder, id, before);
 	const expected = scenario.expectRunError ? 1 : 0;
 	if (result.code !== expected || !run) {
 		throw new Error(
-			`n8n execute exited ${result.code} (expected ${expected})${run ? '' : ', no run JSON'}\n${tail(result.stdout + result.stderr, 4000)}`,
+			`n8n execute exited ${result.code} (expected ${expected})${run ? '' : ', no execution saved in n8n\'s database'}\n${tail(result.stdout + result.stderr, 4000)}`,
 		);
 	}
 	return run;

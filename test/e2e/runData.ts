@@ -1,6 +1,10 @@
-/** Reading the run that `n8n execute --rawOutput` prints (n8n's IRun as JSON). */
+/** Reading a run of n8n (its IRun) from n8n's database, and the nodes' outputs in it. */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+
 import type { IDataObject } from 'n8n-workflow';
+
+import { querySqlite, requireFromN8n } from './n8n';
 
 export interface TaskData {
 	executionStatus?: string;
@@ -29,24 +33,40 @@ export interface Run {
 	};
 }
 
+/** n8n stores execution data in the `flatted` format; read it with n8n's own copy. */
+export function unflatten(bin: string, data: unknown): Run['data'] {
+	if (typeof data !== 'string') return data as Run['data'];
+	const flatted = requireFromN8n(bin)('flatted') as { parse(text: string): unknown };
+	return flatted.parse(data) as Run['data'];
+}
+
+const database = (userFolder: string) => join(userFolder, '.n8n', 'database.sqlite');
+
+/** The newest execution's id in n8n's database (0 when there is none): a later run gets a higher one. */
+export async function newestExecutionId(bin: string, userFolder: string): Promise<number> {
+	const [row] = await querySqlite<{ id: number | null }>(bin, database(userFolder), 'SELECT MAX(CAST(id AS INTEGER)) AS id FROM execution_entity');
+	return Number(row?.id ?? 0);
+}
+
 /**
- * The run JSON from the CLI's stdout: n8n prints log lines first, then the run, pretty-printed,
- * from a line that starts with `{`.
+ * The run of the first execution of `workflowId` after execution `afterId`, from n8n's sqlite
+ * database (execution_entity and execution_data), read once `n8n execute` has ended; undefined
+ * when n8n saved none. `execute --rawOutput` prints the run on stdout too, but there n8n's log
+ * lines mix with it (and a failed run is printed only through the log), and n8n exits as soon as
+ * it has written, so the end of a large run (6,000 rows) is lost on a pipe. The database holds
+ * the run whole, in the same form on 2.8.4 and 2.41.1 (n8n saves every cli execution by default).
  */
-export function parseRawOutput(stdout: string): Run | undefined {
-	const lines = stdout.split('\n');
-	const start = lines.findIndex((l) => l.startsWith('{'));
-	if (start < 0) return undefined;
-	const text = lines.slice(start).join('\n');
-	// Log lines may follow the JSON: take the text up to the last closing brace that parses.
-	for (let end = text.lastIndexOf('}'); end > 0; end = text.lastIndexOf('}', end - 1)) {
-		try {
-			return JSON.parse(text.slice(0, end + 1)) as Run;
-		} catch {
-			// keep shortening
-		}
-	}
-	return undefined;
+export async function readExecution(bin: string, userFolder: string, workflowId: string, afterId: number): Promise<Run | undefined> {
+	const rows = await querySqlite<{ status: string | null; finished: number | boolean; data: string }>(
+		bin,
+		database(userFolder),
+		`SELECT e.status, e.finished, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id
+		 WHERE e."workflowId" = ? AND CAST(e.id AS INTEGER) > ? ORDER BY CAST(e.id AS INTEGER) LIMIT 1`,
+		[workflowId, afterId],
+	);
+	if (!rows.length) return undefined;
+	const [row] = rows;
+	return { status: row.status ?? undefined, finished: Boolean(row.finished), data: unflatten(bin, row.data) };
 }
 
 function lastTask(run: Run, node: string): TaskData {

@@ -250,7 +250,7 @@ const exampleNotify: Scenario = {
 		assert.equal(messages[3].text, 'Invoice 1002 (DEMO-POL-2) moved from (first seen) to rejected. Message: Missing SL-2 form');
 		// A test run ("Fetch Test Event" and on) sends the four mails for real.
 		assert.equal(json(run, 'Send Email').length, 4);
-		await ctx.mailbox.waitFor(4, 10_000);
+		await ctx.mailbox.waitFor(4, 60_000);
 		assertDelivered(ctx, subjects);
 		const rejected = ctx.mailbox.messages.find((m) => m.subject.endsWith('rejected'));
 		assert.equal(rejected?.text, messages[3].text, 'the body is the composed text, nothing appended');

@@ -238,18 +238,23 @@ export const REFILE_SCENARIOS: Scenario[] = [
 		kind: 't3',
 		rows: 6000,
 		killAt: 500,
-		// Each batch of 500 is stored 1.5 s after it arrives, and 4 go at once: the kill lands with
+		// Each batch of 500 is stored 2.5 s after it arrives, and 4 go at once: the kill lands with
 		// the first waves stored or in flight (the kill is seen a little late: 3,500 of 4,000 were
-		// once stored by then) and the last batches not sent.
-		faults: { delay_ms: 1500, methods: ['POST'], path_prefix: '/invoices/batch' },
-		settleMs: 2000,
+		// once stored by then) and the last batches not sent; a kill seen up to 5 s late on a
+		// loaded machine still lands part-way. The settle outlasts the delay by 2 s.
+		faults: { delay_ms: 2500, methods: ['POST'], path_prefix: '/invoices/batch' },
+		settleMs: 4500,
 	}),
 	crashScenario({
 		name: 'refile-crash-legacy-t2',
 		kind: 'legacy-t2',
 		rows: 300,
 		killAt: 100,
-		faults: { delay_ms: 30, methods: ['POST'], path_prefix: '/invoices' },
-		settleMs: 300,
+		// Each create is stored 1 s after it arrives. The calls go in waves (25 while the budget is
+		// unknown, then up to 200): the kill lands after the second wave (225 stored) with the last
+		// 75 a second away, which a kill seen late on a loaded machine still keeps part-way (at 30 ms
+		// that second was 30 ms). The settle outlasts the delay.
+		faults: { delay_ms: 1000, methods: ['POST'], path_prefix: '/invoices' },
+		settleMs: 2500,
 	}),
 ];

@@ -17,10 +17,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { api, control, invoiceBody, type Context, type Scenario, type ServerControl } from './context';
 import { sleep } from './n8n';
-import { json, type Run } from './runData';
+import { json, unflatten, type Run } from './runData';
 import type { SlackStandIn } from './slack';
 import { fileDemoPolicies } from './scenarios-examples';
-import { listExecutions, unflatten, waitForBaseline } from './serverRun';
+import { listExecutions, waitForBaseline } from './serverRun';
 
 const WORKFLOW_ID = 'slExampleSlack01';
 const CHANNEL = '#surplus-lines-filings';

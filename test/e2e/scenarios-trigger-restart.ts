@@ -12,8 +12,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { api, control, invoiceBody, type Context, type Scenario, type ServerControl } from './context';
 import { querySqlite, sleep } from './n8n';
-import { json, type Run } from './runData';
-import { listExecutions, unflatten } from './serverRun';
+import { json, unflatten, type Run } from './runData';
+import { listExecutions } from './serverRun';
 
 const TRIGGER = 'Policy Changed';
 /**
@@ -29,8 +29,8 @@ const TRIGGER = 'Policy Changed';
  * within one copy of it, and each of these polls gets its own).
  */
 const WORKFLOWS = {
-	default: { file: 'trigger-restart.json', id: 'slE2eTriggerRst1', triggerNodeId: 'f3000000-0000-4000-8000-000000000001', quietMs: [11_000, 11_000, 11_000], timeoutMs: 60_000 },
-	durable: { file: 'trigger-restart-durable.json', id: 'slE2eTriggerRst2', triggerNodeId: 'f3000000-0000-4000-8000-000000000011', quietMs: [1_000, 1_000, 65_000], timeoutMs: 160_000 },
+	default: { file: 'trigger-restart.json', id: 'slE2eTriggerRst1', triggerNodeId: 'f3000000-0000-4000-8000-000000000001', quietMs: [11_000, 11_000, 11_000], timeoutMs: 120_000 },
+	durable: { file: 'trigger-restart-durable.json', id: 'slE2eTriggerRst2', triggerNodeId: 'f3000000-0000-4000-8000-000000000011', quietMs: [1_000, 1_000, 65_000], timeoutMs: 240_000 },
 };
 
 /** n8n's settings for durable poll cursors: the cursor setting alone does nothing without the other three. */
@@ -73,7 +73,7 @@ interface SavedTrigger {
  * or as its activation's poll ends, which a busy machine delays), or `waitMs` when the state comes
  * from a scheduled poll that may be most of a minute away.
  */
-async function expectSaved(n8n: ServerControl, durable: boolean, expected: (state: SavedTrigger | undefined) => boolean, what: string, waitMs = 30_000): Promise<void> {
+async function expectSaved(n8n: ServerControl, durable: boolean, expected: (state: SavedTrigger | undefined) => boolean, what: string, waitMs = 60_000): Promise<void> {
 	const deadline = Date.now() + waitMs;
 	let state: SavedTrigger | undefined;
 	for (;;) {
@@ -89,7 +89,7 @@ async function expectSaved(n8n: ServerControl, durable: boolean, expected: (stat
  * Collects the finished executions of the workflow into `seen` until `until` holds and `quietMs`
  * more pass without a new one (further polls must emit nothing).
  */
-async function collect(n8n: ServerControl, workflowId: string, seen: Map<string, Run>, until: (runs: Run[]) => boolean, quietMs: number, timeoutMs = 60_000): Promise<Run[]> {
+async function collect(n8n: ServerControl, workflowId: string, seen: Map<string, Run>, until: (runs: Run[]) => boolean, quietMs: number, timeoutMs = 120_000): Promise<Run[]> {
 	const deadline = Date.now() + timeoutMs;
 	let settledAt: number | undefined;
 	for (;;) {
@@ -126,7 +126,7 @@ async function drive(ctx: Context, n8n: ServerControl, durable: boolean): Promis
 		// Activation polls once (the baseline), which n8n 2.41 may do just after the activate call
 		// returns. With durable cursors only the scheduler's polls commit state, and the first one
 		// comes at the next minute: up to 60 s after activating, plus a busy machine's delay.
-		const baselineWaitMs = durable ? 100_000 : 30_000;
+		const baselineWaitMs = durable ? 100_000 : 60_000;
 		await expectSaved(n8n, durable, (s) => s?.invoices['1001']?.s === 'new', 'the baseline: invoice 1001 as new', baselineWaitMs);
 		await control(ctx, '/invoices/1001/status', { status: 'sent', state_status: 'sent' });
 		await collect(n8n, id, seen, (runs) => events(runs).length >= 2, quietMs[0], timeoutMs);

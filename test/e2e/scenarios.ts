@@ -313,7 +313,7 @@ const triggerActive: Scenario = {
 		until: (runs) => runs.flatMap((run) => json(run, 'Policy Changed')).length >= 3,
 		// Three more polls must emit nothing: each change comes out once.
 		quietMs: 16_000,
-		timeoutMs: 60_000,
+		timeoutMs: 120_000,
 	},
 	check(_run, _ctx, runs) {
 		const events = runs.flatMap((run) => json(run, 'Policy Changed'));

@@ -6,8 +6,8 @@
  * requires a Manual Trigger to start from and never calls poll(); a manual run calls poll() with
  * mode `manual`, as when a user clicks "Fetch Test Event".
  */
-import { requireFromN8n, sleep, type RestSession } from './n8n';
-import type { Run } from './runData';
+import { sleep, type RestSession } from './n8n';
+import { unflatten, type Run } from './runData';
 
 interface WorkflowData {
 	id: string;
@@ -20,14 +20,7 @@ interface Execution {
 	data: unknown;
 }
 
-/** n8n stores execution data in the `flatted` format; read it with n8n's own copy. */
-export function unflatten(bin: string, data: unknown): Run['data'] {
-	if (typeof data !== 'string') return data as Run['data'];
-	const flatted = requireFromN8n(bin)('flatted') as { parse(text: string): unknown };
-	return flatted.parse(data) as Run['data'];
-}
-
-export async function runViaServer(session: RestSession, workflowId: string, bin: string, timeoutMs = 60_000): Promise<Run> {
+export async function runViaServer(session: RestSession, workflowId: string, bin: string, timeoutMs = 180_000): Promise<Run> {
 	const wf = await session.request<{ data: WorkflowData }>('GET', `/rest/workflows/${workflowId}`);
 	if (wf.status !== 200) throw new Error(`GET /rest/workflows/${workflowId}: ${wf.status} ${JSON.stringify(wf.body)}`);
 	const workflowData = wf.body.data;
@@ -56,7 +49,7 @@ export async function runViaServer(session: RestSession, workflowId: string, bin
 	}
 }
 
-interface ExecutionSummary {
+export interface ExecutionSummary {
 	id: string;
 	mode?: string;
 	status?: string;
@@ -74,7 +67,7 @@ export async function listExecutions(session: RestSession, workflowId: string): 
  * n8n 2.8.4 polls before the activate call returns; n8n 2.41 may poll just after it, so a change
  * made at once could fall into the baseline and never come out as an event.
  */
-export async function waitForBaseline(session: RestSession, workflowId: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForBaseline(session: RestSession, workflowId: string, timeoutMs = 120_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const res = await session.request<{ data: { staticData?: Record<string, unknown> | string | null } }>('GET', `/rest/workflows/${workflowId}`);

@@ -270,8 +270,14 @@ describe('Create Many under lost replies and 500s', () => {
 	});
 });
 
-describe('Replies held past the node’s timeout (Timeout 1 s; the first POST answered after 1.5 s)', () => {
+describe('Replies held past the node’s timeout (Timeout 2 s; the first POST answered after 4 s)', () => {
 	const ROWS_HELD = 4;
+	// Real time, with seconds between the steps so a loaded machine keeps their order: the
+	// Timeout covers every call of the run (the account check and the looks must not time out);
+	// after it the node's looks and resend (fake-clock waits) have 2 s before the held POST is
+	// carried out; the run then waits until that has surely happened.
+	const TIMEOUT_SECONDS = 2;
+	const HELD_MS = 4000;
 	const realSleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 	/** Files fresh rows with the first POST held; waits until it is carried out; checks the store and re-runs. */
@@ -279,11 +285,11 @@ describe('Replies held past the node’s timeout (Timeout 1 s; the first POST an
 		await raiseLimits();
 		const rows = rowsOf(prefix, ROWS_HELD);
 		const before = await remaining(keyName);
-		await faults({ delay_ms: 1500, delay_after_commit: afterCommit, methods: ['POST'], count: 1 });
-		const options = { requestOptions: { timeoutSeconds: 1 } };
+		await faults({ delay_ms: HELD_MS, delay_after_commit: afterCommit, methods: ['POST'], count: 1 });
+		const options = { requestOptions: { timeoutSeconds: TIMEOUT_SECONDS } };
 		const { output, error } = await run(keyName, operation, rows, options);
 		expect(error).toBeUndefined();
-		await realSleep(1000); // the held request is carried out by now, whenever it was going to be
+		await realSleep(HELD_MS - TIMEOUT_SECONDS * 1000 + 1000); // the held request is carried out by now
 		const calls = spentBetween(before, await remaining(keyName));
 		const tally = await account(keyName, rows, output, true);
 		const again = await rerun(keyName, operation, rows, output!, options);

@@ -118,8 +118,10 @@ describe('Invoice node against the sandbox', () => {
 	});
 
 	it('timed-out create on a legacy account: the service stores it late; the node waits, finds it, exactly one stored', async () => {
-		// Real time here: the sandbox holds the first POST 1.25 s and then stores it, the node gives
-		// up after 0.5 s and waits 0.5 s before each of its two looks (the second one finds it).
+		// Real time here: the sandbox holds the first POST 4.5 s and then stores it, the node gives
+		// up after 2 s, waits 2 s and looks (usually too early), then looks again at Max Wait for a
+		// Lost Create, 8 s (found). Each step is seconds from the next, so a loaded machine keeps
+		// the order; the 2 s Timeout also covers the account check and the look before filing.
 		fake.restore();
 		const waits: number[] = [];
 		const realSleep = clock.sleep;
@@ -128,12 +130,16 @@ describe('Invoice node against the sandbox', () => {
 			await realSleep(ms);
 		};
 		try {
-			await control('/faults', { delay_ms: 1250, methods: ['POST'], path_prefix: '/invoices', count: 1 });
-			const { output, error } = await run('legacy-t2', json('create', { requestOptions: { timeoutSeconds: 0.5 } }), [row({ net_premium: 777 })]);
+			await control('/faults', { delay_ms: 4500, methods: ['POST'], path_prefix: '/invoices', count: 1 });
+			const { output, error } = await run(
+				'legacy-t2',
+				json('create', { requestOptions: { timeoutSeconds: 2 }, options: { lostCreateWaitSeconds: 8 } }),
+				[row({ net_premium: 777 })],
+			);
 			expect(error).toBeUndefined();
 			expect(output![0].json).toMatchObject({ id: 1001, net_premium: 777, _recovered: true });
 			// Usually both looks; on a loaded machine the first look may come late enough to find it.
-			expect(waits[0]).toBe(500);
+			expect(waits[0]).toBe(2000);
 			expect(waits.length).toBeLessThanOrEqual(2);
 			expect(await stored('legacy-t2', 'SB-1')).toHaveLength(1);
 		} finally {

@@ -109,7 +109,7 @@ interface ExecutionSummary {
 }
 
 /** The workflow's executions n8n recorded (in Postgres), once none is still running. */
-export async function settledExecutions(session: RestSession, workflowId: string, timeoutMs = 30_000): Promise<ExecutionSummary[]> {
+export async function settledExecutions(session: RestSession, workflowId: string, timeoutMs = 120_000): Promise<ExecutionSummary[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {

@@ -288,7 +288,7 @@ async function prepare(shared: Shared, meter: Meter): Promise<void> {
 
 /** A session on a main whose owner exists (a second main on the same database); retried while it settles. */
 async function login(url: string): Promise<RestSession> {
-	const deadline = Date.now() + 30_000;
+	const deadline = Date.now() + 120_000;
 	for (;;) {
 		let problem: string;
 		try {

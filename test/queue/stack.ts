@@ -140,7 +140,7 @@ export async function startRedis(tmp: string): Promise<{ port: number; proc: Pro
 	mkdirSync(dir);
 	const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', dir];
 	const proc = startProcess(tmp, 'redis-server', 'redis-server', args, process.env, dir);
-	await waitReady(proc, () => redisPing(port), 15_000);
+	await waitReady(proc, () => redisPing(port), 60_000);
 	return { port, proc };
 }
 

@@ -15,6 +15,7 @@ import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import type { useFakeClock } from '../helpers/fakeClock';
 import { useNockSuite } from '../helpers/nockSuite';
+import { peakGate } from '../helpers/peakGate';
 
 const KEY = 'sltax_t2_0123456789abcdefghijklmnopqrstuv';
 const BASE = 'https://sl.example.com';
@@ -45,13 +46,22 @@ interface Arrival {
 
 type Answer = { status: number; body: nock.Body; headers?: Record<string, string>; delayMs?: number };
 
+let gates: Array<ReturnType<typeof peakGate>> = [];
+afterEach(() => {
+	for (const gate of gates) gate.close();
+	gates = [];
+});
+
 /**
  * GET /invoices/:id answered by `answer` (called on arrival), after `delayMs` of real time.
- * Records every arrival.
+ * Records every arrival. With `peaks`, replies are held until that many requests are in flight
+ * (test/helpers/peakGate), so the peak a test asserts does not depend on how fast the machine is.
  */
-function server(answer: (id: number, arrival: number) => Answer) {
+function server(answer: (id: number, arrival: number) => Answer, peaks: number[] = []) {
 	const arrivals: Arrival[] = [];
 	let inFlight = 0;
+	const gate = peakGate(peaks, () => inFlight);
+	gates.push(gate);
 	nock(API)
 		.persist()
 		.get(/\/invoices\/\d+$/)
@@ -60,10 +70,12 @@ function server(answer: (id: number, arrival: number) => Answer) {
 			inFlight++;
 			const reply = answer(id, arrivals.length);
 			arrivals.push({ id, at: fake.nowSeconds(), inFlight, status: reply.status });
-			setTimeout(() => {
-				inFlight--;
-				callback(null, [reply.status, reply.body, reply.headers ?? {}]);
-			}, reply.delayMs ?? 20);
+			gate.hold(() =>
+				setTimeout(() => {
+					inFlight--;
+					callback(null, [reply.status, reply.body, reply.headers ?? {}]);
+				}, reply.delayMs ?? 20),
+			);
 		});
 	return arrivals;
 }
@@ -96,7 +108,7 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 describe('items in parallel', () => {
 	it('keeps output order and pairing when later items are answered first', async () => {
 		// Item 1 is answered last, item 30 first (real time).
-		const arrivals = server((id) => ok(id, 20 + (30 - id) * 6));
+		const arrivals = server((id) => ok(id, 20 + (30 - id) * 6), [DEFAULT_CONCURRENCY]);
 		const { output, error } = await getEach(ids(30));
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(30));
@@ -287,14 +299,14 @@ describe('items in flight follow the key’s budget', () => {
 	});
 
 	it('unknown budget (no rate-limit headers): 25 in flight', async () => {
-		const arrivals = server((id) => ok(id));
+		const arrivals = server((id) => ok(id), [DEFAULT_CONCURRENCY]);
 		const { output } = await getEach(ids(80));
 		expect(output).toHaveLength(80);
 		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	it('ample budget: 25 until the first reply tells it, then up to 200 in flight', async () => {
-		const arrivals = server((id) => ok(id, 40, budget(99_000)));
+		const arrivals = server((id) => ok(id, 40, budget(99_000)), [DEFAULT_CONCURRENCY, MAX_CONCURRENCY]);
 		const { output, error } = await getEach(ids(300));
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(300));
@@ -303,13 +315,13 @@ describe('items in flight follow the key’s budget', () => {
 	});
 
 	it('a budget of 400 calls left: a quarter of it, 100 in flight', async () => {
-		const arrivals = server((id) => ok(id, 40, budget(400)));
+		const arrivals = server((id) => ok(id, 40, budget(400)), [DEFAULT_CONCURRENCY, 100]);
 		await getEach(ids(150));
 		expect(most(arrivals)).toBe(100);
 	});
 
 	it('tight budget (60 calls left): 25 in flight', async () => {
-		const arrivals = server((id) => ok(id, 20, budget(60)));
+		const arrivals = server((id) => ok(id, 20, budget(60)), [DEFAULT_CONCURRENCY]);
 		await getEach(ids(80));
 		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
 	});
@@ -321,6 +333,7 @@ describe('items in flight follow the key’s budget', () => {
 			fake.nowSeconds() < start + 30
 				? { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': String(start + 30 - fake.nowSeconds()) }, delayMs: 5 }
 				: ok(id, 40, budget(99_000)),
+			[DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY],
 		);
 		const { output, error } = await getEach(ids(300));
 		expect(error).toBeUndefined();
@@ -336,19 +349,19 @@ describe('items in flight follow the key’s budget', () => {
 	});
 
 	it('an operation that holds much per item (Download: its file) keeps its own most, whatever the budget', async () => {
-		const arrivals = server((id) => ok(id, 40, budget(99_000)));
+		const arrivals = server((id) => ok(id, 40, budget(99_000)), [DEFAULT_CONCURRENCY, 30]);
 		await getEach(ids(120), { mostInFlight: 30 });
 		expect(most(arrivals)).toBe(30);
 		expect(documentResources.document.download.mostInFlight).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	it('the user’s Concurrency bounds it, with an ample budget or none known', async () => {
-		let arrivals = server((id) => ok(id, 40, budget(99_000)));
+		let arrivals = server((id) => ok(id, 40, budget(99_000)), [40]);
 		await getEach(ids(120), { concurrency: 40 });
 		expect(most(arrivals)).toBe(40);
 		nock.cleanAll();
 		forgetRateLimits();
-		arrivals = server((id) => ok(id));
+		arrivals = server((id) => ok(id), [60]);
 		await getEach(ids(120), { concurrency: 60 });
 		expect(most(arrivals)).toBe(60);
 	});

@@ -2,7 +2,9 @@
  * Create Many (t3) after the batch call timed out: the service may still be storing the batch, so
  * the node waits before it looks for the rows among their policies' transactions, and looks once
  * more for rows not yet there, as a timed-out single create does. The timeout is real (a loopback
- * server that never answers the batch POST, a 0.2 s Timeout); the waits run on the fake clock.
+ * server that never answers the batch POST); the waits run on the fake clock. The Timeout covers
+ * every call of the run, so it is long enough (3 s) that a reply that is merely slow on a loaded
+ * machine is not taken for a lost one: only the 'hang' step waits it out.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
@@ -11,6 +13,9 @@ import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusL
 import { runNode } from '../../harness/engine';
 import { scriptedServer, type Step } from '../../helpers/scriptedServer';
 import { KEYS, envelope, invoiceFor, jsonParams, row, setupSuite } from './helpers';
+
+const TIMEOUT_SECONDS = 3;
+const LOOK = TIMEOUT_SECONDS * 1000;
 
 const suite = setupSuite();
 beforeAll(() => nock.enableNetConnect('127.0.0.1'));
@@ -30,7 +35,7 @@ const me = (features: string[]): Step => ({
 });
 
 /**
- * Runs Create Many (t3, Timeout 0.2 s, Max Wait for a Lost Create 0.4 s) on rows A and B against
+ * Runs Create Many (t3, Timeout 3 s, Max Wait for a Lost Create 6 s) on rows A and B against
  * `steps`, after the account check (an account without idempotency unless `features` are given)
  * and, there, the look for each row before filing; returns the run and the requests after those.
  */
@@ -42,7 +47,7 @@ async function createManyAgainst(steps: Step[], features: string[] = []) {
 			node: new SurplusLinesInvoice(),
 			parameters: {
 				resource: 'invoice',
-				...jsonParams('createMany', { requestOptions: { timeoutSeconds: 0.2 }, options: { lostCreateWaitSeconds: 0.4 } }),
+				...jsonParams('createMany', { requestOptions: { timeoutSeconds: TIMEOUT_SECONDS }, options: { lostCreateWaitSeconds: 2 * TIMEOUT_SECONDS } }),
 			},
 			items: [rowA, rowB],
 			credentials: { apiKey: KEYS.t3, baseUrl: server.baseUrl },
@@ -71,7 +76,7 @@ describe('Create Many after the batch call timed out', () => {
 		expect(output!.map((o) => [o.json.id, o.json._recovered])).toEqual([[2001, true], [2002, true]]);
 		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), listOf('POL-A'), listOf('POL-B')]);
 		// min(Timeout, 10 s) before each look; no POST after the batch.
-		expect(suite.clock.sleeps).toEqual([200, 200]);
+		expect(suite.clock.sleeps).toEqual([LOOK, LOOK]);
 	});
 
 	it('the second look lists only the rows the first did not find', async () => {
@@ -83,7 +88,7 @@ describe('Create Many after the batch call timed out', () => {
 		]);
 		expect(output!.map((o) => o.json.id)).toEqual([2011, 2012]);
 		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), listOf('POL-B')]);
-		expect(suite.clock.sleeps).toEqual([200, 200]);
+		expect(suite.clock.sleeps).toEqual([LOOK, LOOK]);
 	});
 
 	it('one wait when the first look finds every row', async () => {
@@ -94,7 +99,7 @@ describe('Create Many after the batch call timed out', () => {
 		]);
 		expect(output!.map((o) => o.json.id)).toEqual([2021, 2022]);
 		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B')]);
-		expect(suite.clock.sleeps).toEqual([200]);
+		expect(suite.clock.sleeps).toEqual([LOOK]);
 	});
 
 	it('a row missing after both looks is filed once on its own', async () => {
@@ -107,7 +112,7 @@ describe('Create Many after the batch call timed out', () => {
 		]);
 		expect(output!.map((o) => [o.json.id, o.json._recovered, o.json.outcome])).toEqual([[2031, true, 'filed'], [2032, undefined, 'sent_again']]);
 		expect(requests).toEqual([POST_BATCH, listOf('POL-A'), listOf('POL-B'), listOf('POL-B'), 'POST /api/v1/invoices']);
-		expect(suite.clock.sleeps).toEqual([200, 200]);
+		expect(suite.clock.sleeps).toEqual([LOOK, LOOK]);
 	});
 
 	it('a dropped batch reply is still looked up at once, one look, as before', async () => {

@@ -2,6 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { peakGate } from '../../helpers/peakGate';
 
 setupSuite();
 // Every run asks the account once whether it replays by key (Look for Rows Already Filed is on by
@@ -61,6 +62,7 @@ describe('Create Many', () => {
 		let open = 0;
 		let most = 0;
 		let nextId = 1;
+		const gate = peakGate([4], () => open);
 		nock(API)
 			.post('/invoices/batch')
 			.times(10)
@@ -70,18 +72,22 @@ describe('Create Many', () => {
 				open++;
 				most = Math.max(most, open);
 				log.push(`start ${first}`);
-				// The second chunk's reply is the slowest.
-				setTimeout(() => {
-					open--;
-					log.push(`end ${first}`);
-					const results = invoices.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, nextId++) }));
-					callback(null, [200, envelope({ results, created: results.length, failed: 0 })]);
-				}, first === 'POL-500' ? 150 : 20);
+				// Held until four are in flight (however slowly they are sent); then the second
+				// chunk's reply is the slowest.
+				gate.hold(() =>
+					setTimeout(() => {
+						open--;
+						log.push(`end ${first}`);
+						const results = invoices.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, nextId++) }));
+						callback(null, [200, envelope({ results, created: results.length, failed: 0 })]);
+					}, first === 'POL-500' ? 150 : 20),
+				);
 			});
 		// 3,000 rows, 6 chunks; row 2100 (fifth chunk) is row 700 (second chunk) again: the same key.
 		const items = rows(3000);
 		items[2100] = { ...items[700] };
 		const { output, error } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		gate.close();
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(3000);
 		expect(output!.every((o, i) => o.pairedItem && (o.pairedItem as { item: number }).item === i && typeof o.json.id === 'number')).toBe(true);
@@ -251,16 +257,20 @@ describe('Create Many', () => {
 		let open = 0;
 		let mostOpen = 0;
 		const listed: string[] = [];
+		// The first look-ups are held until two are open at once (a node that looked one by one
+		// would never get there, and the fallback would release it with mostOpen 1).
+		const gate = peakGate([2], () => open);
 		nock(API)
 			.get('/invoices')
 			.query(true)
 			.times(41)
-			.reply(async (uri) => {
+			.reply((uri, _body, callback) => {
 				listed.push(new URL(uri, API).searchParams.get('policy_number') ?? '');
 				mostOpen = Math.max(mostOpen, ++open);
-				await new Promise((resolve) => setTimeout(resolve, 20));
-				open--;
-				return [200, listingReply([])];
+				gate.hold(() => {
+					open--;
+					callback(null, [200, listingReply([])]);
+				});
 			});
 		let sent: IDataObject[] = [];
 		nock(API)
@@ -270,6 +280,7 @@ describe('Create Many', () => {
 				return envelope({ results: sent.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, 100 + index) })) });
 			});
 		const { output, error } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		gate.close();
 		expect(error).toBeUndefined();
 		expect(mostOpen).toBeGreaterThan(1);
 		expect(listed.sort()).toEqual([...new Set(items.map((i) => String(i.policy_number)))].sort());

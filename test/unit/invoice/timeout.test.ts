@@ -2,7 +2,9 @@
  * Create after a timeout on an account without idempotency: the service may still be storing the
  * first attempt, so the node waits before it looks among the policy's transactions and looks once
  * more before it files again. The timeout is real (a loopback server that never answers the first
- * POST, a 0.2 s Timeout); the node's waits run on the fake clock and are recorded.
+ * POST); the node's waits run on the fake clock and are recorded. The Timeout covers every call of
+ * the run, so it is long enough (3 s) that a reply that is merely slow on a loaded machine is not
+ * taken for a lost one: only the 'hang' step waits it out.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
@@ -12,6 +14,9 @@ import { lookSchedule, settleDelayMs } from '../../../nodes/SurplusLinesInvoice/
 import { runNode } from '../../harness/engine';
 import { scriptedServer, type Step } from '../../helpers/scriptedServer';
 import { GATEWAY_TIMEOUT, KEYS, envelope, invoiceFor, jsonParams, row, setupSuite } from './helpers';
+
+const TIMEOUT_SECONDS = 3;
+const FIRST = TIMEOUT_SECONDS * 1000;
 
 const suite = setupSuite();
 beforeAll(() => nock.enableNetConnect('127.0.0.1'));
@@ -26,13 +31,13 @@ const listing = (invoices: IDataObject[]): Step => ({
 });
 const created = (invoice: IDataObject): Step => ({ status: 201, body: envelope(invoice) });
 
-/** Runs Create (Timeout 0.2 s) against a server answering with `steps` after the account check and the look before filing; returns the run and the requests seen. */
+/** Runs Create (Timeout 3 s) against a server answering with `steps` after the account check and the look before filing; returns the run and the requests seen. */
 async function createAgainst(steps: Step[], body: IDataObject, options: IDataObject = {}) {
 	const server = await scriptedServer([legacyMe, listing([]), ...steps]);
 	try {
 		const result = await runNode({
 			node: new SurplusLinesInvoice(),
-			parameters: { resource: 'invoice', ...jsonParams('create', { requestOptions: { timeoutSeconds: 0.2 }, options }) },
+			parameters: { resource: 'invoice', ...jsonParams('create', { requestOptions: { timeoutSeconds: TIMEOUT_SECONDS }, options }) },
 			items: [body],
 			credentials: { apiKey: KEYS.t2, baseUrl: server.baseUrl },
 		});
@@ -53,7 +58,7 @@ describe('Create after a timeout on a legacy account', () => {
 		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'GET /api/v1/invoices']);
 		// min(Timeout, 10 s) before the first look, the last at Max Wait for a Lost Create (20 s);
 		// the POST itself was not resent by the transport.
-		expect(suite.clock.sleeps).toEqual([200, 19_800]);
+		expect(suite.clock.sleeps).toEqual([FIRST, 20_000 - FIRST]);
 	});
 
 	it('one wait when the first look finds it', async () => {
@@ -61,7 +66,7 @@ describe('Create after a timeout on a legacy account', () => {
 		const { output, requests } = await createAgainst(['hang', listing([invoiceFor(body, 1052)])], body);
 		expect(output![0].json).toMatchObject({ id: 1052, _recovered: true });
 		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices']);
-		expect(suite.clock.sleeps).toEqual([200]);
+		expect(suite.clock.sleeps).toEqual([FIRST]);
 	});
 
 	it('not there after both looks: files once more', async () => {
@@ -73,7 +78,7 @@ describe('Create after a timeout on a legacy account', () => {
 		);
 		expect(output![0].json._recovered).toBeUndefined();
 		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
-		expect(suite.clock.sleeps).toEqual([200, 19_800]);
+		expect(suite.clock.sleeps).toEqual([FIRST, 20_000 - FIRST]);
 	});
 
 	it('a gateway 504 or a dropped reply is looked up at once, one look, as before', async () => {
@@ -87,11 +92,11 @@ describe('Create after a timeout on a legacy account', () => {
 		}
 	});
 
-	it('Max Wait for a Lost Create sets the last look: 60 s waits 0.2 s, then 59.8 s', async () => {
+	it('Max Wait for a Lost Create sets the last look: 60 s waits the Timeout (3 s), then 57 s', async () => {
 		const body = row();
 		const { output } = await createAgainst(['hang', listing([]), listing([invoiceFor(body, 1056)])], body, { lostCreateWaitSeconds: 60 });
 		expect(output![0].json).toMatchObject({ id: 1056, _recovered: true, outcome: 'filed' });
-		expect(suite.clock.sleeps).toEqual([200, 59_800]);
+		expect(suite.clock.sleeps).toEqual([FIRST, 60_000 - FIRST]);
 	});
 
 	it('the first wait is the Timeout setting, at most 10 s; the last is Max Wait for a Lost Create', () => {

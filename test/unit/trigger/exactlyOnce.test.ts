@@ -9,6 +9,22 @@ useNockSuite();
 
 const statusOnly = { events: ['invoiceStatus'] };
 
+/**
+ * A reply the test releases (no real-time delay decides which of two overlapping polls is
+ * answered first); `arrived` resolves once the request has reached the server.
+ */
+function heldReply(body: nock.Body) {
+	let arrive!: () => void;
+	let release!: () => void;
+	const arrived = new Promise<void>((resolve) => (arrive = resolve));
+	const released = new Promise<void>((resolve) => (release = resolve));
+	const reply = (_uri: string, _body: nock.Body, callback: (error: Error | null, result: nock.ReplyFnResult) => void) => {
+		arrive();
+		void released.then(() => callback(null, [200, body, rateHeaders()]));
+	};
+	return { arrived, release, reply };
+}
+
 describe('each change is emitted once', () => {
 	it('across two polls that read the same value', async () => {
 		const trigger = activeTrigger({ invoiceIds: '1001', ...statusOnly });
@@ -77,13 +93,16 @@ describe('each change is emitted once', () => {
 		await trigger.poll();
 		const shared = JSON.parse(JSON.stringify(trigger.staticData)) as IDataObject;
 
-		// Poll A asks first but its reply (still "sent", read before the change) arrives last.
-		nock(API).get('/invoices/1001').delay(300).reply(200, envelope(invoice(1001, { status: 'sent' })), rateHeaders());
+		// Poll A asks first but its reply (still "sent", read before the change) arrives last: it is
+		// held until poll B, answered at once, has finished.
+		const slow = heldReply(envelope(invoice(1001, { status: 'sent' })));
+		nock(API).get('/invoices/1001').reply(slow.reply);
 		nock(API).get('/invoices/1001').reply(200, envelope(invoice(1001, { status: 'success' })), rateHeaders());
 		const pollA = trigger.pollShared(shared);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		const pollB = trigger.pollShared(shared);
-		const [a, b] = await Promise.all([pollA, pollB]);
+		await slow.arrived;
+		const b = await trigger.pollShared(shared);
+		slow.release();
+		const a = await pollA;
 		expect(a.emitted).toBeNull();
 		expect(b.emitted?.[0].map((i) => [i.json.previous, i.json.current])).toEqual([['sent', 'success']]);
 		// The record both polls share, after the slow reply arrived: still the newer value.
@@ -91,31 +110,43 @@ describe('each change is emitted once', () => {
 
 		// Both replies carry the new value: still one event between them.
 		const shared2 = JSON.parse(JSON.stringify(b.staticData)) as IDataObject;
-		nock(API).get('/invoices/1001').delay(200).reply(200, envelope(invoice(1001, { status: 'error' })), rateHeaders());
+		const slow2 = heldReply(envelope(invoice(1001, { status: 'error' })));
+		nock(API).get('/invoices/1001').reply(slow2.reply);
 		nock(API).get('/invoices/1001').reply(200, envelope(invoice(1001, { status: 'error' })), rateHeaders());
 		const c = trigger.pollShared(shared2);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		const d = trigger.pollShared(shared2);
-		const emitted = (await Promise.all([c, d])).flatMap((r) => r.emitted?.[0] ?? []);
+		await slow2.arrived;
+		const d = await trigger.pollShared(shared2);
+		slow2.release();
+		const emitted = [await c, d].flatMap((r) => r.emitted?.[0] ?? []);
 		expect(emitted.map((i) => [i.json.previous, i.json.current])).toEqual([['success', 'error']]);
 	});
 
 	it.each([
-		['the earlier poll answered last', 200, 0],
-		['the later poll answered last', 100, 250],
-	])('when two polls overlap on a policy (%s): a new transaction is emitted once', async (_order, delayA, delayB) => {
+		['the earlier poll answered last', true],
+		['the later poll answered last', false],
+	])('when two polls overlap on a policy (%s): a new transaction is emitted once', async (_order, earlierLast) => {
 		const trigger = activeTrigger({ policyNumbers: 'POL-1', events: ['newTransaction'] });
 		servePolicy('POL-1', [invoice(1001)]);
 		await trigger.poll();
 		const shared = JSON.parse(JSON.stringify(trigger.staticData)) as IDataObject;
 		const rows = [invoice(1001), invoice(1002)];
 		const listing = envelope({ invoices: rows, pagination: { page: 1, per_page: 100, total: 2 } });
-		nock(API).get('/invoices').query(true).delay(delayA).reply(200, listing, rateHeaders());
-		nock(API).get('/invoices').query(true).delay(delayB).reply(200, listing, rateHeaders());
+		// Both replies are held until both polls have asked; then one is answered and its poll
+		// finishes before the other is answered.
+		const [first, second] = [heldReply(listing), heldReply(listing)];
+		nock(API).get('/invoices').query(true).reply(first.reply);
+		nock(API).get('/invoices').query(true).reply(second.reply);
 		const a = trigger.pollShared(shared);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await first.arrived;
 		const b = trigger.pollShared(shared);
-		const emitted = (await Promise.all([a, b])).flatMap((r) => r.emitted?.[0] ?? []);
+		await second.arrived;
+		const [answeredFirst, answeredLast] = earlierLast ? [second, first] : [first, second];
+		const [finishesFirst, finishesLast] = earlierLast ? [b, a] : [a, b];
+		answeredFirst.release();
+		const early = await finishesFirst;
+		answeredLast.release();
+		const late = await finishesLast;
+		const emitted = [early, late].flatMap((r) => r.emitted?.[0] ?? []);
 		expect(emitted.map((i) => [i.json.event, i.json.invoice_id])).toEqual([['new_transaction', 1002]]);
 	});
 });
