@@ -9,4 +9,5 @@ module.exports = {
 	},
 	// Room for a busy shared machine (CI's 2 cores): a test that hangs still fails, only later.
 	testTimeout: 120000,
+	setupFilesAfterEnv: ['<rootDir>/test/helpers/jestSetup.ts'],
 };
