@@ -9,7 +9,8 @@
  * accounts store the same filings; the second pass files nothing and finds each row's own invoice.
  * The legacy account gets the rows as Extract From File gives them by default (empty cells left
  * out), the keyed one with its Include Empty Cells option (each empty cell an empty string, as a
- * Google Sheets read gives them too): an empty cell is nothing to use and nothing to say.
+ * Google Sheets read gives them too): an empty cell is nothing to use and nothing to say. Check
+ * Sheet reads the same rows first and says the same, with no call.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -270,6 +271,35 @@ function checkAgain(run: Run, kind: Kind, again: string, ids: Array<number | und
 	}
 }
 
+/**
+ * Check Sheet on the same rows, before anything is filed: each row said to be sent or refused as
+ * Create Many then does, with the same rules named, and no call made with its key.
+ */
+async function checkSheetRead(run: Run, ctx: Context): Promise<void> {
+	const out = outputOf(run, 'Check Sheet (t2)');
+	assert.equal(out.length, ROWS.length, 'Check Sheet: one item per row');
+	for (const [n, row] of ROWS.entries()) {
+		const { json, row: paired } = out[n];
+		const label = `Check Sheet row ${n + 1} (${row.trap})`;
+		assert.deepEqual([paired, json.row], [n, n + 1], `${label}: paired with its own row`);
+		if ('refused' in row.expect) {
+			assert.equal(json.result, 'refused', `${label}: ${show(json)}`);
+			assert.ok(((json.reasons ?? []) as string[]).some((r) => r.includes((row.expect as { refused: string }).refused)), `${label}: ${JSON.stringify(json.reasons)}`);
+			continue;
+		}
+		const { filing: expected, rules } = row.expect;
+		assert.equal(json.result, 'would be sent', `${label}: ${show(json)}`);
+		const body = json.body as IDataObject;
+		assert.deepEqual([body.state_code, body.net_premium], [expected.state, expected.net_premium], `${label}: the state and signed premium it would send`);
+		assert.deepEqual(((json._columnRules ?? []) as IDataObject[]).map((r) => [r.field, r.column]), rules, `${label}: the rules it names`);
+	}
+	// The key's counter, read with one call: Check Sheet made none.
+	const res = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${keyByName('t2').key}` } });
+	assert.equal(Number(res.headers.get('x-ratelimit-limit')) - Number(res.headers.get('x-ratelimit-remaining')), 1, 'Check Sheet made no call with its key');
+	const sent = out.filter((o) => o.json.result === 'would be sent').length;
+	console.log(`[e2e]         sheet-traps check-sheet: ${sent} would be sent, ${out.length - sent} refused, no call made`);
+}
+
 const refusedSummary = () =>
 	ROWS.flatMap((row, n) => ('refused' in row.expect ? [`row ${n + 1}: ${row.trap}`] : [])).join('; ');
 
@@ -282,6 +312,7 @@ const sheetTraps: Scenario = {
 		writeSheet(ctx);
 	},
 	async check(run, ctx) {
+		await checkSheetRead(run, ctx);
 		const shapes: Record<string, IDataObject[]> = {};
 		// The two reads of the sheet: empty cells left out, or kept as empty strings.
 		const [left, kept] = ACCOUNTS.map((account) => items(run, account.rows).map((i) => i.json));
