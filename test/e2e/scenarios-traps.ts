@@ -306,7 +306,7 @@ const refusedSummary = () =>
 const sheetTraps: Scenario = {
 	name: 'sheet-traps',
 	workflow: 'sheet-traps.json',
-	// One `n8n execute` (about 20 s on the current n8n): the bordereau's rules hold on the oldest n8n too.
+	// One `n8n execute` (20-40 s on either n8n under load): the bordereau's rules hold on the oldest n8n too.
 	compat: true,
 	async before(ctx) {
 		writeSheet(ctx);
