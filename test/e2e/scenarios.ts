@@ -17,6 +17,7 @@ import { AGENT_SCENARIOS } from './scenarios-agent';
 import { MCP_SCENARIOS } from './scenarios-mcp';
 import { SLACK_SCENARIOS } from './scenarios-slack';
 import { WATCH_SCENARIOS } from './scenarios-watch';
+import { TRAP_SCENARIOS } from './scenarios-traps';
 
 export type { Context, Scenario } from './context';
 
@@ -348,6 +349,7 @@ export const SCENARIOS: Scenario[] = [
 	...EDITOR_SCENARIOS,
 	...REFILE_SCENARIOS,
 	...ACCOUNT_SCENARIOS,
+	...TRAP_SCENARIOS,
 	...SLACK_SCENARIOS,
 	...WATCH_SCENARIOS,
 	// Last among the server scenarios: mcp-tools ends with the key's rate-limit window closed.

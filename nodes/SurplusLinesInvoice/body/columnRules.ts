@@ -217,7 +217,9 @@ function settleReadOnly(
 ): void {
 	const type = rowType(out.values);
 	const has = (field: string) => !isBlankValue(out.values[field]);
-	const cancel = pseudoNames.cancellation_date;
+	// An empty cell (a sheet read with its empty cells kept) is nothing to use and nothing to say.
+	const given = (id: string) => (isBlankValue(pseudo[id]) ? undefined : pseudoNames[id]);
+	const cancel = given('cancellation_date');
 	if (cancel) {
 		const value = pseudo.cancellation_date;
 		if (type !== 'CANCELLATION') {
@@ -243,7 +245,7 @@ function settleReadOnly(
 			);
 		}
 	}
-	const booking = pseudoNames.booking_date;
+	const booking = given('booking_date');
 	if (booking) {
 		const value = pseudo.booking_date;
 		if (type && CHANGE_TYPES.has(type) && !has('transaction_effective_date')) {
@@ -260,7 +262,7 @@ function settleReadOnly(
 			});
 		}
 	}
-	const reference = pseudoNames.transaction_reference;
+	const reference = given('transaction_reference');
 	if (reference) {
 		const value = pseudo.transaction_reference;
 		if (has('invoice_number')) {

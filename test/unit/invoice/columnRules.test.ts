@@ -88,6 +88,19 @@ describe('columns whose words name something known', () => {
 		expect(both.ignored).toEqual([expect.objectContaining({ column: 'Endorsement #' })]);
 	});
 
+	it.each(['', '  ', null])('an empty cell (%j) in these columns, as a sheet read with its empty cells kept gives it: nothing used, listed or refused', (empty) => {
+		const blank = { 'Endorsement #': empty, 'Cancellation Effective Date': empty, 'Transaction Date': empty };
+		for (const type of ['New', 'PC', 'Endorsement']) {
+			const matched = read({ Type: type, 'Transaction Effective Date': type === 'New' ? '' : '09/01/2026', ...blank });
+			expect([type, matched.rules, matched.ignored, matched.problems]).toEqual([type, [], [], []]);
+			expect(matched.values.invoice_number).toBeUndefined();
+		}
+		// Beside an invoice number column: not listed either.
+		expect(read({ ...blank, 'Invoice #': 'INV-7' }).ignored).toEqual([]);
+		// An endorsement with no change date is left to the other checks, not refused as if booked.
+		expect(read({ Type: 'Endorsement', 'Transaction Date': empty }).problems).toEqual([]);
+	});
+
 	it('"Transaction Date" is a booking date: listed on a new row, refused on an endorsement without another change date', () => {
 		expect(readColumnName('Transaction Date').match?.id).toBe('booking_date');
 		expect(readColumnName('Transaction Effective Date').match?.id).toBe('transaction_effective_date');
