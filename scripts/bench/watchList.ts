@@ -217,7 +217,9 @@ async function main(): Promise<void> {
 		// The watch list's looks start on the next hour's window.
 		scheduleMs = Math.ceil(scheduleMs / HOUR) * HOUR + 60_000;
 		sandbox.calls.take();
-		await looks(session, sandbox, bin, seeded);
+		const confirmed = await looks(session, sandbox, bin, seeded);
+		const left = await ok<{ count: number }>(session, 'GET', `/rest/projects/${project.id}/data-tables/${table.id}/rows?take=1&skip=0`);
+		console.log(`  rows left in the data table after the last look: ${left.count} (${seeded.length} − ${confirmed} confirmed = ${seeded.length - confirmed})`);
 		console.log(`\nwatch-list bench: ${seconds(Date.now() - started)} wall`);
 	} finally {
 		await server?.stop();
@@ -227,12 +229,14 @@ async function main(): Promise<void> {
 	}
 }
 
-async function looks(session: RestSession, sandbox: BenchSandbox, bin: string, seeded: Seeded[]): Promise<void> {
+/** Runs the looks and prints their figures; returns how many invoices were moved to confirmed (they settle). */
+async function looks(session: RestSession, sandbox: BenchSandbox, bin: string, seeded: Seeded[]): Promise<number> {
 	console.log(`\nwatch list: the Slack example's look chain, Looks per Hour ${LOOKS_PER_HOUR}, Budget Share 25% (the default), t2 key`);
 	const pick = random(34);
 	const open = seeded.map((s) => s.invoiceId);
 	/** invoice id → the look just before which its status moved */
 	const movedAt = new Map<number, number>();
+	let confirmed = 0;
 	const posted = new Map<number, number[]>();
 	const done: Look[] = [];
 	const lastMove = MOVE_AT[MOVE_AT.length - 1];
@@ -241,6 +245,7 @@ async function looks(session: RestSession, sandbox: BenchSandbox, bin: string, s
 			for (let c = 0; c < CHANGES_PER_MOVE; c++) {
 				const invoiceId = open.splice(Math.floor(pick() * open.length), 1)[0];
 				await move(sandbox, invoiceId, c % 2 === 0);
+				if (c % 2 !== 0) confirmed++;
 				movedAt.set(invoiceId, n);
 			}
 		}
@@ -262,13 +267,18 @@ async function looks(session: RestSession, sandbox: BenchSandbox, bin: string, s
 			wallMs,
 		});
 		scheduleMs += LOOK_MINUTES * 60_000;
+		if (n % LOOKS_PER_HOUR === 0) {
+			const hour = done.slice(-LOOKS_PER_HOUR);
+			console.log(`  hour ${n / LOOKS_PER_HOUR}: looks ${n - LOOKS_PER_HOUR + 1}-${n}, ${hour.reduce((a, l) => a + l.calls, 0)} calls, ${hour.reduce((a, l) => a + l.messages.length, 0)} messages`);
+		}
 		const waiting = [...movedAt.keys()].filter((id) => !posted.has(id));
 		if ((n > lastMove && waiting.length === 0) || n >= lastMove + 30) break;
 	}
-	report(done, movedAt, posted, seeded.length);
+	report(done, movedAt, posted, seeded.length, confirmed);
+	return confirmed;
 }
 
-function report(done: Look[], movedAt: Map<number, number>, posted: Map<number, number[]>, watched: number): void {
+function report(done: Look[], movedAt: Map<number, number>, posted: Map<number, number[]>, watched: number, confirmed: number): void {
 	const calls = done.map((l) => l.calls);
 	const totalCalls = calls.reduce((a, b) => a + b, 0);
 	const perLook = totalCalls / done.length;
@@ -281,7 +291,7 @@ function report(done: Look[], movedAt: Map<number, number>, posted: Map<number, 
 	const summary = done[0].summary;
 	console.log(`  full sweep (every watched invoice read once): ${first === undefined ? 'not finished' : `${first} looks, ${first * LOOK_MINUTES} minutes`} measured from the start; the node's own figure at look 1: ${summary.looks_per_full_sweep} looks (${summary.calls_for_full_sweep} calls at ${summary.calls_per_look} a look), "${summary.full_sweep_takes}"`);
 	const last = done[done.length - 1].summary;
-	console.log(`  at the last look: ${last.watched_invoices} watched, ${last.looks_per_full_sweep} looks per sweep ("${last.full_sweep_takes}")`);
+	console.log(`  at the last look: ${last.watched_invoices} rows still in the table (confirmed invoices leave once their message is out), ${last.looks_per_full_sweep} looks per sweep ("${last.full_sweep_takes}")`);
 	const delays: number[] = [];
 	let missed = 0;
 	let repeated = 0;
@@ -296,11 +306,14 @@ function report(done: Look[], movedAt: Map<number, number>, posted: Map<number, 
 		delays.push(looks[0] - at + 1);
 	}
 	const unasked = [...posted.keys()].filter((id) => !movedAt.has(id)).length;
-	console.log(`  changes: ${movedAt.size} moved (half rejected, half confirmed) just before looks ${MOVE_AT.join(', ')}; ${posted.size - unasked} posted, ${missed} missed, ${repeated} repeated, ${unasked} posted with no change made`);
+	console.log(`  changes: ${movedAt.size} moved (${movedAt.size - confirmed} to error/rejected, ${confirmed} to success/confirmed) just before looks ${MOVE_AT.join(', ')}; ${posted.size - unasked} posted, ${missed} missed, ${repeated} repeated, ${unasked} posted with no change made`);
 	if (delays.length) {
 		const worst = Math.max(...delays);
 		console.log(`  change → message: median ${median(delays)} looks (${median(delays) * LOOK_MINUTES} minutes), worst ${worst} looks (${worst * LOOK_MINUTES} minutes) at the ${LOOK_MINUTES}-minute schedule (schedule time: a change made just after a look, counted to the look that posts it)`);
 	}
+	const watchPerHour = perLook * LOOKS_PER_HOUR;
+	const baselinePerHour = INVOICES * LOOKS_PER_HOUR;
+	console.log(`  against the baseline (Get per invoice every ${LOOK_MINUTES} minutes, measured above): ${Math.round(watchPerHour)} / ${baselinePerHour.toLocaleString('en-US')} calls/hour = ${(watchPerHour / baselinePerHour).toFixed(3)}; the baseline would post within one look but does not fit the key, and within the same 25% share it could look only every ${(60 * baselinePerHour) / LOOKS_PER_HOUR / (T2_LIMIT * 0.25)} minutes (a change waits up to that long)`);
 	const walls = done.map((l) => l.wallMs);
 	console.log(`  wall time of a look in n8n (the whole chain, ${DELAY_MS} ms added to each reply): median ${seconds(median(walls))}, max ${seconds(Math.max(...walls))}`);
 }
