@@ -76,8 +76,9 @@ export interface BenchSandbox {
 	close(): Promise<void>;
 }
 
-export async function startCountingSandbox(): Promise<BenchSandbox> {
-	const world = new World(() => new Date());
+/** `now`: the service's clock (the watch-list bench runs it on simulated schedule time). */
+export async function startCountingSandbox(now: () => Date = () => new Date()): Promise<BenchSandbox> {
+	const world = new World(now);
 	const calls = new CallCounter();
 	const nameOf = new Map(KEYS.map((k) => [`Bearer ${k.key}`, k.name]));
 	let baseUrl = '';
