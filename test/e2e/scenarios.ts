@@ -17,6 +17,7 @@ import { AGENT_SCENARIOS } from './scenarios-agent';
 import { MCP_SCENARIOS } from './scenarios-mcp';
 import { SLACK_SCENARIOS } from './scenarios-slack';
 import { WATCH_SCENARIOS } from './scenarios-watch';
+import { WATCH_RESTART_SCENARIOS } from './scenarios-watch-restart';
 
 export type { Context, Scenario } from './context';
 
@@ -350,6 +351,7 @@ export const SCENARIOS: Scenario[] = [
 	...ACCOUNT_SCENARIOS,
 	...SLACK_SCENARIOS,
 	...WATCH_SCENARIOS,
+	...WATCH_RESTART_SCENARIOS,
 	// Last among the server scenarios: mcp-tools ends with the key's rate-limit window closed.
 	...AGENT_SCENARIOS,
 	...MCP_SCENARIOS,
