@@ -10,10 +10,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { WATCH_LIST_COLUMNS } from '../../nodes/SurplusLinesInvoice/watch/rowState';
 import { REPO_ROOT, sleep, type RestSession } from './n8n';
+import { json, type Run } from './runData';
+import { runViaServer } from './serverRun';
 
 /** The data table's name as the examples use it (the docs have users create it so). */
 export const WATCH_TABLE = 'Surplus Lines watch list';
 export const SLACK_EXAMPLE = 'post-watched-filing-changes-to-slack.json';
+const FILING_EXAMPLE = 'file-a-bordereau-and-watch-what-was-filed.json';
 
 export async function ok<T>(session: RestSession, method: string, path: string, body?: unknown): Promise<T> {
 	const res = await session.request<{ data: T }>(method, path, body);
@@ -38,6 +41,24 @@ export async function freshWatchTable(session: RestSession): Promise<WatchTable>
 		id: table.id,
 		rows: async (now) => (await ok<{ data: IDataObject[] }>(now, 'GET', `${base}/${table.id}/rows?take=1000&skip=0`)).data,
 	};
+}
+
+/**
+ * The filing example run once (a manual run in `n8n start`): it files the sample bordereau and
+ * records what it filed in the table. Returns the run and the rows it recorded, after checking the
+ * table holds each.
+ */
+export async function fileWithExample(session: RestSession, bin: string, table: WatchTable): Promise<{ filing: Run; recorded: IDataObject[] }> {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', FILING_EXAMPLE), 'utf8')) as IDataObject;
+	const workflow = await ok<{ id: string }>(session, 'POST', '/rest/workflows', {
+		name: example.name, nodes: example.nodes, connections: example.connections, settings: example.settings,
+	});
+	const filing = await runViaServer(session, workflow.id, bin, 180_000);
+	const recorded = json(filing, 'Rows to Record');
+	if (recorded.length === 0) throw new Error(`the filing example recorded no rows: ${JSON.stringify(filing.data.resultData.error ?? null)}`);
+	const listed = (await table.rows(session)).length;
+	if (listed !== recorded.length) throw new Error(`${recorded.length} rows recorded, ${listed} in the data table`);
+	return { filing, recorded };
 }
 
 interface Credential {

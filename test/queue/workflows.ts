@@ -11,29 +11,35 @@ export interface Credential {
 	name: string;
 }
 
+/** Node ids unique to one workflow (from its webhook id). */
+function nodeIds(webhookId: string): (n: number) => string {
+	return (n) => `c7000000-0000-4000-8000-${webhookId.slice(-8)}000${n}`;
+}
+
+/** The production webhook that receives `{ rows: [...] }` and answers with the last node's items, and one item per row. */
+function rowsIn(options: { path: string; webhookId: string }) {
+	const node = nodeIds(options.webhookId);
+	return [
+		{
+			id: node(1),
+			name: 'Rows In',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: options.webhookId,
+			parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		},
+		{ id: node(2), name: 'One Item Per Row', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0], parameters: { fieldToSplitOut: 'body.rows', options: {} } },
+	];
+}
+
 export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential }) {
-	const node = (n: number) => `c7000000-0000-4000-8000-${options.webhookId.slice(-8)}000${n}`;
+	const node = nodeIds(options.webhookId);
 	return {
 		id: options.id,
 		name: options.name,
 		nodes: [
-			{
-				id: node(1),
-				name: 'Rows In',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: options.webhookId,
-				parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-			},
-			{
-				id: node(2),
-				name: 'One Item Per Row',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { fieldToSplitOut: 'body.rows', options: {} },
-			},
+			...rowsIn(options),
 			{
 				id: node(3),
 				name: 'File Invoice',
@@ -74,22 +80,13 @@ export function filingWorkflow(options: { id: string; name: string; path: string
  * answers with the rows inserted.
  */
 export function watchFilingWorkflow(options: { id: string; path: string; webhookId: string; credential: Credential }) {
-	const node = (n: number) => `c7000000-0000-4000-8000-${options.webhookId.slice(-8)}000${n}`;
+	const node = nodeIds(options.webhookId);
 	const invoiceNode = { type: 'n8n-nodes-surplus-lines.surplusLinesInvoice', typeVersion: 2, credentials: { surplusLinesApi: options.credential } };
 	return {
 		id: options.id,
 		name: 'Queue: file rows and record them on the watch list',
 		nodes: [
-			{
-				id: node(1),
-				name: 'Rows In',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: options.webhookId,
-				parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-			},
-			{ id: node(2), name: 'One Item Per Row', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0], parameters: { fieldToSplitOut: 'body.rows', options: {} } },
+			...rowsIn(options),
 			{
 				...invoiceNode,
 				id: node(3),
