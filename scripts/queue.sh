@@ -15,6 +15,8 @@ elapsed() { echo "$(($(date +%s) - start)) s"; }
 
 PG_BIN=$(bash scripts/queue-deps.sh | tail -1)
 N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
+# The Slack stand-in's HTTPS proxy (the watch-list step) makes its certificates with openssl.
+bash scripts/ensure-openssl.sh
 export PG_BIN N8N_BIN
 echo "[queue] Redis, PostgreSQL and n8n ready ($(elapsed))"
 

@@ -6,43 +6,22 @@
  * table. Manual runs in `n8n start` stand in for the schedule.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
-import type { IDataObject } from 'n8n-workflow';
-
-import { WATCH_LIST_COLUMNS } from '../../nodes/SurplusLinesInvoice/watch/rowState';
 import { control, type Context, type Scenario, type ServerControl } from './context';
-import { REPO_ROOT } from './n8n';
 import { json, type Run } from './runData';
 import { runViaServer } from './serverRun';
+import { fileWithExample, freshWatchTable } from './watchList';
 
 const NOTIFY_ID = 'slExampleWatchSlack';
-const FILING_FILE = 'file-a-bordereau-and-watch-what-was-filed.json';
-
-async function ok<T>(n8n: ServerControl, method: string, path: string, body?: unknown): Promise<T> {
-	const res = await n8n.session.request<{ data: T }>(method, path, body);
-	if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-	return res.body.data;
-}
 
 async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	const slack = ctx.slack;
 	assert.ok(slack, 'the e2e run has a Slack stand-in');
 	slack.clear();
-	const project = await ok<{ id: string }>(n8n, 'GET', '/rest/projects/personal');
-	const table = await ok<{ id: string }>(n8n, 'POST', `/rest/projects/${project.id}/data-tables`, { name: 'Surplus Lines watch list', columns: WATCH_LIST_COLUMNS });
-	const rows = async () =>
-		(await ok<{ data: IDataObject[] }>(n8n, 'GET', `/rest/projects/${project.id}/data-tables/${table.id}/rows?take=1000&skip=0`)).data;
+	const table = await freshWatchTable(n8n.session);
+	const rows = () => table.rows(n8n.session);
 
-	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', FILING_FILE), 'utf8')) as IDataObject;
-	const filingWorkflow = await ok<{ id: string }>(n8n, 'POST', '/rest/workflows', {
-		name: example.name, nodes: example.nodes, connections: example.connections, settings: example.settings,
-	});
-	const filing = await runViaServer(n8n.session, filingWorkflow.id, n8n.bin, 180_000);
-	const recorded = json(filing, 'Rows to Record');
-	assert.ok(recorded.length > 0, `the filing example recorded rows: ${JSON.stringify(filing.data.resultData.error ?? null)}`);
-	assert.equal((await rows()).length, recorded.length, 'every recorded row is in the data table');
+	const { filing, recorded } = await fileWithExample(n8n.session, n8n.bin, table);
 
 	const first = await runViaServer(n8n.session, NOTIFY_ID, n8n.bin, 120_000);
 	assert.equal(slack.messages.length, 0, `nothing changed, nothing posted: ${JSON.stringify(slack.messages.map((m) => m.text))}`);

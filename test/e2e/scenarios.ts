@@ -18,6 +18,7 @@ import { MCP_SCENARIOS } from './scenarios-mcp';
 import { SLACK_SCENARIOS } from './scenarios-slack';
 import { WATCH_SCENARIOS } from './scenarios-watch';
 import { TRAP_SCENARIOS } from './scenarios-traps';
+import { WATCH_RESTART_SCENARIOS } from './scenarios-watch-restart';
 
 export type { Context, Scenario } from './context';
 
@@ -352,6 +353,7 @@ export const SCENARIOS: Scenario[] = [
 	...TRAP_SCENARIOS,
 	...SLACK_SCENARIOS,
 	...WATCH_SCENARIOS,
+	...WATCH_RESTART_SCENARIOS,
 	// Last among the server scenarios: mcp-tools ends with the key's rate-limit window closed.
 	...AGENT_SCENARIOS,
 	...MCP_SCENARIOS,

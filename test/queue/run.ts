@@ -10,10 +10,12 @@
  * 3. The polling trigger active in queue mode: the e2e scenario `trigger-active` as it is.
  * 4. Legacy account (no idempotency feature): what concurrent executions of the same rows do
  *    (measured, not asserted), and one execution after another.
- * 5. Throughput: the first load again on one regular-mode n8n (same database), against step 1.
+ * 5. The watch list: a filing workflow records 50 rows in a data table, the Slack example looks on
+ *    a short schedule on both workers, each change people act on is posted once (watch.ts).
+ * 6. Throughput: the first load again on one regular-mode n8n (same database), against step 1.
  *
  * Prints figures and `queue: N passed, M failed`; exits 1 on any failure.
- * Env: N8N_BIN, QUEUE_TMP (a folder this run may fill; scripts/queue.sh removes it), PG_BIN.
+ * Env: N8N_BIN, QUEUE_TMP (and QUEUE_ONLY, see step()) (a folder this run may fill; scripts/queue.sh removes it), PG_BIN.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,12 +25,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { keyByName, startSandbox, type RunningSandbox } from '../sandbox';
 import type { Context } from '../e2e/context';
 import { startMailbox } from '../e2e/mailbox';
+import { startSlackStandIn, type SlackStandIn } from '../e2e/slack';
 import { installPackedPackage, killAllChildren, onVersion, REPO_ROOT, RestSession, sleep } from '../e2e/n8n';
 import { SCENARIOS } from '../e2e/scenarios';
 import { runActivated } from '../e2e/serverRun';
 import { filingLoad, fire, invoicesPerPolicy, perWorker, settledExecutions, tally, type Fired, type Tally } from './load';
 import { startMeter, type Meter } from './meter';
 import { cpuSeconds, importIntoDatabase, startMain, startPostgres, startRedis, startWorker, type Main, type Proc, type Shared } from './stack';
+import { watchList, watchWorkflows, WATCH_FILING } from './watch';
 import { filingWorkflow } from './workflows';
 
 const CALLS = 20;
@@ -40,6 +44,7 @@ const OWNER = { email: 'queue@example.com', password: 'Queue-Password-1', firstN
 const T2 = { id: 'slE2eT2Credential', name: 'Surplus Lines sandbox (t2)' }; // the id trigger-active.json uses
 const LEGACY = { id: 'slQueueLegacyT2', name: 'Surplus Lines sandbox (legacy t2)' };
 const FILING = { id: 'slQueueFilingT2', path: 'sl-queue-filing', webhookId: 'c7000000-0000-4000-8000-0000000000a1' };
+const SLACK = { id: 'slQueueSlack', name: 'Slack (local stand-in)' };
 const FILING_LEGACY = { id: 'slQueueFilingLeg', path: 'sl-queue-filing-legacy', webhookId: 'c7000000-0000-4000-8000-0000000000b2' };
 const TRIGGER_SCENARIO = 'trigger-active';
 
@@ -62,7 +67,11 @@ interface Stage {
 	workers: Proc[];
 }
 
+/** QUEUE_ONLY=<words>: only the steps whose name contains them (e.g. `watch list`), for work on one. */
+const ONLY = process.env.QUEUE_ONLY;
+
 async function step(outcomes: Outcome[], name: string, run: () => Promise<void>): Promise<void> {
+	if (ONLY && !name.includes(ONLY)) return;
 	const start = Date.now();
 	try {
 		await run();
@@ -265,17 +274,19 @@ function scenarioWorkflowId(file: string): string {
 }
 
 /** Credentials and workflows into a fresh user folder and the shared database. */
-async function prepare(shared: Shared, meter: Meter): Promise<void> {
+async function prepare(shared: Shared, meter: Meter, slack: SlackStandIn): Promise<void> {
 	const input = join(shared.tmp, 'input');
 	mkdirSync(join(input, 'workflows'), { recursive: true });
 	const credentials = [
 		{ ...T2, type: 'surplusLinesApi', data: { apiKey: keyByName('t2').key, baseUrl: meter.baseUrl } },
 		{ ...LEGACY, type: 'surplusLinesApi', data: { apiKey: keyByName('legacy-t2').key, baseUrl: meter.baseUrl } },
+		{ ...SLACK, type: 'slackApi', data: slack.credentialData() },
 	];
 	writeFileSync(join(input, 'credentials.json'), JSON.stringify(credentials));
 	const write = (file: string, workflow: unknown) => writeFileSync(join(input, 'workflows', file), JSON.stringify(workflow));
 	write('filing-t2.json', filingWorkflow({ ...FILING, name: 'Queue: file rows (t2)', credential: T2 }));
 	write('filing-legacy.json', filingWorkflow({ ...FILING_LEGACY, name: 'Queue: file rows (legacy)', credential: LEGACY }));
+	for (const [file, workflow] of Object.entries(watchWorkflows(T2, SLACK))) write(file, workflow);
 	const trigger = SCENARIOS.find((sc) => sc.name === TRIGGER_SCENARIO);
 	if (trigger) {
 		const text = readFileSync(join(REPO_ROOT, 'test', 'e2e', 'workflows', trigger.workflow), 'utf8');
@@ -328,6 +339,8 @@ async function main(): Promise<number> {
 
 	const sandbox = await startSandbox({ port: 0 });
 	const meter = await startMeter(sandbox);
+	// The Slack example's messages reach the stand-in through its HTTPS proxy, from whichever worker posts.
+	const slack = await startSlackStandIn({ dir: join(tmp, 'slack-ca') });
 	const stops: Array<() => Promise<void> | void> = [];
 	try {
 		// Bring-up, timed part by part.
@@ -338,10 +351,10 @@ async function main(): Promise<number> {
 		const pg = await startPostgres(tmp, pgBin);
 		stops.push(() => pg.stop());
 		const partsMs = Date.now() - t;
-		const shared: Shared = { tmp, bin, userFolder, pgPort: pg.port, redisPort: redis.port };
+		const shared: Shared = { tmp, bin, userFolder, pgPort: pg.port, redisPort: redis.port, env: slack.proxy.env() };
 		t = Date.now();
 		installPackedPackage(userFolder);
-		await prepare(shared, meter);
+		await prepare(shared, meter, slack);
 		const importMs = Date.now() - t;
 		t = Date.now();
 		const [queueMain, ...workers] = await Promise.all([
@@ -354,6 +367,7 @@ async function main(): Promise<number> {
 		await session.ownerSetupOrLogin(OWNER);
 		await activate(session, FILING.id);
 		await activate(session, FILING_LEGACY.id);
+		await activate(session, WATCH_FILING.id);
 		log(
 			`bring-up ${s(Date.now() - up)}: Redis and Postgres ${s(partsMs)}, package + import with migrations ${s(importMs)}, ` +
 				`main and 2 workers ready and workflows active ${s(Date.now() - t)}`,
@@ -367,6 +381,9 @@ async function main(): Promise<number> {
 		await step(outcomes, 'shared rate limit: no item fails', () => sharedRateLimit(stage));
 		await step(outcomes, 'trigger active in queue mode: each event once', () => triggerActive(stage, userFolder));
 		await step(outcomes, 'legacy account: nothing lost, duplicates measured', () => legacy(stage));
+		await step(outcomes, 'watch list: 50 rows filed, each change posted once by looks on 2 workers', () =>
+			watchList({ sandbox, session, mainUrl: queueMain.url, workers, slack }),
+		);
 
 		// The same load on one regular-mode process: the queue stack stops, Redis and Postgres stay.
 		await step(outcomes, 'regular mode: the same load, for the throughput figure', async () => {
@@ -393,6 +410,7 @@ async function main(): Promise<number> {
 		}
 		killAllChildren();
 		await meter.close();
+		await slack.close();
 		await sandbox.close();
 		log(`everything stopped in ${s(Date.now() - t)}`);
 	}

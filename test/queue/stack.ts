@@ -150,6 +150,8 @@ export interface Shared {
 	userFolder: string;
 	pgPort: number;
 	redisPort: number;
+	/** Set in every process of the stack (the Slack stand-in's HTTPS proxy: the workers post). */
+	env?: Record<string, string>;
 }
 
 /** The environment every process of the stack shares (n8nEnv gives loopback, key, no telemetry). */
@@ -167,6 +169,7 @@ async function stackEnv(shared: Shared, mode: 'queue' | 'regular'): Promise<N8nE
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(shared.redisPort),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		...shared.env,
 	};
 	return base;
 }

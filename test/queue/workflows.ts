@@ -1,3 +1,5 @@
+import { WATCH_TABLE } from '../e2e/watchList';
+
 /**
  * The stage's workflow: a production webhook receives `{ rows: [...] }`, one item per row, and the
  * Invoice node files each row (Create, JSON input, Idempotency-Key derived from the row). The node
@@ -9,29 +11,35 @@ export interface Credential {
 	name: string;
 }
 
+/** Node ids unique to one workflow (from its webhook id). */
+function nodeIds(webhookId: string): (n: number) => string {
+	return (n) => `c7000000-0000-4000-8000-${webhookId.slice(-8)}000${n}`;
+}
+
+/** The production webhook that receives `{ rows: [...] }` and answers with the last node's items, and one item per row. */
+function rowsIn(options: { path: string; webhookId: string }) {
+	const node = nodeIds(options.webhookId);
+	return [
+		{
+			id: node(1),
+			name: 'Rows In',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: options.webhookId,
+			parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		},
+		{ id: node(2), name: 'One Item Per Row', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0], parameters: { fieldToSplitOut: 'body.rows', options: {} } },
+	];
+}
+
 export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential }) {
-	const node = (n: number) => `c7000000-0000-4000-8000-${options.webhookId.slice(-8)}000${n}`;
+	const node = nodeIds(options.webhookId);
 	return {
 		id: options.id,
 		name: options.name,
 		nodes: [
-			{
-				id: node(1),
-				name: 'Rows In',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: options.webhookId,
-				parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-			},
-			{
-				id: node(2),
-				name: 'One Item Per Row',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { fieldToSplitOut: 'body.rows', options: {} },
-			},
+			...rowsIn(options),
 			{
 				id: node(3),
 				name: 'File Invoice',
@@ -59,6 +67,54 @@ export function filingWorkflow(options: { id: string; name: string; path: string
 		connections: {
 			'Rows In': { main: [[{ node: 'One Item Per Row', type: 'main', index: 0 }]] },
 			'One Item Per Row': { main: [[{ node: 'File Invoice', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
+/**
+ * The watch list's filing side as a production webhook (so it runs on a worker): `{ rows: [...] }`
+ * filed with Create Many, then the example's Rows to Record and Data table Insert; the webhook
+ * answers with the rows inserted.
+ */
+export function watchFilingWorkflow(options: { id: string; path: string; webhookId: string; credential: Credential }) {
+	const node = nodeIds(options.webhookId);
+	const invoiceNode = { type: 'n8n-nodes-surplus-lines.surplusLinesInvoice', typeVersion: 2, credentials: { surplusLinesApi: options.credential } };
+	return {
+		id: options.id,
+		name: 'Queue: file rows and record them on the watch list',
+		nodes: [
+			...rowsIn(options),
+			{
+				...invoiceNode,
+				id: node(3),
+				name: 'File Every Row',
+				position: [440, 0],
+				parameters: { resource: 'invoice', operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}', idempotency: 'derived', simplify: true, options: {} },
+			},
+			{ ...invoiceNode, id: node(4), name: 'Rows to Record', position: [660, 0], parameters: { resource: 'invoice', operation: 'watchRecord' } },
+			{
+				id: node(5),
+				name: 'Add to Watch List',
+				type: 'n8n-nodes-base.dataTable',
+				typeVersion: 1.1,
+				position: [880, 0],
+				parameters: {
+					resource: 'row',
+					operation: 'insert',
+					dataTableId: { __rl: true, mode: 'name', value: WATCH_TABLE },
+					columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [], attemptToConvertTypes: false, convertFieldsToString: false },
+					options: {},
+				},
+			},
+		],
+		connections: {
+			'Rows In': { main: [[{ node: 'One Item Per Row', type: 'main', index: 0 }]] },
+			'One Item Per Row': { main: [[{ node: 'File Every Row', type: 'main', index: 0 }]] },
+			'File Every Row': { main: [[{ node: 'Rows to Record', type: 'main', index: 0 }]] },
+			'Rows to Record': { main: [[{ node: 'Add to Watch List', type: 'main', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 		active: false,
