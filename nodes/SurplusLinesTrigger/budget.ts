@@ -103,8 +103,8 @@ export function unitCost(unit: WatchUnit, state: TriggerState): number {
 }
 
 /**
- * Settled: nothing more is expected. An invoice with status success, its filing confirmed (or no
- * filing) and no document fetch under way; or any item unchanged for the set number of days; or
+ * Settled: nothing more is expected. An invoice settled by `isSettledInvoice` (success with its
+ * filing confirmed, or its filing refused); or any item unchanged for the set number of days; or
  * one the service no longer finds.
  */
 function isSettled(

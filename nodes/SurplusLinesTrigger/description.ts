@@ -132,7 +132,7 @@ export const triggerProperties: INodeProperties[] = [
 					},
 				],
 				description:
-					'Settled: status success with the filing confirmed (or no filing) and no document fetch under way, or no change for the days set below, or not found',
+					'Settled: status success with the filing confirmed (or no filing), or the filing refused, with no document fetch under way; or no change for the days set below, or not found',
 			},
 			{
 				displayName: 'Emit Current State First',

@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { FINAL_FILING_REFUSAL } from './service';
+
 /** status, filing.state_status, document id → fetch_status; a part missing from a reply stays undefined. */
 export interface InvoiceSnapshot {
 	s?: string;
@@ -41,16 +43,18 @@ export function snapshot(invoice: IDataObject): InvoiceSnapshot {
 }
 
 /**
- * Settled: status success, its filing confirmed (or no filing object) and no document fetch
- * under way. A success invoice can no longer change (the service refuses updates with 409).
+ * Settled, with no document fetch under way: status success with its filing confirmed (or no
+ * filing object), since a success invoice can no longer change (the service refuses updates with
+ * 409); or its filing refused, the state's last answer (nothing follows `refused` in the filing's
+ * transitions, see gaps.md). A refused invoice resent with Update is recorded again by the
+ * filing workflow.
  */
 export function isSettledInvoice(invoice: InvoiceSnapshot): boolean {
 	const documentsSettled = Object.values(invoice.d ?? {}).every(
 		(s) => s !== 'pending' && s !== 'fetching',
 	);
-	return (
-		invoice.s === 'success' &&
-		(invoice.f === undefined || invoice.f === 'confirmed') &&
-		documentsSettled
-	);
+	const finished =
+		invoice.f === FINAL_FILING_REFUSAL ||
+		(invoice.s === 'success' && (invoice.f === undefined || invoice.f === 'confirmed'));
+	return finished && documentsSettled;
 }

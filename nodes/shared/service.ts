@@ -172,6 +172,9 @@ export function feeTypeName(code: string, served?: unknown): string {
  */
 export const SURPLUS_LINES_TAX_CODE = 'sl_tax';
 
+/** The filing state after which the state answers nothing more (gaps.md: sent → refused). */
+export const FINAL_FILING_REFUSAL = 'refused';
+
 /**
  * The zone of the service's own timestamps without a zone (`created` of an invoice, `added` of a
  * document): the description says US Central. The nodes add each as UTC ISO 8601 (`created_utc`,

@@ -117,6 +117,19 @@ describe('Watch List: Look for Changes', () => {
 		expect(rows[3].last_event).toMatch(/^Invoice 502 .*no longer found at the service/);
 	});
 
+	it('a refused filing settles the invoice (nothing follows it); a rejected one stays watched, as it may be resent', async () => {
+		const items = [watchRow(1, 30, 'C', 'sent|sent|'), watchRow(2, 31, 'C', 'sent|sent|')];
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'C' })
+			.reply(200, listing([invoice(30, 'C', 'error', 'refused'), invoice(31, 'C', 'error', 'rejected')]));
+		const { output, error } = await look(items, 't2');
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => [o.json.row_id, o.json.state, o.json.changed, o.json.settled])).toEqual([
+			[1, 'error|refused|', true, true],
+			[2, 'error|rejected|', true, false],
+		]);
+		expect(output![0].json.last_event).toBe('Invoice 30 (policy C): status sent → error; filing sent → refused');
+	});
+
 	it('a 429 mid-look keeps what was read and leaves the rest for the next look; a document still fetching keeps a success invoice on the list', async () => {
 		const items = [watchRow(1, 10, 'A', 'sent|sent|1=pending'), watchRow(2, 20, 'B')];
 		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'A' })
