@@ -45,9 +45,8 @@ export function snapshot(invoice: IDataObject): InvoiceSnapshot {
 /**
  * Settled, with no document fetch under way: status success with its filing confirmed (or no
  * filing object), since a success invoice can no longer change (the service refuses updates with
- * 409); or its filing refused, the state's last answer (nothing follows `refused` in the filing's
- * transitions, see gaps.md). A refused invoice resent with Update is recorded again by the
- * filing workflow.
+ * 409); or its filing refused, the state's last answer (`FINAL_FILING_REFUSAL`). A refused
+ * invoice resent with Update is recorded again by the filing workflow.
  */
 export function isSettledInvoice(invoice: InvoiceSnapshot): boolean {
 	const documentsSettled = Object.values(invoice.d ?? {}).every(

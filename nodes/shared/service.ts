@@ -172,7 +172,10 @@ export function feeTypeName(code: string, served?: unknown): string {
  */
 export const SURPLUS_LINES_TAX_CODE = 'sl_tax';
 
-/** The filing state after which the state answers nothing more (gaps.md: sent → refused). */
+/**
+ * The filing state after which the state answers nothing more: the description lists the states
+ * but not their transitions; assumed sent → refused, with nothing after it.
+ */
 export const FINAL_FILING_REFUSAL = 'refused';
 
 /**
