@@ -2,6 +2,7 @@ import { advanceAll } from './clock/advance';
 import { ApiError, FieldErrorBag, validationError } from './envelope';
 import { setFetch, setFiling } from './invoices/lifecycle';
 import { FETCH_STATUSES, FILING_STATUSES, INVOICE_STATUSES, type FetchStatus, type FilingStatus, type InvoiceStatus } from './invoices/types';
+import { readFormsConfig } from './invoices/forms';
 import { invoiceView } from './invoices/view';
 import { documentView } from './documents/view';
 import { KEYS, accountOf } from './keys';
@@ -98,6 +99,15 @@ const routes: ControlRoute[] = [
 	{ method: 'POST', pattern: '/rate-limit', handler: rateLimit },
 	{ method: 'POST', pattern: '/faults', handler: ({ body, world }) => ({ status: 200, data: world.faults.configure(body) }) },
 	{ method: 'GET', pattern: '/faults', handler: ({ world }) => ({ status: 200, data: world.faults.config }) },
+	{
+		method: 'POST',
+		pattern: '/forms',
+		handler: ({ body, world }) => {
+			world.forms = readFormsConfig(body);
+			return { status: 200, data: world.forms };
+		},
+	},
+	{ method: 'GET', pattern: '/forms', handler: ({ world }) => ({ status: 200, data: world.forms }) },
 	{
 		method: 'POST',
 		pattern: '/advance',

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { startAutoAdvance } from './clock/advance';
 import { API_BASE, createHandler } from './server';
 import { World } from './world';
+import type { FormsConfig } from './invoices/forms';
 
 export { KEYS, keyByName, FEATURES, type SandboxKey, type Tier } from './keys';
 
@@ -13,6 +14,8 @@ export interface SandboxOptions {
 	autoAdvanceSeconds?: number;
 	/** The sandbox's clock: rate-limit windows, idempotency expiry, timestamps, link expiry. */
 	now?: () => Date;
+	/** Show stored invoices in the service's other forms (invoices/forms.ts); reset() comes back to it. */
+	forms?: FormsConfig;
 }
 
 export interface RunningSandbox {
@@ -27,7 +30,7 @@ export interface RunningSandbox {
 export const DEFAULT_PORT = 8787;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-	const world = new World(options.now ?? (() => new Date()));
+	const world = new World(options.now ?? (() => new Date()), options.forms);
 	let baseUrl = '';
 	const server = createServer((req, res) => void createHandler(world, () => baseUrl)(req, res));
 	await new Promise<void>((resolve, reject) => {

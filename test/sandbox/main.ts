@@ -1,5 +1,6 @@
 import { KEYS } from './keys';
 import { DEFAULT_PORT, startSandbox } from './index';
+import { formsFromEnv } from './invoices/forms';
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({
 		port: numberFromEnv('SANDBOX_PORT', DEFAULT_PORT),
 		autoAdvanceSeconds: numberFromEnv('SANDBOX_AUTO_ADVANCE_SECONDS', 0),
+		forms: formsFromEnv(process.env.SANDBOX_FORMS),
 	});
 	console.log(`Surplus Lines sandbox listening`);
 	console.log(`  base URL:  ${sandbox.baseUrl}`);

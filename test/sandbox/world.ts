@@ -1,6 +1,7 @@
 import { loadRates, type StateRates } from './calculator/rates';
 import { DownloadLinks } from './documents/links';
 import { Faults } from './faults';
+import { NO_FORMS, type FormsConfig } from './invoices/forms';
 import { IdempotencyStore } from './idempotency';
 import { InvoiceStore } from './invoices/store';
 import { RateLimiter } from './rateLimit';
@@ -18,10 +19,16 @@ export class World {
 	invoices = new InvoiceStore();
 	idempotency = new IdempotencyStore();
 	rateLimiter = new RateLimiter();
+	/** How stored invoices are shown (the forms switch); reset() goes back to the start's. */
+	forms: FormsConfig;
 	/** Set once the server listens; download links point here. */
 	origin = 'http://127.0.0.1';
 
-	constructor(readonly now: () => Date) {
+	constructor(
+		readonly now: () => Date,
+		private readonly startForms: FormsConfig = NO_FORMS,
+	) {
+		this.forms = startForms;
 		this.rates = loadRates();
 		this.states = buildStates(this.rates);
 		this.links = new DownloadLinks(() => this.origin, now);
@@ -32,6 +39,7 @@ export class World {
 		this.idempotency = new IdempotencyStore();
 		this.rateLimiter = new RateLimiter();
 		this.faults.reset();
+		this.forms = this.startForms;
 	}
 
 	state(code: string): { row: StateRow; rates: StateRates } | undefined {

@@ -4,6 +4,7 @@ import { idempotencyKeyProblem } from '../idempotency';
 import { READ, WRITE, type AuthedCall, type Result, type Route } from '../router';
 import { preview } from './preview';
 import { createInvoice, deleteInvoice, findInvoice, updateInvoice } from './service';
+import { inForms } from './forms';
 import { invoiceView } from './view';
 
 type Body = Record<string, unknown>;
@@ -54,7 +55,7 @@ function list(call: AuthedCall): Result {
 	return {
 		status: 200,
 		data: {
-			invoices: slice.map((i) => invoiceView(i, call.account, call.world)),
+			invoices: slice.map((i) => inForms(invoiceView(i, call.account, call.world), call.world.forms)),
 			pagination: { page, per_page: perPage, total: all.length },
 		},
 	};
@@ -125,7 +126,7 @@ export const invoiceRoutes: Route[] = [
 	{
 		method: 'GET',
 		pattern: '/invoices/:id',
-		handler: (call) => ({ status: 200, data: invoiceView(findInvoice(call.world, call.account, call.params.id), call.account, call.world) }),
+		handler: (call) => ({ status: 200, data: inForms(invoiceView(findInvoice(call.world, call.account, call.params.id), call.account, call.world), call.world.forms) }),
 		access: READ,
 		body: false,
 	},
