@@ -187,3 +187,10 @@ export const SERVICE_TIME_ZONE = 'America/Chicago';
 
 /** Timestamp fields the service gives in SERVICE_TIME_ZONE, as `YYYY-MM-DD HH:MM:SS`. */
 export const SERVICE_LOCAL_TIME_FIELDS = ['created', 'added'] as const;
+
+/**
+ * How far the service's clock (its `created`, to the second) and n8n's may be apart. After a lost
+ * reply with no listing read before the attempt, a transaction created earlier than the attempt's
+ * start by more than this is an older filing, never the attempt's.
+ */
+export const CREATED_CLOCK_ALLOWANCE_MS = 5_000;

@@ -12,7 +12,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inFlightLimit } from '../../shared/concurrency';
 import { fieldMessages } from '../../shared/envelope';
-import { serviceError } from '../../shared/errors';
+import { readErrorInfo, serviceError } from '../../shared/errors';
 import {
 	BATCH_MAX_INVOICES,
 	LIST_KEYS,
@@ -28,11 +28,14 @@ import {
 	alreadyFiled,
 	fileInvoice,
 	findConflictingFiling,
+	attemptFrom,
+	findSame,
 	findSameTransaction,
 	honoursKeys,
 	isNothingSent,
 	isTimeout,
 	lookAfterUnknownOutcome,
+	lookAlikeNote,
 	lookFirstFailed,
 	lookedSeconds,
 	markSentAgain,
@@ -40,8 +43,12 @@ import {
 	outcomeUnknown,
 	recoveredByKey,
 	recoveredFromPolicy,
+	settleLookAlike,
+	storedDuring,
+	type Attempt,
 	type Filed,
 } from './fileInvoice';
+import { sameSentFiling } from './sameFiling';
 import type { FilingSettings } from './options';
 import { policyBook } from './policyBook';
 import { setAsideRepeats, settleRepeats } from './sameRun';
@@ -125,8 +132,13 @@ async function reconcileChunk(
 	timedOut: boolean,
 	settings: FilingSettings,
 	keysHonoured: boolean,
+	attempt: Attempt,
 ): Promise<Outcome[]> {
 	const settled = new Map<number, Outcome>();
+	// Each row of the lost batch gets its own invoice: one another row took is not this row's,
+	// unless the two rows are one filing as sent.
+	const taken = new Map<string, IDataObject>();
+	const stored = storedDuring(attempt);
 	const looked = lookedSeconds(timedOut, settings.lostCreateWaitSeconds);
 	// A resend here must not look first again: the look just made is fresher.
 	const resendSettings = { ...settings, lookFirst: false };
@@ -150,8 +162,12 @@ async function reconcileChunk(
 				});
 				continue;
 			}
-			const match = findSameTransaction(transactions, entry.body);
+			const match = findSame(transactions, entry.body, [], (invoice) => {
+				const by = taken.get(String(invoice.id));
+				return stored(invoice) && (!by || sameSentFiling(by, entry.body));
+			});
 			if (match) {
+				taken.set(String(match.invoice.id), entry.body);
 				settled.set(entry.index, { index: entry.index, filed: recoveredFromPolicy(match) });
 			} else if (last) {
 				const [outcome] = await fileOneByOne(ctx, [entry], resendSettings);
@@ -241,8 +257,10 @@ async function fileChunk(
 	ctx: IExecuteFunctions,
 	chunk: Entry[],
 	settings: FilingSettings,
+	seen?: IDataObject[],
 ): Promise<Outcome[]> {
 	let firstError: unknown;
+	const attempt = attemptFrom(seen);
 	try {
 		return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
 	} catch (error) {
@@ -272,7 +290,7 @@ async function fileChunk(
 		}
 		return outcomes.map((o) => ('filed' in o ? { ...o, filed: recoveredByKey(o.filed) } : o));
 	}
-	return await reconcileChunk(ctx, chunk, isTimeout(firstError), settings, keysHonoured);
+	return await reconcileChunk(ctx, chunk, isTimeout(firstError), settings, keysHonoured, attempt);
 }
 
 /**
@@ -285,6 +303,8 @@ async function lookFirst(
 	ctx: IExecuteFunctions,
 	entries: Entry[],
 	outcomes: Map<number, Outcome>,
+	settings: FilingSettings,
+	lookAlikes: Map<number, string>,
 ): Promise<Entry[]> {
 	const book = policyBook(ctx);
 	const stillToFile: Array<Entry | undefined> = entries.slice();
@@ -292,19 +312,25 @@ async function lookFirst(
 		if (entry.key === undefined) return;
 		const policyNumber = String(entry.body.policy_number);
 		try {
-			const match = findSameTransaction(
-				await book.transactions(policyNumber, entry.index),
-				entry.body,
-			);
+			const transactions = await book.transactions(policyNumber, entry.index);
+			const match = findSameTransaction(transactions, entry.body, [], book.usableFor(entry.body));
 			if (!match) return;
-			outcomes.set(entry.index, {
-				index: entry.index,
-				filed: alreadyFiled(match.invoice, FOUND_ON_POLICY(policyNumber), match.comparison),
-			});
+			const filed = match.comparison.same
+				? alreadyFiled(match.invoice, FOUND_ON_POLICY(policyNumber), match.comparison)
+				: settleLookAlike(ctx, match, settings.lookAlike, policyNumber, entry.index);
+			if (!filed) {
+				lookAlikes.set(entry.index, lookAlikeNote(match));
+				return;
+			}
+			book.claim(match.invoice, entry.body);
+			outcomes.set(entry.index, { index: entry.index, filed });
 		} catch (error) {
 			outcomes.set(entry.index, {
 				index: entry.index,
-				error: lookFirstFailed(ctx, error, policyNumber, entry.index),
+				error:
+					readErrorInfo(error)?.code === 'LOOK_ALIKE_ON_POLICY'
+						? (error as Error)
+						: lookFirstFailed(ctx, error, policyNumber, entry.index),
 			});
 		}
 		stillToFile[position] = undefined;
@@ -344,6 +370,9 @@ export async function fileInBatches(
 	const order = entries.map((e) => e.index);
 	const outcomes = new Map<number, Outcome>();
 	let repeats = new Map<number, number>();
+	const lookAlikes = new Map<number, string>();
+	// What the look read before sending: after a lost batch reply, none of it is the batch's.
+	let seen: IDataObject[] | undefined;
 	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
 		let keysHonoured: boolean;
 		try {
@@ -356,7 +385,8 @@ export async function fileInBatches(
 		// Where keys are honoured the key replays a row filed before, and identical rows share a
 		// key: the service replays the second. Nothing is looked for.
 		if (!keysHonoured) {
-			const toFile = await lookFirst(ctx, entries, outcomes);
+			const toFile = await lookFirst(ctx, entries, outcomes, settings, lookAlikes);
+			seen = policyBook(ctx).seen();
 			const { toSend, repeats: sameAsEarlier } = setAsideRepeats(toFile);
 			repeats = sameAsEarlier;
 			entries.length = 0;
@@ -375,7 +405,7 @@ export async function fileInBatches(
 		// A chunk that failed in a way no outcome covers ends the run: no further chunk is sent.
 		if (thrown) break;
 		for (const key of keys) keysInFlight.add(key);
-		const filing: Promise<void> = fileChunk(ctx, chunk, settings)
+		const filing: Promise<void> = fileChunk(ctx, chunk, settings, seen)
 			.then((chunkOutcomes) => {
 				for (const outcome of chunkOutcomes) outcomes.set(outcome.index, outcome);
 			})
@@ -391,5 +421,13 @@ export async function fileInBatches(
 	await Promise.all(inFlight);
 	if (thrown) throw thrown.error;
 	settleRepeats(ctx, repeats, outcomes);
+	for (const [index, note] of lookAlikes) {
+		const outcome = outcomes.get(index);
+		if (outcome && 'filed' in outcome)
+			outcomes.set(index, {
+				index,
+				filed: { ...outcome.filed, note: [outcome.filed.note, note].filter(Boolean).join(' ') },
+			});
+	}
 	return order.map((index) => outcomes.get(index)!);
 }

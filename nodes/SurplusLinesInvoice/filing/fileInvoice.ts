@@ -19,13 +19,14 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readErrorInfo, serviceError } from '../../shared/errors';
+import { localError, readErrorInfo, serviceError } from '../../shared/errors';
 import { accountInfo } from '../../shared/account';
-import { FEATURES, PATHS } from '../../shared/service';
+import { CREATED_CLOCK_ALLOWANCE_MS, FEATURES, PATHS } from '../../shared/service';
+import { serviceTimeToUtc } from '../../shared/dates';
 import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../../shared/transport';
 import { listInvoices } from '../../shared/invoiceList';
 import { clock } from '../../shared/timing';
-import type { FilingSettings, ReplayedView } from './options';
+import type { FilingSettings, LookAlike, ReplayedView } from './options';
 import { policyBook } from './policyBook';
 import {
 	compareWithStored,
@@ -69,22 +70,85 @@ export interface SameTransaction {
 }
 
 /**
- * The latest of the policy's transactions that is this row's filing (sameFiling.ts, the one rule).
- * `known`: fields the caller already knows are the row's (the 409 on a derived key).
+ * The earliest of the policy's transactions that is this row's filing (sameFiling.ts, the one
+ * rule; earliest, so look-alike rows of a re-run meet their filings in the order they were
+ * filed), else the latest the rule cannot tell from it (`comparison.answer` says which).
+ * `known`: fields the caller already knows are the row's (the 409 on a derived key). `usable`:
+ * which transactions may be the row's (not one another row of the run took, not one stored
+ * before a lost attempt began).
  */
 export function findSameTransaction(
 	invoices: IDataObject[],
 	body: IDataObject,
 	known: readonly ComparedField[] = [],
+	usable: (invoice: IDataObject) => boolean = () => true,
 ): SameTransaction | undefined {
-	let found: SameTransaction | undefined;
+	let same: SameTransaction | undefined;
+	let alike: SameTransaction | undefined;
 	for (const invoice of invoices) {
+		if (!usable(invoice)) continue;
 		const comparison = compareWithStored(invoice, body, known);
-		if (comparison.same && (!found || Number(invoice.id) > Number(found.invoice.id)))
-			found = { invoice, comparison };
+		const id = Number(invoice.id);
+		const later = (than?: SameTransaction) => !than || id > Number(than.invoice.id);
+		if (comparison.answer === 'same' && (!same || id < Number(same.invoice.id)))
+			same = { invoice, comparison };
+		if (comparison.answer === 'cannotTell' && later(alike)) alike = { invoice, comparison };
 	}
-	return found;
+	return same ?? alike;
 }
+
+/** Only a transaction the rule calls the same (never a look-alike). */
+export function findSame(
+	invoices: IDataObject[],
+	body: IDataObject,
+	known: readonly ComparedField[] = [],
+	usable?: (invoice: IDataObject) => boolean,
+): SameTransaction | undefined {
+	const found = findSameTransaction(invoices, body, known, usable);
+	return found?.comparison.same ? found : undefined;
+}
+
+const differencesText = (comparison: Comparison) =>
+	comparison.differences
+		.map((d) => `${d.field} (${d.row} in the row, ${d.stored} stored)`)
+		.join(', ');
+
+/**
+ * A stored transaction the rule cannot tell from the row (`cannotTell`), settled by the run's
+ * Look-Alike setting: refused naming it (thrown), taken as filed, or undefined: file the row,
+ * with `lookAlikeNote` for its item.
+ */
+export function settleLookAlike(
+	ctx: IExecuteFunctions,
+	found: SameTransaction,
+	lookAlike: LookAlike,
+	policyNumber: string,
+	itemIndex: number,
+): Filed | undefined {
+	const id = String(found.invoice.id);
+	const differs = differencesText(found.comparison);
+	if (lookAlike === 'takeAsFiled')
+		return alreadyFiled(
+			found.invoice,
+			`Taken as filed (Options → Look-Alike on the Policy): invoice ${id} on policy ${policyNumber} agrees in all that tells transactions apart but differs in ${differs}.`,
+			found.comparison,
+		);
+	if (lookAlike === 'file') return undefined;
+	throw localError(
+		ctx,
+		'LOOK_ALIKE_ON_POLICY',
+		`Invoice ${id} on policy ${policyNumber} may be this row's filing: it agrees in all that tells transactions apart, but differs in ${differs}`,
+		{
+			itemIndex,
+			fields: found.comparison.differs,
+			description: `Nothing was filed for this row. Look at invoice ${id} (Get): if it is this transaction (entered by hand, or changed since), set Options → Look-Alike on the Policy to Take It as Filed, or correct the row to match it; if it is another transaction, give the row what keeps them apart (its own invoice number) or set the option to File Anyway. ${comparedNote(found.comparison)}`,
+		},
+	);
+}
+
+/** The note a row filed beside a look-alike gets (Look-Alike: File Anyway). */
+export const lookAlikeNote = (found: SameTransaction) =>
+	`Filed beside invoice ${String(found.invoice.id)}, which agrees in all that tells transactions apart but differs in ${differencesText(found.comparison)} (Options → Look-Alike on the Policy: File Anyway).`;
 
 /** Adds the kept invoice's id to the message of a 422 from an account that keeps rejected invoices. */
 export function noteKeptInvoice(error: unknown): unknown {
@@ -284,18 +348,52 @@ export function isTimeout(error: unknown): boolean {
 	return readErrorInfo(error)?.code === 'TIMEOUT';
 }
 
-/** The first attempt among the policy's transactions (see lookAfterUnknownOutcome). */
+/** When an attempt to file began, and the policy's transactions the run saw before it (if any). */
+export interface Attempt {
+	startedMs: number;
+	/** Ids the run saw on the policies it listed before the attempt (`seenPolicies`). */
+	seenIds: ReadonlySet<string>;
+	seenPolicies: ReadonlySet<string>;
+}
+
+export const attemptFrom = (seen: IDataObject[] = []): Attempt => ({
+	startedMs: clock.now(),
+	seenIds: new Set(seen.map((invoice) => String(invoice.id))),
+	seenPolicies: new Set(seen.map((invoice) => String(invoice.policy_number))),
+});
+
+/**
+ * Whether a transaction may be what an attempt stored: never one the run saw before the attempt,
+ * nor (with nothing seen) one the service created before the attempt began, beyond the clocks'
+ * allowance. A transaction without a readable `created` is kept (the rule still compares it).
+ */
+export function storedDuring(attempt: Attempt): (invoice: IDataObject) => boolean {
+	return (invoice) => {
+		if (attempt.seenPolicies.has(String(invoice.policy_number)))
+			return !attempt.seenIds.has(String(invoice.id));
+		const utc = serviceTimeToUtc(invoice.created);
+		return !utc || Date.parse(utc) >= attempt.startedMs - CREATED_CLOCK_ALLOWANCE_MS;
+	};
+}
+
+/** The first attempt among the policy's transactions (see lookAfterUnknownOutcome): the same filing, stored since it began. */
 async function findFirstAttempt(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
-	options: { itemIndex: number; timedOut: boolean; maxWaitSeconds: number },
+	options: { itemIndex: number; timedOut: boolean; maxWaitSeconds: number; attempt: Attempt },
 ): Promise<SameTransaction | undefined> {
 	const policyNumber = String(body.policy_number);
 	const { itemIndex } = options;
 	return await lookAfterUnknownOutcome(
 		ctx,
 		options,
-		async () => findSameTransaction(await listInvoices(ctx, { policyNumber, itemIndex }), body),
+		async () =>
+			findSame(
+				await listInvoices(ctx, { policyNumber, itemIndex }),
+				body,
+				[],
+				storedDuring(options.attempt),
+			),
 		(found) => found !== undefined,
 	);
 }
@@ -306,6 +404,8 @@ interface FileOptions {
 	keyDerived?: boolean;
 	itemIndex: number;
 	settings: FilingSettings;
+	/** The policy's transactions the run read before this row's attempt (the look first). */
+	seen?: IDataObject[];
 }
 
 /** Whether the account replays creates by key (asked once per execution). */
@@ -326,11 +426,9 @@ export async function findConflictingFiling(
 	itemIndex: number,
 ): Promise<Filed | undefined> {
 	const policyNumber = String(body.policy_number);
-	const found = findSameTransaction(
-		await policyBook(ctx).transactions(policyNumber, itemIndex),
-		body,
-		['tax_lines'],
-	);
+	const found = findSame(await policyBook(ctx).transactions(policyNumber, itemIndex), body, [
+		'tax_lines',
+	]);
 	if (!found) return undefined;
 	return alreadyFiled(
 		found.invoice,
@@ -367,17 +465,29 @@ export async function fileInvoice(
 		} catch (error) {
 			throw lookFirstFailed(ctx, error, policyNumber, itemIndex);
 		}
-		const found = findSameTransaction(transactions, body);
-		if (found) return alreadyFiled(found.invoice, FOUND_ON_POLICY(policyNumber), found.comparison);
+		const found = findSameTransaction(transactions, body, [], book.usableFor(body));
+		if (found?.comparison.same) {
+			book.claim(found.invoice, body);
+			return alreadyFiled(found.invoice, FOUND_ON_POLICY(policyNumber), found.comparison);
+		}
+		if (found) {
+			const taken = settleLookAlike(ctx, found, settings.lookAlike, policyNumber, itemIndex);
+			if (taken) {
+				book.claim(found.invoice, body);
+				return taken;
+			}
+		}
 		const unsure = book.doubted(policyNumber).some((earlier) => sameSentFiling(earlier, body));
 		let result: Filed;
 		try {
-			result = await sendAndSettle(ctx, body, options);
+			result = await sendAndSettle(ctx, body, { ...options, seen: transactions.slice() });
 		} catch (error) {
 			// The policy may now hold this row: what the run read of it is no longer the truth.
 			throw book.doubtAfter(error, mayHaveFiled(error), policyNumber, body);
 		}
 		await book.record(policyNumber, result.invoice);
+		book.claim(result.invoice, body);
+		if (found) result = { ...result, note: [result.note, lookAlikeNote(found)].filter(Boolean).join(' ') };
 		return unsure ? markSentAgain(result, policyNumber, 0) : result;
 	});
 }
@@ -422,6 +532,7 @@ async function sendAndSettle(
 			errorHints: CREATE_HINTS,
 		});
 	let timedOut = false;
+	const attempt = attemptFrom(options.seen);
 	try {
 		return filed(await send(false));
 	} catch (error) {
@@ -450,7 +561,12 @@ async function sendAndSettle(
 			return recoveredByKey(await resend(true));
 		}
 		const maxWaitSeconds = settings.lostCreateWaitSeconds;
-		const existing = await findFirstAttempt(ctx, body, { itemIndex, timedOut, maxWaitSeconds });
+		const existing = await findFirstAttempt(ctx, body, {
+			itemIndex,
+			timedOut,
+			maxWaitSeconds,
+			attempt,
+		});
 		if (existing) return recoveredFromPolicy(existing);
 		return markSentAgain(
 			await resend(false),

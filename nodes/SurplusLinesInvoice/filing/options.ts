@@ -7,7 +7,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 /** What a replayed invoice shows: read again (one call) or the first filing's reply, said so. */
 export type ReplayedView = 'current' | 'firstReply';
 
+/**
+ * What a row does when a stored transaction on its policy agrees in all that tells transactions
+ * apart but differs in something of substance (the rule cannot tell): refuse the row naming it,
+ * file the row anyway, or take the stored transaction as the row's filing.
+ */
+export type LookAlike = 'refuse' | 'file' | 'takeAsFiled';
+
 export interface FilingSettings {
+	lookAlike: LookAlike;
 	/** On accounts without the idempotency feature, look for the row on its policy before filing. */
 	lookFirst: boolean;
 	/** How long a timed-out create on such an account is looked for before it is sent again. */
@@ -27,6 +35,33 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 			default: true,
 			description:
 				"Whether to look for each row among its policy's transactions before filing it, on accounts without the idempotency feature (the node asks the account once per run), where keys cannot stop a second filing. A row found there as the same filing (every field the listing shows matches: state, insured, type, dates, premium, invoice number, insurers, fees, …) is returned as already filed instead of filed again; the item lists what was compared. Costs one call to ask the account, and one list call per distinct policy per 100 transactions. Accounts with the feature are not looked at: the Idempotency-Key replays a row filed before. Off, or with Idempotency Off, every row is filed.",
+		},
+		{
+			displayName: 'Look-Alike on the Policy',
+			name: 'lookAlike',
+			type: 'options',
+			default: 'refuse',
+			options: [
+				{
+					name: 'Refuse the Row',
+					value: 'refuse',
+					description:
+						'Nothing is filed for the row; the error names the stored invoice and each field that differs, with both values',
+				},
+				{
+					name: 'File Anyway',
+					value: 'file',
+					description: 'File the row as its own transaction; its item names the look-alike',
+				},
+				{
+					name: 'Take It as Filed',
+					value: 'takeAsFiled',
+					description:
+						'Return the stored invoice as the row’s filing (already_filed); its item names what differs',
+				},
+			],
+			description:
+				"On accounts without the idempotency feature: what a row does when a transaction on its policy agrees in all that tells transactions apart (state, type, dates, premium, insurers, invoice number where both have one) but differs in something else, or lacks it (for example one entered by hand without the sheet's invoice number, or with fees of other amounts), so the node cannot tell whether it is the row's filing",
 		},
 		{
 			displayName: 'Max Wait for a Lost Create (Seconds)',
@@ -69,6 +104,10 @@ export function readFilingSettings(
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const wait = options.lostCreateWaitSeconds;
 	return {
+		lookAlike:
+			options.lookAlike === 'file' || options.lookAlike === 'takeAsFiled'
+				? options.lookAlike
+				: 'refuse',
 		lookFirst: options.lookFirst !== false,
 		lostCreateWaitSeconds:
 			typeof wait === 'number' && Number.isFinite(wait) && wait >= 0

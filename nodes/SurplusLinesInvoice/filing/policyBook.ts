@@ -10,11 +10,16 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listInvoices } from '../../shared/invoiceList';
+import { sameSentFiling } from './sameFiling';
 
 class PolicyBook {
 	private readonly listings = new Map<string, Promise<IDataObject[]>>();
 	private readonly queues = new Map<string, Promise<unknown>>();
 	private readonly unknown = new Map<string, IDataObject[]>();
+	/** Each stored transaction a row of this run filed or was matched to, with that row. */
+	private readonly claims = new Map<string, IDataObject>();
+	/** The listings read so far, as they stand now (filed invoices recorded into them). */
+	private readonly read = new Map<string, IDataObject[]>();
 
 	constructor(private readonly ctx: IExecuteFunctions) {}
 
@@ -27,7 +32,14 @@ class PolicyBook {
 			// A failed read is not kept: the next item of the policy reads again.
 			listing.catch(() => this.listings.delete(policyNumber));
 		}
-		return await listing;
+		const invoices = await listing;
+		this.read.set(policyNumber, invoices);
+		return invoices;
+	}
+
+	/** Every transaction of the policies listed so far in this execution. */
+	seen(): IDataObject[] {
+		return [...this.read.values()].flat();
 	}
 
 	/** Adds an invoice filed in this execution to its policy's list (when that list was read). */
@@ -38,6 +50,23 @@ class PolicyBook {
 		if (invoices && !invoices.some((known) => known.id === invoice.id)) invoices.push(invoice);
 	}
 
+	/** Marks a stored transaction as `body`'s: no other row of the run can be matched to it. */
+	claim(invoice: IDataObject, body: IDataObject): void {
+		if (invoice.id !== undefined && !this.claims.has(String(invoice.id)))
+			this.claims.set(String(invoice.id), body);
+	}
+
+	/**
+	 * Which transactions may be `body`'s: look-alikes are matched one to one (two rows and one
+	 * stored: one is already filed, the other is filed), unless the rows are one filing as sent.
+	 */
+	usableFor(body: IDataObject): (invoice: IDataObject) => boolean {
+		return (invoice) => {
+			const by = this.claims.get(String(invoice.id));
+			return !by || by === body || sameSentFiling(by, body);
+		};
+	}
+
 	/**
 	 * After a row of the policy failed: when it may have been filed without this run knowing, the
 	 * policy is read again for the next row and the row is remembered. Returns the error.
@@ -45,6 +74,7 @@ class PolicyBook {
 	doubtAfter(error: unknown, mayHaveFiled: boolean, policyNumber: string, body: IDataObject) {
 		if (mayHaveFiled) {
 			this.listings.delete(policyNumber);
+			this.read.delete(policyNumber);
 			this.unknown.set(policyNumber, [...(this.unknown.get(policyNumber) ?? []), body]);
 		}
 		return error;

@@ -20,14 +20,48 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_TYPE_CODE, FEE_ALIAS_PAIRS, FEE_CODES } from '../../shared/rules';
 import { canonicalJson } from './canonical';
+import {
+	amount,
+	blank,
+	code,
+	day,
+	daysInForm,
+	micros,
+	microsWithinCent,
+	nameForm,
+	referenceForm,
+	text,
+	withinCent,
+} from './formRules';
+
+/**
+ * The rule's three answers: `same` (differences of form only: already filed), `different`
+ * (something that tells transactions apart differs in substance: file the row), `cannotTell`
+ * (all that tells them apart agrees, but something of substance differs or is missing on one
+ * side: the row is refused unless the run's setting says otherwise).
+ */
+export type Answer = 'same' | 'different' | 'cannotTell';
+
+/** One field that differs in substance, with both values as the rule read them. */
+export interface Difference {
+	field: string;
+	row: string;
+	stored: string;
+}
 
 /** What the rule compared for one stored transaction (or one earlier row). */
 export interface Comparison {
+	answer: Answer;
+	/** `answer === 'same'`. */
 	same: boolean;
-	/** Fields compared (all equal when `same`). */
+	/** Fields compared (all equal or equal in form when `same`). */
 	compared: string[];
-	/** Fields that differ. */
+	/** Fields that differ in substance. */
 	differs: string[];
+	/** Each of `differs` with both values. */
+	differences: Difference[];
+	/** Fields that matched only in form (the service shows them otherwise). */
+	inForm: string[];
 	/** Fields the row sends that could not be compared, each with why. */
 	notComparable: string[];
 }
@@ -37,30 +71,6 @@ export type ComparedField = 'tax_lines';
 
 const NOT_SHOWN = Symbol('not shown');
 type Read = string | string[] | typeof NOT_SHOWN;
-
-const blank = (value: unknown) =>
-	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
-/** Free text as the key reads it: trimmed (the canonical body trims), letter case kept. */
-const text = (value: unknown): string => (blank(value) ? '' : String(value).trim());
-
-/** A code or a name looked up by the service: letter case does not matter. */
-const code = (value: unknown): string => text(value).toLowerCase();
-
-const cents = (value: unknown): string => {
-	if (blank(value)) return '';
-	const n = Number(value);
-	return Number.isFinite(n) ? String(Math.round(n * 100)) : text(value);
-};
-
-/** YYYY-MM-DD from the forms a date may come in (ISO with a time, MM/DD/YYYY). */
-const day = (value: unknown): string => {
-	const raw = text(value);
-	const iso = /^(\d{4}-\d{2}-\d{2})/.exec(raw);
-	if (iso) return iso[1];
-	const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(raw);
-	return us ? `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}` : raw;
-};
 
 const TYPE_BY_NAME: Record<string, string> = {
 	new: 'NEW',
@@ -86,8 +96,10 @@ const TAX_COLUMNS = new Set(FEE_CODES.tax.map((code) => COLUMN.get(code) ?? code
 /** The service sets the flat stamping fee itself in some states: never compared. */
 const SET_BY_SERVICE = 'stamping_fee';
 
+const cents = amount;
+
 /**
- * Fee lines (`taxes`: the tax columns, else the others) as `column:cents`, sorted. `asStored`: as
+ * Fee lines (`taxes`: the tax columns, else the others) as `column:amount`, sorted. `asStored`: as
  * the service keeps them: the stamping fee left out (it may set it itself), TX's vehicle_crime_fee
  * zeroed, zero amounts left out.
  */
@@ -108,6 +120,34 @@ function feeLines(fees: unknown, state: string, taxes: boolean, asStored: boolea
 	return lines.sort();
 }
 
+/** Fee lines summed by column (a service may merge lines of one code), in millionths. */
+function feeSums(fees: unknown, state: string, taxes: boolean): Map<string, bigint> {
+	const sums = new Map<string, bigint>();
+	for (const line of feeLines(fees, state, taxes, true)) {
+		const at = line.lastIndexOf(':');
+		const column = line.slice(0, at);
+		const value = line.slice(at + 1);
+		// The line's amount is in millionths already (amount()); text that is no amount counts 0.
+		sums.set(column, (sums.get(column) ?? 0n) + (/^-?\d+$/.test(value) ? BigInt(value) : 0n));
+	}
+	return sums;
+}
+
+/**
+ * Fees in form: each column's total within a cent (lines of one code merged). Tax lines: the
+ * row's columns only (a service adds tax lines of its own).
+ */
+function feesInForm(body: IDataObject, invoice: IDataObject, taxes: boolean): boolean {
+	const mine = feeSums(body.fees, state(body), taxes);
+	const theirs = feeSums(invoice.fees, storedState(invoice), taxes);
+	if (!taxes && mine.size !== theirs.size) return false;
+	for (const [column, sum] of mine) {
+		const other = theirs.get(column);
+		if (other === undefined || !microsWithinCent(sum, other)) return false;
+	}
+	return true;
+}
+
 /** An insurer as `who|share`: who by every name it has, share by percent or amount. */
 function rowInsurers(insurers: unknown): string[] {
 	const items = list(insurers);
@@ -118,7 +158,7 @@ function rowInsurers(insurers: unknown): string[] {
 			: !blank(item.amount)
 				? `amt:${cents(item.amount)}`
 				: items.length === 1
-					? 'pct:10000'
+					? `pct:${cents(100)}`
 					: '';
 		return [`${who(item)}|${share}`];
 	});
@@ -194,13 +234,66 @@ function storedLob(value: unknown): string[] {
 	].filter(Boolean);
 }
 
+/** An insurer's share in millionths of a percent, read from a percent or an amount of the premium. */
+function sharesOf(item: IDataObject, premium: unknown, fraction: boolean): bigint[] {
+	const out: bigint[] = [];
+	const pct = micros(item.percent);
+	if (pct !== undefined) out.push(pct, ...(fraction ? [pct * 100n] : []));
+	const amt = micros(item.amount);
+	const whole = micros(premium);
+	if (amt !== undefined && whole !== undefined && whole !== 0n) out.push((amt * 100_000_000n) / whole);
+	return out;
+}
+
+/**
+ * Insurers in form: each row insurer pairs with its own stored insurer by one of its names, and
+ * their shares agree within a cent of the premium, a percent read as a fraction (1 for 100) or
+ * as an amount of the premium.
+ */
+function insurersInForm(body: IDataObject, invoice: IDataObject): boolean {
+	const row = list(body.insurers).flatMap((item) =>
+		Array.isArray(item.companies) ? list(item.companies) : [item],
+	);
+	const stored = list(invoice.insurers);
+	if (row.length !== stored.length) return false;
+	const whole = micros(body.net_premium);
+	// A share within a cent of the premium, as millionths of a percent.
+	const slack = whole && whole !== 0n ? (10_000n * 100_000_000n) / (whole < 0n ? -whole : whole) + 1n : 0n;
+	const left = stored.slice();
+	return row.every((mine) => {
+		const names = who(mine).split(',');
+		const mineShares = blank(mine.percent) && blank(mine.amount) ? [] : sharesOf(mine, body.net_premium, false);
+		const at = left.findIndex((theirs) => {
+			if (!names.some((n) => n && who(theirs).split(',').includes(n))) return false;
+			if (!mineShares.length) return true;
+			const theirShares = sharesOf(theirs, body.net_premium, true);
+			return mineShares.some((m) => theirShares.some((t) => (m > t ? m - t : t - m) <= slack));
+		});
+		if (at < 0) return false;
+		left.splice(at, 1);
+		return true;
+	});
+}
+
+/**
+ * Whether a field tells two transactions apart: `always` (differing in substance: another
+ * transaction), `whenBothCarry` (so only when both sides have a value), `no` (a difference of
+ * substance leaves the rule unable to tell).
+ */
+export type TellsApart = 'always' | 'whenBothCarry' | 'no';
+
 interface Field {
 	name: string;
+	tellsApart: TellsApart;
+	/** What counts as a difference of form only (docs/safe-reruns.md prints this table). */
+	form: string;
 	/** The row's value; `sent`: whether the row gives the field at all. */
 	row: (body: IDataObject, asStored: boolean) => Read;
 	sent: (body: IDataObject) => boolean;
 	/** The stored transaction's value as the listing shows it (NOT_SHOWN when it does not). */
 	stored: (invoice: IDataObject) => Read;
+	/** Whether a stored value that differs exactly is the row's in another form. */
+	inForm?: (body: IDataObject, invoice: IDataObject) => boolean;
 	/** Why a field the listing does not show cannot be compared. */
 	why?: string;
 	match?: (row: Read, other: Read, otherStored: boolean) => boolean;
@@ -215,17 +308,29 @@ const storedState = (invoice: IDataObject) => {
 	const value = invoice.state;
 	return code(value && typeof value === 'object' ? (value as IDataObject).code : value);
 };
+
 /** A field read the same way from the row and from the listing, under one name. */
-const plain = (name: string, read: (value: unknown) => Read): Field => ({
+const plain = (
+	name: string,
+	tellsApart: TellsApart,
+	read: (value: unknown) => Read,
+	form: string,
+	inForm?: (row: unknown, stored: unknown) => boolean,
+): Field => ({
 	name,
+	tellsApart,
+	form,
 	row: (body) => read(body[name]),
 	sent: has(name),
 	stored: (invoice) => shown(invoice, name, read),
+	inForm: inForm && ((body, invoice) => inForm(body[name], invoice[name])),
 });
 
 /** A field the listing does not show: compared only between two rows of one run. */
 const unshown = (name: string, why = 'the listing does not show it'): Field => ({
 	name,
+	tellsApart: 'no',
+	form: `not compared with a stored transaction (${why}); two rows of one run must agree`,
 	row: (body) => canonicalJson(body[name] ?? null),
 	sent: has(name),
 	stored: () => NOT_SHOWN,
@@ -233,50 +338,78 @@ const unshown = (name: string, why = 'the listing does not show it'): Field => (
 });
 
 /** Fee lines of the tax columns (`taxes`) or the others. */
-const fees = (name: string, taxes: boolean): Field => ({
+const fees = (name: string, taxes: boolean, form: string): Field => ({
 	name,
+	tellsApart: 'no',
+	form,
 	row: (body, asStored) => feeLines(body.fees, state(body), taxes, asStored),
 	sent: has('fees'),
 	stored: (i) => ('fees' in i ? feeLines(i.fees, storedState(i), taxes, true) : NOT_SHOWN),
+	inForm: (body, invoice) => feesInForm(body, invoice, taxes),
 });
 
-const FIELDS: readonly Field[] = [
-	plain('policy_number', text),
+const sameDay = (row: unknown, stored: unknown) => daysInForm(stored).includes(day(row));
+const DATE_FORM = 'another form (MM/DD/YYYY, with a time) or zone (a time with an offset: its UTC day or the day written)';
+const sameName = (row: unknown, stored: unknown) => nameForm(row) === nameForm(stored);
+const sameReference = (row: unknown, stored: unknown) => referenceForm(row) === referenceForm(stored);
+const NAME_FORM = 'letter case, inner spaces, trailing punctuation';
+const REFERENCE_FORM = `${NAME_FORM}, leading zeros of a number (INV-0042 and inv-42)`;
+
+/**
+ * The one table of the rule: each field, whether it tells transactions apart, and what counts
+ * as form. The code reads it, and docs/safe-reruns.md prints it (a test keeps them one).
+ */
+export const FIELDS: readonly Field[] = [
+	plain('policy_number', 'always', text, REFERENCE_FORM, sameReference),
 	{
 		name: 'state',
+		tellsApart: 'always',
+		form: 'letter case; shown as an object or a code',
 		row: state,
 		sent: has('state_code'),
 		stored: (i) => ('state' in i ? storedState(i) : NOT_SHOWN),
 	},
-	plain('insured_name', text),
+	plain('insured_name', 'no', text, NAME_FORM, sameName),
 	{
 		name: 'type',
+		tellsApart: 'always',
+		form: 'shown by its name or its code',
 		row: (b) => typeCode(b.type_code ?? DEFAULT_TYPE_CODE),
 		sent: () => true,
 		stored: (i) => shown(i, 'type', typeCode),
 	},
-	plain('effective_date', day),
-	plain('expiration_date', day),
+	plain('effective_date', 'always', day, DATE_FORM, sameDay),
+	plain('expiration_date', 'always', day, DATE_FORM, sameDay),
 	{
 		// Shown only on accounts with the feature, as effective_date when none was sent.
 		name: 'transaction_effective_date',
+		tellsApart: 'always',
+		form: `${DATE_FORM}; the effective date when none was sent`,
 		row: (b) => day(b.transaction_effective_date ?? b.effective_date),
 		sent: has('transaction_effective_date'),
 		stored: (i) => shown(i, 'transaction_effective_date', day),
+		inForm: (b, i) => sameDay(b.transaction_effective_date ?? b.effective_date, i.transaction_effective_date),
 		why: 'this account does not show it',
 	},
-	plain('net_premium', cents),
-	plain('invoice_number', text),
+	plain('net_premium', 'always', cents, 'within a cent (rounded to cents, half-up or half-even)', withinCent),
+	plain('invoice_number', 'whenBothCarry', text, REFERENCE_FORM, sameReference),
 	{
 		// The service stores effective_date when none was sent.
 		name: 'invoice_date',
+		tellsApart: 'no',
+		form: `${DATE_FORM}; the effective date when none was sent`,
 		row: (b) => day(b.invoice_date ?? b.effective_date),
 		sent: has('invoice_date'),
 		stored: (i) => shown(i, 'invoice_date', day),
+		inForm: (b, i) => sameDay(b.invoice_date ?? b.effective_date, i.invoice_date),
 	},
-	plain('commission', cents),
+	plain('commission', 'no', cents, 'within a cent; 0 where none was sent', (row, stored) =>
+		blank(row) ? amount(stored) === '0' : withinCent(row, stored),
+	),
 	{
 		name: 'lob',
+		tellsApart: 'no',
+		form: 'shown by id only where the row gives a name (listed as matched only in form); none where a name the account does not know was sent',
 		row: rowLob,
 		sent: has('lob_id', 'lob_name'),
 		stored: (i) => shown(i, 'lob', storedLob),
@@ -288,12 +421,18 @@ const FIELDS: readonly Field[] = [
 					: (other as string[]).includes(row as string) ||
 						((row as string).startsWith('name:') && (other as string[]).length === 0)
 				: row === other,
+		inForm: (body, invoice) => {
+			const lob = invoice.lob as IDataObject | null | undefined;
+			return rowLob(body).startsWith('name:') && !!lob && blank(lob.name) && !blank(lob.id);
+		},
 	},
-	plain('notes', text),
-	fees('fees', false),
-	fees('tax_lines', true),
+	plain('notes', 'no', text, NAME_FORM, sameName),
+	fees('fees', false, 'lines of one code merged (their total within a cent); amounts within a cent'),
+	fees('tax_lines', true, 'tax lines the service adds itself (codes the row does not send); amounts within a cent'),
 	{
 		name: 'insurers',
+		tellsApart: 'always',
+		form: 'in any order, by company id, NAIC or name; a percent as a fraction (1 for 100) or as an amount of the premium, within a cent',
 		row: (b) => rowInsurers(b.insurers),
 		sent: has('insurers'),
 		stored: (i) => shown(i, 'insurers', storedInsurers),
@@ -301,9 +440,12 @@ const FIELDS: readonly Field[] = [
 			otherStored
 				? insurersMatch(row as string[], other as string[])
 				: (row as string[]).join() === (other as string[]).join(),
+		inForm: insurersInForm,
 	},
 	{
 		name: 'coverages',
+		tellsApart: 'no',
+		form: 'only the coverages the service matched are shown: each one shown must be one the row sends',
 		row: (b) => coverageLines(b.coverages),
 		sent: has('coverages'),
 		stored: (i) => shown(i, 'coverages', coverageLines),
@@ -314,7 +456,17 @@ const FIELDS: readonly Field[] = [
 	unshown('class_code'),
 	unshown('insured_address'),
 	unshown('documents', 'documents are also added after filing'),
+	{
+		// Two rows of one run are one filing only when all they send agrees, coverage limits and
+		// titles and insurer groups included (as their derived keys would).
+		...unshown('coverages_and_insurers_as_sent', 'compared between two rows of one run only'),
+		row: (body) => canonicalJson([body.coverages ?? null, body.insurers ?? null]),
+		sent: () => false,
+	},
 ];
+
+const shownValue = (value: Read): string =>
+	value === NOT_SHOWN ? '' : Array.isArray(value) ? value.join(', ') || 'none' : value || 'none';
 
 function compare(
 	body: IDataObject,
@@ -322,7 +474,16 @@ function compare(
 	otherStored: boolean,
 	known: readonly ComparedField[],
 ): Comparison {
-	const result: Comparison = { same: true, compared: [], differs: [], notComparable: [] };
+	const result: Comparison = {
+		answer: 'same',
+		same: true,
+		compared: [],
+		differs: [],
+		differences: [],
+		inForm: [],
+		notComparable: [],
+	};
+	let apart = false;
 	for (const field of FIELDS) {
 		if ((known as readonly string[]).includes(field.name)) continue;
 		const mine = field.row(body, otherStored);
@@ -336,15 +497,25 @@ function compare(
 		const equal = field.match
 			? field.match(mine, theirs, otherStored)
 			: canonicalJson(mine) === canonicalJson(theirs);
-		if (!equal) result.differs.push(field.name);
+		if (equal) continue;
+		if (otherStored && field.inForm?.(body, other)) {
+			result.inForm.push(field.name);
+			continue;
+		}
+		result.differs.push(field.name);
+		result.differences.push({ field: field.name, row: shownValue(mine), stored: shownValue(theirs) });
+		const bothCarry = shownValue(mine) !== 'none' && shownValue(theirs) !== 'none';
+		if (field.tellsApart === 'always' || (field.tellsApart === 'whenBothCarry' && bothCarry))
+			apart = true;
 	}
 	if (otherStored && list(body.fees).some((f) => code(f.type) === SET_BY_SERVICE))
 		result.notComparable.push(`fees.${SET_BY_SERVICE} (the service may set it itself)`);
-	result.same = result.differs.length === 0;
+	result.answer = apart ? 'different' : result.differs.length ? 'cannotTell' : 'same';
+	result.same = result.answer === 'same';
 	return result;
 }
 
-/** Whether `stored` (a transaction the listing shows) is the filing `body` would make. */
+/** What `stored` (a transaction the listing shows) is to the filing `body` would make. */
 export function compareWithStored(
 	stored: IDataObject,
 	body: IDataObject,
@@ -353,7 +524,7 @@ export function compareWithStored(
 	return compare(body, stored, true, known);
 }
 
-/** Whether two rows of one run send the same filing (the same rule, both sides as sent). */
+/** Whether two rows of one run send the same filing (the same rule, both sides as sent, no form). */
 export function sameSentFiling(a: IDataObject, b: IDataObject): boolean {
 	return compare(a, b, false, []).same;
 }
@@ -375,5 +546,8 @@ export function comparedNote(comparison: Comparison): string {
 	const not = comparison.notComparable.length
 		? `; not comparable: ${comparison.notComparable.join(', ')}`
 		: '';
-	return `Compared: ${comparison.compared.join(', ')}${not}.`;
+	const form = comparison.inForm.length
+		? `; matched only in form (the service shows them otherwise): ${comparison.inForm.join(', ')}`
+		: '';
+	return `Compared: ${comparison.compared.join(', ')}${form}${not}.`;
 }

@@ -1,0 +1,86 @@
+/**
+ * How one value is read on both sides of the same-filing rule (sameFiling.ts): exactly (as the
+ * derived key reads it) and in form (as a service may show a stored value: letter case, spacing,
+ * trailing punctuation, leading zeros, an amount rounded to cents, a date in another form or
+ * zone). Which field uses which reading is the FIELDS table of sameFiling.ts.
+ */
+export const blank = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** Free text as the key reads it: trimmed, letter case kept. */
+export const text = (value: unknown): string => (blank(value) ? '' : String(value).trim());
+
+/** A code or a name looked up by the service: letter case does not matter. */
+export const code = (value: unknown): string => text(value).toLowerCase();
+
+/** A name in form: letter case, inner spaces and trailing punctuation aside. */
+export const nameForm = (value: unknown): string =>
+	code(value)
+		.replace(/\s+/g, ' ')
+		.replace(/[\s.,;:]+$/, '');
+
+/** A reference (invoice or policy number) in form: as a name, and leading zeros of each digit run aside. */
+export const referenceForm = (value: unknown): string =>
+	nameForm(value).replace(/(^|\D)0+(?=\d)/g, '$1');
+
+const SCALE = 6;
+const ONE_CENT = 10n ** BigInt(SCALE - 2);
+
+/**
+ * An amount as an integer of millionths, from its decimal text (never `x * 100`, which reads
+ * 1.005 as 100.49999…); undefined when it is not a plain decimal.
+ */
+export function micros(value: unknown): bigint | undefined {
+	if (blank(value)) return undefined;
+	let raw: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return undefined;
+		raw = /e/i.test(String(value)) ? value.toFixed(SCALE) : String(value);
+	} else raw = text(value);
+	const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(raw);
+	if (!match || (match[2] === '' && !match[3])) return undefined;
+	const whole = BigInt(`${match[2] || '0'}${(match[3] ?? '').padEnd(SCALE, '0').slice(0, SCALE)}`);
+	return match[1] === '-' ? -whole : whole;
+}
+
+/** An amount exactly: its decimal value as text ("500", "500.00" and 500 are one), else the text. */
+export const amount = (value: unknown): string => {
+	const m = micros(value);
+	return m === undefined ? text(value) : m.toString();
+};
+
+/** Two amounts within a cent of each other (one rounded to cents, half-up or half-even, or the other way). */
+export function withinCent(a: unknown, b: unknown): boolean {
+	const x = micros(a);
+	const y = micros(b);
+	if (x === undefined || y === undefined) return false;
+	const gap = x > y ? x - y : y - x;
+	return gap <= ONE_CENT;
+}
+
+/** Millionths from a sum of amounts read as text (for fee lines merged by code). */
+export const sumMicros = (values: unknown[]): bigint =>
+	values.reduce<bigint>((sum, v) => sum + (micros(v) ?? 0n), 0n);
+
+export const microsWithinCent = (x: bigint, y: bigint) => (x > y ? x - y : y - x) <= ONE_CENT;
+
+/** YYYY-MM-DD from the plain forms a date comes in (ISO without a zone, MM/DD/YYYY). */
+export function day(value: unknown): string {
+	const raw = text(value);
+	const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+)?$/.exec(raw);
+	if (iso) return iso[1];
+	const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(raw);
+	return us ? `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}` : raw;
+}
+
+/**
+ * The days a date shown in another form or zone may stand for: a date-time with an offset
+ * (2026-02-28T18:00:00-06:00) is the day of that instant in UTC or the day written in it.
+ */
+export function daysInForm(value: unknown): string[] {
+	const raw = text(value);
+	const zoned = /^(\d{4}-\d{2}-\d{2})T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/.exec(raw);
+	if (!zoned) return [day(raw)];
+	const instant = new Date(raw);
+	return Number.isNaN(instant.getTime()) ? [zoned[1]] : [instant.toISOString().slice(0, 10), zoned[1]];
+}
