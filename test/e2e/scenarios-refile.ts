@@ -230,8 +230,51 @@ function crashScenario(options: { name: string; kind: Kind; rows: number; killAt
 	};
 }
 
+const FORMS_ROWS = 3;
+
+/**
+ * The sandbox shows stored invoices in a service's own forms (its forms switch: names in
+ * capitals, spaces collapsed, invoice numbers without leading zeros, amounts rounded half-even,
+ * dates in US Central, a tax line of its own): the sheet filed with the first create or batch
+ * reply lost, then run again. Every row is stored once, the second run finds each (what matched
+ * only in form is named on the item).
+ */
+function formsScenario(kind: 'legacy-t2' | 'legacy-t3'): Scenario {
+	const prefix = `FORMS-${kind.toUpperCase()}`;
+	return {
+		name: `refile-forms-${kind}`,
+		workflow: `refile-forms-${kind}.json`,
+		compat: true,
+		async before(ctx) {
+			const dir = join(ctx.userFolder, 'files');
+			mkdirSync(dir, { recursive: true });
+			const lines = ['policy_number,insured_name,invoice_number,state_code,net_premium,effective_date,expiration_date,type_code'];
+			for (let i = 0; i < FORMS_ROWS; i++) lines.push(`${prefix}-${i},"Harbor  Marine ${i} Co.",inv-00${i + 1},TX,1000.125,2026-03-01,2027-03-01,NEW`);
+			writeFileSync(join(dir, `refile-forms-${kind}.csv`), `${lines.join('\n')}\n`);
+			await control(ctx, '/forms', { forms: 'all', mode: 'all' });
+			await control(ctx, '/faults', { lose_reply_after_commit: 1, methods: ['POST'], path_prefix: '/invoices', count: 1 });
+		},
+		execute: async (cli) => [await cli.run(), await cli.run()],
+		async check(_run, ctx, runs) {
+			const [first, second] = runs.map((run) => json(run, NODE));
+			assert.equal(first.length, FORMS_ROWS);
+			assert.deepEqual(first.map((o) => o.outcome), first.map(() => 'filed'), `${kind}: the first run files every row (${JSON.stringify(first).slice(0, 400)})`);
+			assert.equal(new Set(first.map((o) => o.id)).size, FORMS_ROWS, `${kind}: each row its own invoice`);
+			second.forEach((item, i) => {
+				assert.equal(item.outcome, 'already_filed', `${kind}: second run, row ${i}: ${JSON.stringify(item).slice(0, 400)}`);
+				assert.equal(item.id, first[i].id, `${kind}: row ${i} is the invoice the first run filed`);
+				assert.match(String(item.outcomeNote), /matched only in form[^.]*insured_name/, `${kind}: row ${i} names what matched only in form`);
+			});
+			await assertEachRowOnce(ctx, kind, prefix, FORMS_ROWS);
+			console.log(`[e2e]         refile-forms-${kind}: ${FORMS_ROWS} rows, first reply lost, service forms shown: filed once each, re-run already_filed`);
+		},
+	};
+}
+
 export const REFILE_SCENARIOS: Scenario[] = [
 	...KINDS.map(csvScenario),
+	formsScenario('legacy-t2'),
+	formsScenario('legacy-t3'),
 	newKeyScenario,
 	crashScenario({
 		name: 'refile-crash-t3',
