@@ -99,3 +99,51 @@ describe('the same transaction', () => {
 		expect(sameSentFiling(body, { ...body, policy_limit: 5 })).toBe(false);
 	});
 });
+
+describe('three answers against the service’s own forms', () => {
+	const row: IDataObject = { ...body, insured_name: 'Harbor  Marine Co.', invoice_number: 'inv-0042', net_premium: 1000.125, insurers: [{ company_id: 301, percent: 100 }], fees: [{ type: 'other', amount: 10 }, { type: 'other', amount: 15.5 }] };
+	const asShown: IDataObject = {
+		...stored,
+		insured_name: 'HARBOR MARINE CO',
+		invoice_number: 'INV-42',
+		net_premium: 1000.12,
+		commission: 0,
+		effective_date: '2026-02-28T18:00:00-06:00',
+		expiration_date: '01/01/2027',
+		invoice_date: '2026-02-28T18:00:00-06:00',
+		fees: [{ type: 'other', amount: 25.5 }, { type: 'surcharge', amount: 1 }],
+		insurers: [{ company_id: 301, name: 'Sandbox Specialty Insurance Company', naic: '90001', percent: 1, amount: null }],
+	};
+
+	it('same: differences of form only, each listed', () => {
+		const result = compareWithStored(asShown, row);
+		expect([result.answer, result.differs]).toEqual(['same', []]);
+		expect(result.inForm).toEqual(expect.arrayContaining(['insured_name', 'invoice_number', 'net_premium', 'commission', 'effective_date', 'fees', 'tax_lines', 'insurers']));
+	});
+
+	it('amounts from their decimal text: 1.005 is not 1.00 (Math.round(1.005 * 100) is 100)', () => {
+		expect(compareWithStored({ ...asShown, net_premium: 1.01 }, { ...row, net_premium: 1.005 }).answer).toBe('same');
+		expect(compareWithStored({ ...asShown, net_premium: 1.02 }, { ...row, net_premium: 1.005 }).answer).toBe('different');
+		expect(compareWithStored({ ...asShown, net_premium: '500.00' }, { ...row, net_premium: 500 }).inForm).not.toContain('net_premium');
+	});
+
+	it('different: substance in what tells transactions apart', () => {
+		expect(compareWithStored({ ...asShown, invoice_number: 'INV-43' }, row).answer).toBe('different');
+		expect(compareWithStored({ ...asShown, effective_date: '2026-03-02' }, row).answer).toBe('different');
+		expect(compareWithStored({ ...asShown, insurers: [{ company_id: 301, percent: 0.5 }, { company_id: 302, percent: 0.5 }] }, row).answer).toBe('different');
+	});
+
+	it('cannot tell: a hand-entered look-alike (no invoice number, no fees), or fees of other amounts; both values named', () => {
+		const hand = compareWithStored({ ...asShown, invoice_number: null, fees: [] }, row);
+		expect(hand.answer).toBe('cannotTell');
+		expect(hand.differences).toEqual(expect.arrayContaining([{ field: 'invoice_number', row: 'inv-0042', stored: 'none' }]));
+		expect(compareWithStored({ ...asShown, fees: [{ type: 'other', amount: 30 }] }, row).answer).toBe('cannotTell');
+		expect(compareWithStored({ ...asShown, insured_name: 'Other Marine' }, row).answer).toBe('cannotTell');
+	});
+
+	it('two rows of one run that differ in coverage details or what the listing does not show are two filings', () => {
+		const covered = { ...row, coverages: [{ code: 'GL', amount: 100, limits: [1_000_000] }] };
+		expect(sameSentFiling(covered, { ...covered, coverages: [{ code: 'GL', amount: 100, limits: [2_000_000] }] })).toBe(false);
+		expect(sameSentFiling(covered, { ...covered })).toBe(true);
+	});
+});
