@@ -8,7 +8,8 @@
  * shared cores steadier than wall time, which counts the waits for a core). Each comparison runs
  * BENCH_PAIR_RUNS times (default 3), the branches' order rotated, and the median ratio is
  * printed. Prints figures and the issue's targets beside them; asserts nothing. Env: N8N_BIN
- * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany.
+ * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany, BENCH_DELAYS=0,50,200
+ * (the delays the reads and estimates run at), BENCH_SCALE.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ const MANY = Math.round(10_000 * scale);
 const HIGH_LIMITS = { t1: 1_000_000, t2: 1_000_000, t3: 1_000_000 };
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+// BENCH_DELAYS=200 runs the reads and estimates at 200 ms added only (default 0, 50 and 200).
+const READ_DELAYS = (process.env.BENCH_DELAYS ?? '0,50,200').split(',').map(Number);
 const wanted = (name: string) => !only || only.includes(name);
 
 /** The built package has the "Input Item As Is" body source. */
@@ -146,7 +149,7 @@ function printMedian(pair: Pair, results: PairResult[]) {
 const rotated = (run: number, ids: [string, string]) => ids[run % 2];
 
 async function readsAndEstimates(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
-	for (const delayMs of [0, 50, 200]) {
+	for (const delayMs of READ_DELAYS) {
 		const reads: Pair = { label: `${READS} Invoice Get, ${delayMs} ms added to each reply`, target: delayMs ? 'at most 1.0' : 'none (for reference)', packageNode: 'Package Get', httpNode: 'HTTP Get', segments: ['invoices'] };
 		const estimates: Pair = { label: `${READS} Calculator Estimate, ${delayMs} ms added to each reply`, target: delayMs ? 'at most 1.0' : 'none (for reference)', packageNode: 'Package Estimate', httpNode: 'HTTP Estimate', segments: ['calculator'] };
 		const results = { reads: [] as PairResult[], estimates: [] as PairResult[] };
