@@ -75,7 +75,7 @@ async function look(table: MemoryDataTable) {
  * an updated row that settled is deleted (where it still holds that state).
  */
 async function store(table: MemoryDataTable, items: IDataObject[]) {
-	const messages: Array<{ invoiceId: number; text: string }> = [];
+	const messages: Array<{ invoiceId: number; text: string; events: IDataObject[] }> = [];
 	for (const item of items) {
 		const updated = await table.updateRows({
 			filter: { type: 'and', filters: [
@@ -85,7 +85,7 @@ async function store(table: MemoryDataTable, items: IDataObject[]) {
 			data: { state: item.state as string, checked_at: (item.checked_at as string) ?? null, last_event: item.last_event as string, settled: item.settled as boolean },
 		});
 		for (const stored of updated) {
-			if (stored.last_event) messages.push({ invoiceId: stored.invoice_id as number, text: stored.last_event as string });
+			if (stored.last_event) messages.push({ invoiceId: stored.invoice_id as number, text: stored.last_event as string, events: item.events as IDataObject[] });
 			if (stored.settled)
 				await table.deleteRows({ filter: { type: 'and', filters: [
 					{ columnName: 'id', condition: 'eq', value: stored.id },
@@ -111,17 +111,19 @@ describe('Watch list against the sandbox', () => {
 		expect(table.rows).toHaveLength(50);
 		expect(table.rows[0]).toMatchObject({ state: expect.stringMatching(/^new\|not_sent\|/), settled: false });
 
-		// The same bordereau again: every row replayed, nothing recorded twice.
+		// The same bordereau again: every row replayed and recorded again; the look keeps the
+		// oldest row of each invoice and lets the 50 copies go, so nothing is watched twice.
 		const again = await fileAndRecord(table, Array.from({ length: 50 }, (_, i) => row(i)));
-		expect(again.recorded).toHaveLength(0);
-		expect(table.rows).toHaveLength(50);
+		expect(again.filed.map((f) => f.outcome)).toEqual(Array(50).fill('replayed'));
+		expect(again.recorded).toHaveLength(50);
+		expect(table.rows).toHaveLength(100);
 
 		const ids = filed.map((f) => f.id as number);
 		for (const id of ids.slice(0, 4)) await control(`/invoices/${id}/status`, { status: 'sent', state_status: 'sent' });
 		for (const id of ids.slice(4, 6)) await control(`/invoices/${id}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2' });
 		for (const id of ids.slice(6, 8)) await control(`/invoices/${id}/status`, { status: 'success', state_status: 'confirmed' });
 
-		const messages: Array<{ invoiceId: number; text: string }> = [];
+		const messages: Awaited<ReturnType<typeof store>> = [];
 		// Two looks overlap: both read the same rows before either stores anything.
 		const before = await remaining();
 		const lookA = await look(table);
@@ -129,6 +131,7 @@ describe('Watch list against the sandbox', () => {
 		const lookB = await look(table);
 		// t2: 1000 calls/hour × 25% ÷ 60 looks/hour = 4 calls a look; 10 policies take 3 looks.
 		expect(lookA[0].look).toMatchObject({ calls_per_look: 4, looks_per_full_sweep: 3, calls: 4, watched_invoices: 50, invoices_read: 20, invoices_waiting: 30 });
+		expect(lookA.filter((item) => item.duplicate_of !== undefined)).toHaveLength(50);
 		expect(before - afterA - 1).toBe(4);
 		messages.push(...(await store(table, lookA)));
 		// A filing run while look B is still storing: its rows are picked up by a later look.
@@ -166,5 +169,100 @@ describe('Watch list against the sandbox', () => {
 		expect([...secondCounts.keys()].sort((a, b) => a - b)).toEqual([...ids.slice(0, 4), lateId].sort((a, b) => a - b));
 		expect([...secondCounts.values()].every((n) => n === 1)).toBe(true);
 		expect(table.rows).toHaveLength(49);
+	});
+
+	it('a run stopped after Create and before the Insert: the re-run records what it left out, each change once, nothing watched twice', async () => {
+		const table = watchListTable();
+		const sheet = Array.from({ length: 10 }, (_, i) => row(200 + i, `S-${i % 3}`));
+		const filed = await run({ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}' }, sheet);
+		const recorded = await run({ operation: 'watchRecord' }, filed);
+		// The run stopped after the Insert of its first 5 rows.
+		await table.insertRows(recorded.slice(0, 5) as never, 'count');
+		const ids = filed.map((f) => f.id as number);
+		await control(`/invoices/${ids[1]}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2' });
+		await control(`/invoices/${ids[7]}/status`, { status: 'error', state_status: 'rejected', message: 'Wrong state' });
+
+		const again = await fileAndRecord(table, sheet);
+		expect(again.filed.map((f) => f.id)).toEqual(ids);
+		expect(again.recorded.map((r) => r.invoice_id)).toEqual(ids);
+		expect(table.rows).toHaveLength(15);
+
+		const messages: Awaited<ReturnType<typeof store>> = [];
+		for (let i = 0; i < 3; i++) {
+			fake.advance(60_000);
+			messages.push(...(await store(table, await look(table))));
+		}
+		expect(messages.map((m) => m.text).sort()).toEqual([
+			`Invoice ${ids[1]} (policy S-1): status new → error; filing not_sent → rejected: Missing SL-2`,
+			`Invoice ${ids[7]} (policy S-1): status new → error; filing not_sent → rejected: Wrong state`,
+		]);
+		// One row per invoice is left: every invoice is watched, none twice.
+		expect(table.rows.map((r) => r.invoice_id).sort((a, b) => Number(a) - Number(b))).toEqual([...ids].sort((a, b) => a - b));
+	});
+
+	it('an invoice recorded with no documents reports its first document’s first status, then each move', async () => {
+		const table = watchListTable();
+		const { filed } = await fileAndRecord(table, [row(300, 'DOC-1')]);
+		expect(table.rows[0].state).toBe('new|not_sent|');
+		const id = filed[0].id as number;
+		const put = await fetch(`${sb.baseUrl}/invoices/${id}/documents/dec-300`, {
+			method: 'PUT',
+			headers: { authorization: `Bearer ${keyByName('t2').key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ type: 'declaration_page', filename: 'dec.pdf' }),
+		});
+		expect(put.status).toBe(201);
+		const documentId = String(((await put.json()) as { data: { id: number } }).data.id);
+		fake.advance(60_000);
+		const first = await store(table, await look(table));
+		expect(first.map((m) => m.events.map((e) => [e.event, e.document_id, e.previous, e.current]))).toEqual([
+			[['document_fetch_status_changed', documentId, null, 'pending']],
+		]);
+		await control(`/documents/${documentId}/fetch`, { fetch_status: 'fetched', file_size: 10 });
+		fake.advance(60_000);
+		const second = await store(table, await look(table));
+		expect(second.map((m) => m.text)).toEqual([`Invoice ${id} (policy DOC-1): document ${documentId} pending → fetched`]);
+	});
+
+	it('a filing rejected again after a resend is a second event with an id of its own; overlapping looks give one event one id', async () => {
+		const table = watchListTable();
+		const { filed } = await fileAndRecord(table, [row(400, 'REJ-1')]);
+		const id = filed[0].id as number;
+		const eventsOf = (messages: Awaited<ReturnType<typeof store>>) => messages.flatMap((m) => m.events);
+		const seen: IDataObject[] = [];
+
+		await control(`/invoices/${id}/status`, { status: 'sent', state_status: 'sent' });
+		fake.advance(60_000);
+		seen.push(...eventsOf(await store(table, await look(table))));
+		await control(`/invoices/${id}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2' });
+		fake.advance(60_000);
+		const lookA = await look(table);
+		const lookB = await look(table);
+		expect((lookB[0].events as IDataObject[]).map((e) => e.event_id)).toEqual((lookA[0].events as IDataObject[]).map((e) => e.event_id));
+		seen.push(...eventsOf(await store(table, lookA)), ...eventsOf(await store(table, lookB)));
+
+		// Corrected and sent again (Update), then rejected again.
+		await control(`/invoices/${id}/status`, { status: 're-submitted', state_status: 'sent' });
+		fake.advance(60_000);
+		seen.push(...eventsOf(await store(table, await look(table))));
+		await control(`/invoices/${id}/status`, { status: 'error', state_status: 'rejected', message: 'Still missing SL-2' });
+		fake.advance(60_000);
+		seen.push(...eventsOf(await store(table, await look(table))));
+
+		const rejections = seen.filter((e) => e.event === 'filing_state_changed' && e.current === 'rejected');
+		// The same move twice: sent → rejected.
+		expect(rejections.map((e) => e.previous)).toEqual(['sent', 'sent']);
+		const moves = seen.map((e) => `${String(e.event)} ${String(e.previous)}>${String(e.current)}`);
+		expect(moves).toEqual([
+			'invoice_status_changed new>sent',
+			'filing_state_changed not_sent>sent',
+			'invoice_status_changed sent>error',
+			'filing_state_changed sent>rejected',
+			'invoice_status_changed error>re-submitted',
+			'filing_state_changed rejected>sent',
+			'invoice_status_changed re-submitted>error',
+			'filing_state_changed sent>rejected',
+		]);
+		const ids = seen.map((e) => e.event_id);
+		expect(new Set(ids).size).toBe(ids.length);
 	});
 });

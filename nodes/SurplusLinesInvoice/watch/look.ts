@@ -18,7 +18,7 @@ import { PATHS } from '../../shared/service';
 import { clock } from '../../shared/timing';
 import { apiRequest } from '../../shared/transport';
 import { invoiceJson } from '../output';
-import { changesBetween, describeChanges } from './changes';
+import { changesBetween, describeChanges, type Change } from './changes';
 import { decodeState, encodeState, type WatchRow } from './rowState';
 
 /** A look never waits for the rate limit: a 429 ends it, the rows not read come first next time. */
@@ -112,6 +112,21 @@ function rowFields(row: WatchRow): IDataObject {
 	};
 }
 
+/**
+ * An event's id: the invoice, the value, the move, and the version of the state the move starts
+ * from: the time the look that stored it read it (`checked_at`), or, before any look, the row
+ * itself. Looks that overlap read the same version and give the same id, so a step downstream
+ * that drops repeated ids drops the copy; a move made again later (rejected after a resend)
+ * starts from a later version and gets an id of its own.
+ */
+function eventId(row: WatchRow, change: Change): string {
+	const version =
+		row.checkedAt !== undefined
+			? new Date(row.checkedAt).toISOString()
+			: `row-${row.rowId ?? 'new'}`;
+	return `${row.invoiceId}:${change.event}:${change.document_id ?? ''}:${change.previous ?? ''}>${change.current}@${version}`;
+}
+
 function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 	const before = decodeState(row.state);
 	const read = snapshot(invoice);
@@ -133,7 +148,7 @@ function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 			last_event: describeChanges(invoice, changes),
 			events: changes.map((change) => ({
 				...change,
-				event_id: `${row.invoiceId}:${change.event}:${change.document_id ?? ''}:${change.previous ?? ''}>${change.current}`,
+				event_id: eventId(row, change),
 				invoice_id: row.invoiceId,
 				policy_number: policyNumber,
 				detected_at: detectedAt,

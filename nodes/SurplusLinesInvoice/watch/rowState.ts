@@ -30,19 +30,35 @@ export interface WatchRow {
 	itemIndex: number;
 }
 
+/**
+ * The documents part: `id=status,...`, empty for an invoice known to have none, `?` when the
+ * item had no list (a simplified output). An empty list is a list: the first document's first
+ * status is a change from it, as in the trigger; only an unknown list has nothing to compare.
+ */
+const UNKNOWN_DOCUMENTS = '?';
+
 export function encodeState(snap: InvoiceSnapshot): string {
-	const docs = Object.entries(snap.d ?? {})
-		.sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b))
-		.map(([id, status]) => `${id}=${status}`)
-		.join(',');
+	const docs = snap.d
+		? Object.entries(snap.d)
+				.sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b))
+				.map(([id, status]) => `${id}=${status}`)
+				.join(',')
+		: UNKNOWN_DOCUMENTS;
 	return `${snap.s ?? ''}|${snap.f ?? ''}|${docs}`;
 }
 
+/** A state without its documents part (written by hand, or cut short) leaves them unknown. */
 export function decodeState(state: string): InvoiceSnapshot {
 	const [s, f, docs] = state.split('|');
-	const d = docs
-		? Object.fromEntries(docs.split(',').map((pair) => pair.split('=') as [string, string]))
-		: undefined;
+	const d =
+		docs === undefined || docs === UNKNOWN_DOCUMENTS
+			? undefined
+			: Object.fromEntries(
+					docs
+						.split(',')
+						.filter(Boolean)
+						.map((pair) => pair.split('=') as [string, string]),
+				);
 	return { s: s || undefined, f: f || undefined, d };
 }
 

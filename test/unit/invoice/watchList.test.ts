@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
 import { useNockSuite } from '../../helpers/nockSuite';
-import { API, BASE, KEYS, envelope, failure } from './helpers';
+import { API, BASE, KEYS, envelope, failure, hintsOf } from './helpers';
 
 useNockSuite();
 
@@ -44,19 +44,41 @@ const look = (items: IDataObject[], key: keyof typeof KEYS = 't1', looksPerHour 
 	run({ operation: 'watchLook', looksPerHour, options: {} }, items, key);
 
 describe('Watch List: Rows to Record', () => {
-	it('one row per invoice filed or resent; replayed rows, error items and items without an id are left out', async () => {
+	it('one row per invoice in the input whatever its outcome (a re-run records what a stopped run did not); error items and items without an id are left out', async () => {
 		const items = [
 			{ id: 11, policy_number: 'P-1', status: 'new', filing: { state_status: 'not_sent' }, documents: [{ id: 5, fetch_status: 'pending' }], outcome: 'filed' },
-			{ id: 12, policy_number: 'P-1', status: 'new', outcome: 'replayed' },
-			{ id: 13, policy_number: 'P-2', status: 'new', outcome: 'already_filed' },
+			{ id: 12, policy_number: 'P-1', status: 'new', documents: [], outcome: 'replayed' },
+			{ id: 13, policy_number: 'P-2', status: 'sent', filing: { state_status: 'sent' }, documents: [], outcome: 'already_filed' },
 			{ error: 'Row 4: net_premium is required' },
 			{ id: 14, policy_number: 'P-3', status: 're-submitted', filing_state: 'sent' },
 			{ policy_number: 'P-4' },
+			{ id: 15, policy_number: 'P-5', status: 'new', documents: [], outcome: 'sent_again' },
 		];
 		const { output } = await run({ operation: 'watchRecord' }, items);
+		const row = (invoice_id: number, policy_number: string, state: string) => ({ invoice_id, policy_number, state, checked_at: '', last_event: '', settled: false });
 		expect(output!.map((o) => [o.json, o.pairedItem])).toEqual([
-			[{ invoice_id: 11, policy_number: 'P-1', state: 'new|not_sent|5=pending', checked_at: '', last_event: '', settled: false }, { item: 0 }],
-			[{ invoice_id: 14, policy_number: 'P-3', state: 're-submitted|sent|', checked_at: '', last_event: '', settled: false }, { item: 4 }],
+			[row(11, 'P-1', 'new|not_sent|5=pending'), { item: 0 }],
+			[row(12, 'P-1', 'new||'), { item: 1 }],
+			[row(13, 'P-2', 'sent|sent|'), { item: 2 }],
+			// A simplified item has no documents list: unknown ("?"), not none.
+			[row(14, 'P-3', 're-submitted|sent|?'), { item: 4 }],
+			[row(15, 'P-5', 'new||'), { item: 6 }],
+		]);
+	});
+
+	it('two items of one invoice (one row said twice in a sheet) give one row paired with both, and the hint counts them', async () => {
+		const items = [
+			{ id: 21, policy_number: 'P-1', status: 'new', documents: [], outcome: 'filed' },
+			{ id: 21, policy_number: 'P-1', status: 'new', documents: [], outcome: 'already_filed' },
+			{ id: 22, policy_number: 'P-1', status: 'new', documents: [], outcome: 'filed' },
+		];
+		const { output, run: executed } = await run({ operation: 'watchRecord' }, items);
+		expect(output!.map((o) => [o.json.invoice_id, o.pairedItem])).toEqual([
+			[21, [{ item: 0 }, { item: 1 }]],
+			[22, { item: 2 }],
+		]);
+		expect(hintsOf(executed).map((h) => h.message)).toEqual([
+			expect.stringMatching(/^2 rows to record \(2 filed\); left out: 1 items of an invoice already in this input/),
 		]);
 	});
 });
@@ -141,5 +163,52 @@ describe('Watch List: Look for Changes', () => {
 		expect(output!.map((o) => [o.json.row_id, o.json.state, o.json.settled])).toEqual([[1, 'success|confirmed|1=fetching', false]]);
 		expect(output![0].json.last_event).toBe('Invoice 10 (policy A): status sent → success; filing sent → confirmed; document 1 pending → fetching');
 		expect(((output![0].json.look as IDataObject).notes as string[])[0]).toMatch(/^The look stopped after 1 of the policies and invoices it meant to read: .*The rest is read first next time\.$/);
+	});
+
+	it('an invoice recorded with no documents reports its first document’s first status; one recorded without a list (simplified) takes the list it reads as its start', async () => {
+		const items = [watchRow(1, 40, 'D', 'new|not_sent|'), watchRow(2, 41, 'D', 'new|not_sent|?')];
+		const docs = { documents: [{ id: 9, fetch_status: 'pending' }] };
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'D' })
+			.reply(200, listing([invoice(40, 'D', 'new', 'not_sent', docs), invoice(41, 'D', 'new', 'not_sent', docs)]));
+		const { output, error } = await look(items, 't2');
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => [o.json.row_id, o.json.state, o.json.changed, o.json.last_event])).toEqual([
+			[1, 'new|not_sent|9=pending', true, 'Invoice 40 (policy D): document 9 (none) → pending'],
+			[2, 'new|not_sent|9=pending', false, ''],
+		]);
+		expect(output![0].json.events).toEqual([
+			expect.objectContaining({ event: 'document_fetch_status_changed', document_id: '9', previous: null, current: 'pending' }),
+		]);
+	});
+
+	it('every event has its own id: overlapping looks give one move the same id, the same move made again after a resend gets another', async () => {
+		const rejected = () =>
+			nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'R' })
+				.reply(200, listing([invoice(50, 'R', 'error', 'rejected')]));
+		const resent = () =>
+			nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'R' })
+				.reply(200, listing([invoice(50, 'R', 're-submitted', 'sent')]));
+		const idsOf = (output: Array<{ json: IDataObject }> | undefined) =>
+			(output![0].json.events as IDataObject[]).map((e) => e.event_id as string);
+
+		// Two looks read the row as stored at 10:00 before either stores anything.
+		const first = watchRow(1, 50, 'R', 'sent|sent|', '2026-11-22T10:00:00.000Z');
+		rejected();
+		rejected();
+		const lookA = idsOf((await look([first], 't2')).output);
+		const lookB = idsOf((await look([first], 't2')).output);
+		expect(lookB).toEqual(lookA);
+		// Resent with Update; a look at 10:10 stores the move back to sent; rejected again later.
+		resent();
+		const back = (await look([watchRow(1, 50, 'R', 'error|rejected|', '2026-11-22T10:05:00.000Z')], 't2')).output!;
+		expect(back[0].json.state).toBe('re-submitted|sent|');
+		rejected();
+		const again = idsOf((await look([watchRow(1, 50, 'R', 're-submitted|sent|', '2026-11-22T10:10:00.000Z')], 't2')).output);
+		expect(again).toHaveLength(2);
+		expect(again[1]).toMatch(/^50:filing_state_changed::sent>rejected@/);
+		expect(lookA[1]).toMatch(/^50:filing_state_changed::sent>rejected@/);
+		expect(again[1]).not.toBe(lookA[1]);
+		const all = [...lookA, ...idsOf(back), ...again];
+		expect(new Set(all).size).toBe(all.length);
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invoiceIdProperty } from '../../../shared/descriptions';
-import { readInvoiceId } from '../../../shared/params';
+import { itemParameter, readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { invoiceJson } from '../../output';
@@ -22,10 +22,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	});
 	return [
 		{
-			json: invoiceJson(
-				reply.data as IDataObject,
-				this.getNodeParameter('simplify', i, false) as boolean,
-			),
+			json: invoiceJson(reply.data as IDataObject, itemParameter(this, 'simplify', i, false)),
 		},
 	];
 }
