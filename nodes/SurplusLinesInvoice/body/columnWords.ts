@@ -83,6 +83,25 @@ export function headerKeys(name: string): string[] {
 	return [...new Set(keys.filter(Boolean))];
 }
 
+/**
+ * Words that, in a header the reader does not know, name money, a tax, a fee, a premium, a share
+ * or a date: such a column is refused rather than passed over, since what it holds would be lost
+ * from the filing. The value says what the word names, for the message.
+ */
+export const UNKNOWN_COLUMN_WORDS: ReadonlyMap<string, string> = new Map([
+	...['premium'].map((w) => [w, 'a premium'] as const),
+	...['tax', 'levy', 'exempt', 'exemption', 'exempted'].map((w) => [w, 'a tax'] as const),
+	...['fee', 'stamp', 'stamping', 'surcharge', 'assessment', 'charge'].map(
+		(w) => [w, 'a fee'] as const,
+	),
+	...['amount', 'commission', 'total', 'cost', 'due', 'balance', 'credit', 'debit', 'refund']
+		.concat(['payable', 'price', 'gross', 'net', 'money'])
+		.map((w) => [w, 'money'] as const),
+	...['percent', 'share', 'rate'].map((w) => [w, 'a share or rate'] as const),
+	...['date', 'effective', 'inception', 'expiration', 'bound', 'binding']
+		.map((w) => [w, 'a date'] as const),
+]);
+
 const MONEY = ['premium', 'amount', 'tax', 'fee', 'surcharge', 'commission', 'percent', 'rate'];
 const DATES = ['date', 'effective', 'inception', 'expiration', 'start', 'end'];
 const PARTIES = [

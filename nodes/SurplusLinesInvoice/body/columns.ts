@@ -16,12 +16,12 @@ import type {
 import { headerKeys, headerWords, readHeaderWords } from './columnWords';
 import {
 	type Candidate,
-	type ColumnRule,
-	type IgnoredColumn,
+	type SettledColumns,
 	type ValueKind,
 	READ_ONLY_COLUMNS,
 	settleColumns,
 } from './columnRules';
+import { type ColumnAccount, type HeaderReading, accountColumns, leftOutKey } from './columnAccount';
 import { BILLED_TAX_OF, FEE_CODES, INVOICE_FEE_CODES, STATE_CODES } from '../../shared/rules';
 import { FEE_TYPE_NAMES } from '../../shared/service';
 import { isBlankValue, readAmount } from '../../shared/values';
@@ -501,16 +501,9 @@ export function requiredColumnNames(): Record<string, string[]> {
 	);
 }
 
-interface MatchedColumns {
-	/** Column id → value. */
-	values: IDataObject;
-	/** Column id → the item's own column name it came from. */
-	names: Record<string, string>;
-	problems: string[];
-	/** Columns whose words name something known that are not used, with why. */
-	ignored: IgnoredColumn[];
-	/** Fields a domain rule decided, or took from a column not their own. */
-	rules: ColumnRule[];
+interface MatchedColumns extends SettledColumns {
+	/** What became of every column of the row, in the row's order. */
+	accounts: ColumnAccount[];
 }
 
 const SINGLE_TYPES = new Map(SINGLE_COLUMNS.map((c) => [c.id, c.type]));
@@ -531,11 +524,18 @@ function kindOf(id: string): ValueKind {
  * columns give one field with values that agree, the better name is kept; values that differ are
  * refused naming both, unless a domain rule of `columnRules.ts` decides (and the item says so).
  */
-export function matchItemColumns(item: IDataObject): MatchedColumns {
+export function matchItemColumns(
+	item: IDataObject,
+	leftOut: ReadonlySet<string> = new Set(),
+): MatchedColumns {
 	const candidates = new Map<string, Candidate[]>();
 	const unclear: Array<{ name: string; ids: string[] }> = [];
+	const readings = new Map<string, HeaderReading>();
 	for (const [name, value] of Object.entries(item)) {
+		// A column named in Columns Not to File is not read at all.
+		if (leftOut.has(leftOutKey(name))) continue;
 		const { match, ambiguous } = readColumnName(name);
+		readings.set(name, { id: match?.id, ambiguous });
 		if (ambiguous && !isBlankValue(value)) unclear.push({ name, ids: ambiguous });
 		if (!match) continue;
 		const list = candidates.get(match.id) ?? [];
@@ -552,8 +552,9 @@ export function matchItemColumns(item: IDataObject): MatchedColumns {
 			`column "${name}" could be ${ids.join(' or ')}; rename the column (for example "${ids.map(displayNameOf).join('" or "')}") or map the columns by hand (Map Each Column Manually)`,
 		);
 	}
+	const accounts = accountColumns(item, readings, settled, leftOut);
 	for (const id of READ_ONLY_COLUMNS) delete values[id];
-	return settled;
+	return { ...settled, accounts };
 }
 
 interface ColumnsBody {

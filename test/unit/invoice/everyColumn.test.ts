@@ -1,0 +1,141 @@
+/**
+ * Issue 38: every column of a row accounted for before any call (Map Automatically). A column the
+ * reader does not know is listed as not used; one whose header names money, a tax, a fee, a
+ * premium or a date, or whose value is an amount, refuses the row naming it and its value, unless
+ * it is named in Columns Not to File. Check Sheet lists every column with what became of it.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { matchItemColumns } from '../../../nodes/SurplusLinesInvoice/body/columns';
+import { run, setupSuite } from './helpers';
+
+setupSuite();
+
+const BASE_ROW: IDataObject = {
+	'Policy #': 'P-1',
+	'Insured Name': 'Acme',
+	State: 'TX',
+	'Eff Date': '03/01/2026',
+	'Exp Date': '03/01/2027',
+	Premium: '500',
+};
+const read = (columns: IDataObject, leftOut: string[] = []) =>
+	matchItemColumns({ ...BASE_ROW, ...columns }, new Set(leftOut.map((c) => c.toLowerCase())));
+const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
+
+describe('a column the reader does not know', () => {
+	it.each([
+		['MGA Fee', '25.00', 'a fee'],
+		['Annual Premium', '1200', 'a premium'],
+		['Earned Premium', '300', 'a premium'],
+		['Return Premium', '100', 'a premium'],
+		['Tax Exempt', 'Y', 'a tax'],
+		['Commission %', '15', 'money'],
+		['Bound Date', '02/20/2026', 'a date'],
+	])('"%s" (%s) refuses the row, naming the column, its value and that its header names %s', (column, value, what) => {
+		const matched = read({ [column]: value });
+		expect(matched.problems).toEqual([
+			expect.stringContaining(`column "${column}" (${value}): the package does not read this column and its header names ${what}`),
+		]);
+		expect(matched.accounts.find((a) => a.column === column)).toMatchObject({ use: 'refused' });
+	});
+
+	it.each([['Col R', '150.00'], ['Misc', '2,400.00 CR'], ['Adj', '(25.00)'], ['Extra', 75], ['Col Q', '$99']])('"%s" whose value is an amount (%j) refuses the row', (column, value) => {
+		expect(read({ [column]: value }).problems).toEqual([expect.stringContaining(`column "${column}" (${typeof value === 'string' ? value : JSON.stringify(value)}): the package does not read this column and its value is an amount`)]);
+	});
+
+	it('other unknown columns (Retail Agent, CSR, a code) are listed as not used, never refused', () => {
+		const matched = read({ 'Retail Agent': 'Lone Oak Agency', CSR: 'JD', 'Producer Code': 40117, 'Agent Code': '40117' });
+		expect(matched.problems).toEqual([]);
+		expect(matched.ignored.map((c) => c.column)).toEqual(['Retail Agent', 'CSR', 'Producer Code', 'Agent Code']);
+		expect(matched.ignored[0].reason).toContain('a column the package does not read');
+	});
+
+	it('a column named in Columns Not to File is not read and is listed as left out, whatever its header', () => {
+		const matched = read({ 'MGA Fee': '25.00', 'Policy Fee': '150' }, ['mga fee', 'Policy Fee']);
+		expect(matched.problems).toEqual([]);
+		expect(matched.values.fee_policy_fee_company).toBeUndefined();
+		expect(matched.ignored).toEqual([
+			{ column: 'MGA Fee', value: '25.00', reason: 'named in Columns Not to File' },
+			{ column: 'Policy Fee', value: '150', reason: 'named in Columns Not to File' },
+		]);
+	});
+
+	it('an empty unknown column is nothing to lose: neither refused nor listed', () => {
+		const matched = read({ 'MGA Fee': '', 'Retail Agent': null });
+		expect([matched.problems, matched.ignored]).toEqual([[], []]);
+		expect(matched.accounts.filter((a) => a.use === 'empty').map((a) => a.column)).toEqual(['MGA Fee', 'Retail Agent']);
+	});
+});
+
+describe('every column accounted for', () => {
+	it('each header says the field it fills, the column it agrees with, the rule, the tax check, or why it is not used', () => {
+		const matched = read({
+			'Net Premium': '$500.00',
+			'Policy Fee': '0',
+			'SL Tax': '24.25',
+			'Total Taxes': '24.25',
+			'Transaction Date': '02/15/2026',
+			'Retail Agent': 'Lone Oak',
+		});
+		expect(matched.problems).toEqual([]);
+		expect(matched.accounts.map((a) => [a.column, a.use, a.field])).toEqual([
+			['Policy #', 'field', 'policy_number'],
+			['Insured Name', 'field', 'insured_name'],
+			['State', 'field', 'state_code'],
+			['Eff Date', 'field', 'effective_date'],
+			['Exp Date', 'field', 'expiration_date'],
+			['Premium', 'agrees', 'net_premium'],
+			['Net Premium', 'field', 'net_premium'],
+			['Policy Fee', 'not used', 'fee_policy_fee_company'],
+			['SL Tax', 'field', 'fee_sl_tax'],
+			['Total Taxes', 'tax check', 'sheet_total_taxes'],
+			['Transaction Date', 'not used', undefined],
+			['Retail Agent', 'not used', undefined],
+		]);
+		expect(matched.accounts[7].why).toBe('a 0 fee sends no fee line');
+		expect(matched.accounts[10].why).toContain('booked');
+	});
+
+	it('a rule’s column and the column it was chosen over are both said', () => {
+		const matched = read({ Premium: undefined, 'Gross Premium': '10,000', 'Net Premium': '8,500' });
+		const of = (column: string) => matched.accounts.find((a) => a.column === column);
+		expect(of('Gross Premium')).toMatchObject({ use: 'rule', field: 'net_premium' });
+		expect(of('Net Premium')).toMatchObject({ use: 'not used', why: expect.stringContaining('column "Gross Premium" by the rule') });
+	});
+
+	it('columns that disagree are marked refused', () => {
+		const matched = read({ 'Risk State': 'NJ' });
+		expect(matched.accounts.filter((a) => a.use === 'refused').map((a) => a.column)).toEqual(['State', 'Risk State']);
+	});
+});
+
+describe('Check Sheet and Create', () => {
+	it('Check Sheet lists every column of the row with what became of it, and spends no call', async () => {
+		const items = [
+			{ ...BASE_ROW, 'Retail Agent': 'Lone Oak', 'MGA Fee': '25.00' },
+			{ ...BASE_ROW, 'Retail Agent': 'Lone Oak', 'MGA Fee': '25.00' },
+		];
+		const first = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items: items.slice(0, 1) });
+		expect(nock.pendingMocks()).toEqual([]);
+		expect(first.output![0].json).toMatchObject({ result: 'refused', reasons: [expect.stringContaining('column "MGA Fee" (25.00)')] });
+		expect((first.output![0].json.sheetColumns as IDataObject[]).map((c) => c.column)).toEqual(Object.keys(items[0]));
+		const leftOut = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO, columnsLeftOut: 'MGA Fee' }, { items: items.slice(1) });
+		expect(leftOut.output![0].json).toMatchObject({
+			result: 'would be sent',
+			_ignoredColumns: [expect.objectContaining({ column: 'Retail Agent' }), expect.objectContaining({ column: 'MGA Fee', reason: 'named in Columns Not to File' })],
+		});
+		expect((leftOut.output![0].json.sheetColumns as IDataObject[]).find((c) => c.column === 'MGA Fee')).toMatchObject({ use: 'left out' });
+	});
+
+	it('Create refuses a row with an unknown money column before any call, as an error item naming it', async () => {
+		const { output } = await run(
+			{ operation: 'create', inputMode: 'columns', columns: AUTO },
+			{ items: [{ ...BASE_ROW, 'Annual Premium': '1,200.00' }], continueOnFail: true },
+		);
+		expect(nock.pendingMocks()).toEqual([]);
+		expect(output![0].json.error).toBeDefined();
+		expect(JSON.stringify(output![0].json)).toContain('column \\"Annual Premium\\" (1,200.00)');
+	});
+});
