@@ -302,7 +302,9 @@ export function readStateCode(value: unknown): Read<string | undefined> {
 	const key = squash(value);
 	const code = key.toUpperCase();
 	if ((STATE_CODES as readonly string[]).includes(code)) return ok(code);
-	return STATE_NAMES[key] ? ok(STATE_NAMES[key]) : refuse(MESSAGES.stateCode);
+	// "State of New York", "Commonwealth of Virginia": the state's formal name, as exports write it.
+	const name = key.replace(/^(?:stateof|commonwealthof)(?=[a-z]{4})/, '');
+	return STATE_NAMES[name] ? ok(STATE_NAMES[name]) : refuse(MESSAGES.stateCode);
 }
 
 /**

@@ -172,7 +172,12 @@ export function accountColumns(
 		if (leftOut.has(leftOutKey(name))) {
 			account = { column: name, value, use: 'left out', why: 'named in Columns Not to File' };
 		} else if (isBlankValue(value)) {
-			account = { column: name, value, use: 'empty', ...(reading?.id ? { field: reading.id } : {}) };
+			account = {
+				column: name,
+				value,
+				use: 'empty',
+				...(reading?.id ? { field: reading.id } : {}),
+			};
 		} else if (!reading?.id && !reading?.ambiguous) {
 			account = unknownColumn(name, value);
 			if (account.use === 'refused') settled.problems.push(account.why!);

@@ -277,6 +277,9 @@ function settleReadOnly(
 	}
 }
 
+/** A fee header that starts with a state's code ("NY Stamping Fee"). */
+const STATE_CODE_FIRST = /^\s*[A-Za-z]{2}[\s_:-]+/;
+
 /**
  * A fee column named for a state: a fee of the row's state joins the fee's other columns; an
  * amount for another state is refused; empty or 0 is no fee.
@@ -304,7 +307,7 @@ function scopedFees(
 			});
 		} else {
 			out.problems.push(
-				`fees: column "${c.name}" (${shown(c.value)}) is a fee for ${c.state}, but the row's state is ${rowState ?? 'not read'}, so the row is not filed; move the amount to the row's state's column or a column without a state ("${c.name.replace(/^\s*[A-Za-z]{2}[\s_:-]+/, '')}")`,
+				`fees: column "${c.name}" (${shown(c.value)}) is a fee for ${c.state}, but the row's state is ${rowState ?? 'not read'}, so the row is not filed; move the amount to the row's state's column or a column without a state${STATE_CODE_FIRST.test(c.name) ? ` ("${c.name.replace(STATE_CODE_FIRST, '')}")` : ''}`,
 			);
 		}
 	}

@@ -21,10 +21,15 @@ import {
 	READ_ONLY_COLUMNS,
 	settleColumns,
 } from './columnRules';
-import { type ColumnAccount, type HeaderReading, accountColumns, leftOutKey } from './columnAccount';
+import {
+	type ColumnAccount,
+	type HeaderReading,
+	accountColumns,
+	leftOutKey,
+} from './columnAccount';
 import { BILLED_TAX_OF, FEE_CODES, INVOICE_FEE_CODES, STATE_CODES } from '../../shared/rules';
 import { FEE_TYPE_NAMES } from '../../shared/service';
-import { isBlankValue, readAmount } from '../../shared/values';
+import { isBlankValue, readAmount, readStateCode } from '../../shared/values';
 
 interface SingleColumn {
 	id: string;
@@ -333,7 +338,7 @@ const FEE_ALIASES: Record<string, string[]> = {
 	inspection_fee: ['Inspection', 'Inspection Fees'],
 	technology_fee: ['Tech Fee'],
 	sl_tax: ['Surplus Lines Tax', 'Premium Tax', 'SL Premium Tax', 'Excess Lines Tax', 'SLT'],
-	stamping_fee: ['Stamp Fee', 'Stamping Office Fee', 'SL Stamping Fee'],
+	stamping_fee: ['Stamp Fee', 'Stamping Office Fee', 'SL Stamping Fee', 'Stamp', 'Stamping'],
 	fire_marshal: ['Fire Marshal Tax', 'Fire Marshal Fee'],
 	figa: ['FIGA Assessment', 'FIGA Fee'],
 	slas_fee: ['SLA Fee'],
@@ -449,17 +454,45 @@ export function readColumnName(name: string): ColumnReading {
 	return reading;
 }
 
-// "TX Stamping Fee", "CA SLA Fee": a state's code before a billed tax's name (only those: "Co
-// Policy Fee" is a company's fee, not Colorado's).
-const STATE_PREFIX = /^\s*([A-Za-z]{2})[\s_:-]+(.+)$/;
+// A state in a billed tax's or fee's header, as brokers' systems write it: its code or name
+// before ("TX Stamping Fee", "Texas SL Tax", "New York Stamping Fee") or after, in parentheses
+// or after a dash ("Stamping Fee (TX)", "SL Tax - Florida"). Only before a billed tax: "Co Policy
+// Fee" is a company's fee, not Colorado's.
+const STATE_AFTER = /^(.+?)\s*(?:\(\s*([A-Za-z .]+?)\s*\)|[-–:]\s*([A-Za-z .]+?))\s*$/;
 const TAX_COLUMNS = new Set(FEE_CODES.tax.map(feeColumnId));
+/** Words a state's name can have ("District of Columbia"). */
+const MOST_STATE_WORDS = 3;
+
+/** A state's code from its code or name as a header writes it, or undefined. */
+function stateInHeader(text: string): string | undefined {
+	const words = text.trim();
+	if (/^[A-Za-z]{2}$/.test(words)) {
+		const code = words.toUpperCase();
+		return (STATE_CODES as readonly string[]).includes(code) ? code : undefined;
+	}
+	const read = readStateCode(words);
+	return read.ok && words.length > 2 ? read.value : undefined;
+}
+
+/** The rest of the header read as a billed tax's column, with the state's code. */
+function taxOfState(rest: string, state: string | undefined): ColumnReading | undefined {
+	if (!state) return undefined;
+	const match = readNameOnce(rest).match;
+	return match && TAX_COLUMNS.has(match.id) ? { match: { ...match, state } } : undefined;
+}
 
 function readStatePrefix(name: string): ColumnReading | undefined {
-	const parts = STATE_PREFIX.exec(name);
-	const state = parts?.[1].toUpperCase();
-	if (!parts || !(STATE_CODES as readonly string[]).includes(state!)) return undefined;
-	const rest = readNameOnce(parts[2]).match;
-	return rest && TAX_COLUMNS.has(rest.id) ? { match: { ...rest, state } } : undefined;
+	const after = STATE_AFTER.exec(name);
+	if (after) {
+		const found = taxOfState(after[1], stateInHeader(after[2] ?? after[3]));
+		if (found) return found;
+	}
+	const words = name.trim().split(/[\s_:-]+/);
+	for (let n = 1; n <= MOST_STATE_WORDS && n < words.length; n++) {
+		const found = taxOfState(words.slice(n).join(' '), stateInHeader(words.slice(0, n).join(' ')));
+		if (found) return found;
+	}
+	return undefined;
 }
 
 function readNameOnce(name: string): ColumnReading {
