@@ -9,7 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { HEADER_WORDS } from '../../../nodes/SurplusLinesInvoice/body/columnWords';
 import { matchItemColumns, readColumnName } from '../../../nodes/SurplusLinesInvoice/body/columns';
-import { readStateCode } from '../../../nodes/shared/values';
+import { readTransaction } from '../../../nodes/SurplusLinesInvoice/body/transactionTypes';
+import { readAmount, readStateCode } from '../../../nodes/shared/values';
 
 const DOC = join(__dirname, '../../../docs/reading-sheets.md');
 const START = '<!-- header-words: generated from HEADER_WORDS (columnWords.ts) -->';
@@ -86,5 +87,38 @@ describe('headers as an agency-management system exports them', () => {
 		expect(readStateCode('State of New York')).toEqual({ ok: true, value: 'NY' });
 		expect(readStateCode('Commonwealth of Virginia')).toEqual({ ok: true, value: 'VA' });
 		expect(readStateCode('State of Mind').ok).toBe(false);
+	});
+});
+
+describe('values as agency-management systems export them', () => {
+	it.each([
+		['2,400.00 CR', -2400],
+		['150.00 DR', 150],
+		['99CR', -99],
+		['-', 0],
+		['$1,000.00 CR', -1000],
+	])('"%s" reads %d', (text, value) => {
+		expect(readAmount(text)).toEqual({ ok: true, value });
+	});
+
+	it.each(['-2,400.00 CR', '(2,400.00) CR', '+5 DR'])('"%s" (a sign and CR/DR) is refused, not guessed', (text) => {
+		expect(readAmount(text)).toEqual({ ok: false, message: expect.stringContaining('without a sign') });
+	});
+
+	it.each([
+		['NBS', 'NEW'],
+		['RWL', 'RENEWAL'],
+		['RNL', 'RENEWAL'],
+		['END', 'ENDORSEMENT'],
+		['PCH', 'ENDORSEMENT'],
+		['XLN', 'CANCELLATION'],
+		['CXL', 'CANCELLATION'],
+	])('the ACORD code %s is %s, said', (code, type) => {
+		const read = readTransaction(code);
+		expect(read.ok && read.value?.code).toBe(type);
+	});
+
+	it.each([['AUD', 'audit'], ['REI', 'reinstatement'], ['REW', 'rewrite'], ['NBQ', 'quote'], ['RIX', 'reissue']])('the ACORD code %s is refused with the reason (%s)', (code, why) => {
+		expect(readTransaction(code)).toEqual({ ok: false, message: expect.stringContaining(why) });
 	});
 });
