@@ -14,6 +14,7 @@ import type {
 import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
 import { leftOutKey } from './columnAccount';
+import { readDateColumns } from './dateColumns';
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
 import { isBlankValue } from '../../shared/values';
@@ -229,7 +230,15 @@ function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
 function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	const columns = ctx.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
 	if (columns.mappingMode !== 'defineBelow') {
-		const matched = matchItemColumns(ctx.getInputData()[i]?.json ?? {}, columnsLeftOut(ctx, i));
+		const dated = readDateColumns(ctx.getInputData(), i);
+		const matched = matchItemColumns(dated.item, columnsLeftOut(ctx, i));
+		// A day-first column's rule names the field its column filled.
+		for (const rule of dated.rules) {
+			rule.field =
+				Object.keys(matched.names).find((id) => matched.names[id] === rule.column) ?? rule.field;
+		}
+		matched.rules.push(...dated.rules);
+		matched.problems.push(...dated.problems);
 		const { body, sources, totals } = columnsToBody(matched.values, matched.names);
 		// A required column that matched but is empty is named; one that matched nothing says
 		// which names would have.

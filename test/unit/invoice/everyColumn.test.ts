@@ -139,3 +139,31 @@ describe('Check Sheet and Create', () => {
 		expect(JSON.stringify(output![0].json)).toContain('column \\"Annual Premium\\" (1,200.00)');
 	});
 });
+
+describe('a date column read in one form for all its rows', () => {
+	const endorsement = (policy: string, date: string) => ({ ...BASE_ROW, 'Policy #': policy, Trans: 'END', 'Trans Eff': date });
+
+	it('19/05/2026 in a column makes it day first throughout: 04/05/2026 there is May 4, said on the item', async () => {
+		const items = [endorsement('P-1', '04/05/2026'), endorsement('P-2', '19/05/2026')];
+		const { output } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items });
+		expect(output!.map((o) => [o.json.result, (o.json.body as IDataObject | undefined)?.transaction_effective_date])).toEqual([
+			['would be sent', '2026-05-04'],
+			['would be sent', '2026-05-19'],
+		]);
+		expect(output![0].json._columnRules).toEqual([
+			expect.objectContaining({ field: 'transaction_effective_date', column: 'Trans Eff', value: '04/05/2026', rule: expect.stringContaining('the column writes the day first (row 2: "19/05/2026")') }),
+		]);
+	});
+
+	it('a column with 05/19/2026 and 19/05/2026 cannot be decided: each row with a date in it is refused naming the column', async () => {
+		const items = [endorsement('P-1', '05/19/2026'), endorsement('P-2', '19/05/2026'), endorsement('P-3', '06/01/2026')];
+		const { output } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items });
+		expect(output!.map((o) => o.json.result)).toEqual(['refused', 'refused', 'refused']);
+		expect(output![2].json.reasons).toEqual([expect.stringContaining('column "Trans Eff" (06/01/2026): its dates are written month first in row 1 ("05/19/2026") and day first in row 2 ("19/05/2026")')]);
+	});
+
+	it('a column whose dates all read both ways keeps the US month/day reading', async () => {
+		const { output } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items: [endorsement('P-1', '04/05/2026')] });
+		expect((output![0].json.body as IDataObject).transaction_effective_date).toBe('2026-04-05');
+	});
+});
