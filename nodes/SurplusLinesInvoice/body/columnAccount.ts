@@ -71,6 +71,15 @@ const shown = (value: unknown) =>
  * refusal quotes the header as written and the value, and says the three ways out.
  */
 function unknownColumn(name: string, value: unknown): ColumnAccount {
+	const zero = readAmount(value);
+	if (zero.ok && zero.value === 0) {
+		return {
+			column: name,
+			value,
+			use: 'not used',
+			why: 'a column the package does not read; its value is 0, so nothing is lost',
+		};
+	}
 	const word = moneyOrDateWord(name);
 	const amount = looksLikeAmount(name, value);
 	if (!word && !amount) {

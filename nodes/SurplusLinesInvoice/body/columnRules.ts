@@ -66,7 +66,12 @@ export interface SettledColumns {
 }
 
 /** Column ids read from a row's headers that are not fields of the request. */
-export const READ_ONLY_COLUMNS = ['cancellation_date', 'booking_date', 'transaction_reference'];
+export const READ_ONLY_COLUMNS = [
+	'cancellation_date',
+	'booking_date',
+	'transaction_reference',
+	'address_state',
+];
 
 const shown = (value: unknown) =>
 	typeof value === 'string' ? value.trim() : JSON.stringify(value ?? null);
@@ -261,6 +266,15 @@ function settleReadOnly(
 					: 'read as the day the transaction was booked, which the service does not take; a new or renewal policy is dated by its effective date',
 			});
 		}
+	}
+	const address = given('address_state');
+	if (address) {
+		out.ignored.push({
+			column: address,
+			value: pseudo.address_state,
+			reason:
+				'an address’s state (where the insured gets mail), not the state where the risk is taxed; not used',
+		});
 	}
 	const reference = given('transaction_reference');
 	if (reference) {

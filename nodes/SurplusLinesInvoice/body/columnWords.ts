@@ -37,6 +37,16 @@ export const HEADER_WORDS: readonly HeaderWord[] = [
 		means: 'the insured (Insd, Insd St)',
 	},
 	{ word: 'state', spellings: ['st'], means: 'the taxing state (not a mailing or address state)' },
+	{
+		word: 'mailing',
+		spellings: ['mail'],
+		means: 'an address: Mailing State is listed as not used',
+	},
+	{
+		word: 'address',
+		spellings: ['addr'],
+		means: 'the insured’s address; Address State is listed as not used',
+	},
 	{ word: 'jurisdiction', spellings: ['juris'], means: 'the taxing state' },
 	{
 		word: 'transaction',
@@ -200,6 +210,7 @@ const PARTIES = [
 	'broker',
 ];
 const INSURER_WORDS = ['insurer', 'carrier', 'company', 'market'];
+const ADDRESS_WORDS = ['mailing', 'mail', 'address', 'billing', 'postal'];
 /** Words beside a date word that make the column another transaction's date, or not a date. */
 const NOT_A_DATE = [
 	'transaction',
@@ -323,7 +334,13 @@ const RULES: WordRule[] = [
 	{
 		id: 'state_code',
 		all: [['state', 'jurisdiction']],
-		none: [...MONEY, ...PARTIES, 'domicile', 'date', 'name'],
+		none: [...MONEY, ...PARTIES, ...ADDRESS_WORDS, 'domicile', 'date', 'name'],
+	},
+	// "Mailing State", "Address State": where the insured gets mail, not where the risk is taxed.
+	{
+		id: 'address_state',
+		all: [ADDRESS_WORDS, ['state']],
+		none: [...MONEY, 'date'],
 	},
 	{
 		id: 'insurer_N_naic',

@@ -167,3 +167,18 @@ describe('a date column read in one form for all its rows', () => {
 		expect((output![0].json.body as IDataObject).transaction_effective_date).toBe('2026-04-05');
 	});
 });
+
+describe('columns that are not where the risk is taxed, and zeros', () => {
+	it.each(['Mailing State', 'Address State', 'Mailing St', 'Billing State'])('"%s" other than State is listed as not used, not a taxing-state conflict', (column) => {
+		const matched = read({ [column]: 'NY' });
+		expect(matched.problems).toEqual([]);
+		expect(matched.values.state_code).toBe('TX');
+		expect(matched.ignored).toEqual([expect.objectContaining({ column, value: 'NY', reason: expect.stringContaining('not the state where the risk is taxed') })]);
+	});
+
+	it.each(['-', '0.00', 0])('an unknown money column holding a zero (%j) loses nothing: listed, not refused', (zero) => {
+		const matched = read({ 'MGA Fee': zero });
+		expect(matched.problems).toEqual([]);
+		expect(matched.ignored).toEqual([expect.objectContaining({ column: 'MGA Fee', reason: expect.stringContaining('its value is 0') })]);
+	});
+});
