@@ -28,6 +28,7 @@ export interface HeaderWord {
  */
 export const HEADER_WORDS: readonly HeaderWord[] = [
 	{ word: 'policy', spellings: ['pol'], means: 'the policy (Pol Nbr, Pol Eff, Pol Fee)' },
+	{ word: 'invoice', spellings: ['inv'], means: 'the invoice (Inv Nbr is the invoice number)' },
 	{ word: 'certificate', spellings: ['cert'], means: 'a certificate, read as the policy' },
 	{ word: 'number', spellings: ['no', 'nbr', 'num', 'nr', '#'], means: 'a number or reference' },
 	{ word: 'reference', spellings: ['ref'], means: 'a number or reference' },

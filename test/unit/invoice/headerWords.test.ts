@@ -43,6 +43,8 @@ describe('the one table of header words', () => {
 describe('headers as an agency-management system exports them', () => {
 	it.each([
 		['Invoice Nbr', 'invoice_number'],
+		['Inv Nbr', 'invoice_number'],
+		['Mailing St', 'address_state'],
 		['Policy Nbr', 'policy_number'],
 		['Insd St', 'state_code'],
 		['Trans', 'type_code'],
