@@ -71,6 +71,7 @@ export const READ_ONLY_COLUMNS = [
 	'booking_date',
 	'transaction_reference',
 	'address_state',
+	'tax_exempt',
 ];
 
 const shown = (value: unknown) =>
@@ -214,6 +215,28 @@ function takeFrom(
 	out.rules.push({ field, column, value, rule });
 }
 
+const NOT_EXEMPT = new Set(['n', 'no', 'false', '0', 'none', 'notexempt']);
+const EXEMPT = new Set(['y', 'yes', 'true', '1', 'x', 'exempt', 'taxexempt']);
+
+/**
+ * A tax exemption column: "N" is listed (not exempt); "Y" refuses the row, since the package
+ * cannot tell which taxes the exemption covers and billing them would file what the sheet does
+ * not say; anything else refuses the row as unread.
+ */
+function settleExempt(column: string, value: unknown, out: SettledColumns): void {
+	const key = String(value)
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '');
+	if (NOT_EXEMPT.has(key)) {
+		out.ignored.push({ column, value, reason: 'the row is not tax exempt: nothing to change' });
+		return;
+	}
+	const said = EXEMPT.has(key)
+		? 'marks the row exempt from tax; the package does not know which taxes the exemption covers, so the row is not filed rather than billed a tax the sheet says is not due: give each tax column its amount (0 for an exempt tax, which is filed as 0 and kept over the computed tax), then leave this column out (Columns Not to File)'
+		: 'is not read as exempt or not exempt (write Y or N), so the row is not filed';
+	out.problems.push(`column "${column}" (${shown(value)}) ${said}`);
+}
+
 /** The read-only columns' meaning on this row: used for a field, not used, or a refusal. */
 function settleReadOnly(
 	pseudo: IDataObject,
@@ -276,6 +299,8 @@ function settleReadOnly(
 				'an address’s state (where the insured gets mail), not the state where the risk is taxed; not used',
 		});
 	}
+	const exempt = given('tax_exempt');
+	if (exempt) settleExempt(exempt, pseudo.tax_exempt, out);
 	const reference = given('transaction_reference');
 	if (reference) {
 		const value = pseudo.transaction_reference;

@@ -337,6 +337,12 @@ const RULES: WordRule[] = [
 		all: [['state', 'jurisdiction']],
 		none: [...MONEY, ...PARTIES, ...ADDRESS_WORDS, 'domicile', 'date', 'name'],
 	},
+	// "Tax Exempt", "Exempt": the row says whether the transaction is exempt from the tax.
+	{
+		id: 'tax_exempt',
+		all: [['exempt', 'exemption', 'exempted']],
+		none: ['date', 'number', 'code', 'reason', 'certificate'],
+	},
 	// "Mailing State", "Address State": where the insured gets mail, not where the risk is taxed.
 	{
 		id: 'address_state',

@@ -13,6 +13,7 @@ import type {
 	ResourceMapperField,
 } from 'n8n-workflow';
 
+import { checkColumnMeanings } from './columnMeaning';
 import { headerKeys, headerWords, readHeaderWords } from './columnWords';
 import {
 	type Candidate,
@@ -585,6 +586,7 @@ export function matchItemColumns(
 			`column "${name}" could be ${ids.join(' or ')}; rename the column (for example "${ids.map(displayNameOf).join('" or "')}") or map the columns by hand (Map Each Column Manually)`,
 		);
 	}
+	checkColumnMeanings(settled);
 	const accounts = accountColumns(item, readings, settled, leftOut);
 	for (const id of READ_ONLY_COLUMNS) delete values[id];
 	return { ...settled, accounts };

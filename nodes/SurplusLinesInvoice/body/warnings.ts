@@ -96,6 +96,12 @@ export function invoiceWarnings(body: IDataObject, mode: 'full' | 'partial' = 'f
 	});
 	for (const [path, value] of amounts(body)) {
 		const number = amount(value);
+		// A sheet's computed cell (1000.125) is sent as written, and said: nothing rounded in silence.
+		if (number !== undefined && Math.abs(number * 100 - Math.round(number * 100)) > 1e-6) {
+			warnings.push(
+				`${path}: ${number} has a fraction of a cent and is sent as written; round it to the cent in the sheet if that is not meant`,
+			);
+		}
 		if (number !== undefined && Math.abs(number) > ABSURD_AMOUNT) {
 			warnings.push(
 				`${path}: ${number} is larger than any real amount (over ${ABSURD_AMOUNT.toExponential()}); check for a typo`,

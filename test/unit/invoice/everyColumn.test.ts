@@ -30,7 +30,6 @@ describe('a column the reader does not know', () => {
 		['Annual Premium', '1200', 'a premium'],
 		['Earned Premium', '300', 'a premium'],
 		['Return Premium', '100', 'a premium'],
-		['Tax Exempt', 'Y', 'a tax'],
 		['Commission %', '15', 'money'],
 		['Bound Date', '02/20/2026', 'a date'],
 	])('"%s" (%s) refuses the row, naming the column, its value and that its header names %s', (column, value, what) => {
@@ -180,5 +179,34 @@ describe('columns that are not where the risk is taxed, and zeros', () => {
 		const matched = read({ 'MGA Fee': zero });
 		expect(matched.problems).toEqual([]);
 		expect(matched.ignored).toEqual([expect.objectContaining({ column: 'MGA Fee', reason: expect.stringContaining('its value is 0') })]);
+	});
+});
+
+describe('columns whose meaning goes beyond one field', () => {
+	it('"Total Premium" beside fee or tax amounts is refused naming them; alone, or beside a Premium that fills the field, it is read', () => {
+		const total = read({ Premium: undefined, 'Total Premium': '1,123.50', 'Policy Fee': '75.00', 'SL Tax': '48.50' });
+		expect(total.problems).toEqual([expect.stringContaining('net_premium: column "Total Premium" (1,123.50) is a total, and the row also gives "Policy Fee" (75.00), "SL Tax" (48.50)')]);
+		expect(read({ Premium: undefined, 'Total Premium': '1,000', 'Policy Fee': '-' }).problems).toEqual([]);
+		expect(read({ 'Total Premium': '500', 'Policy Fee': '75' }).problems).toEqual([]);
+	});
+
+	it('an insurer’s percent and amount that give different shares are refused naming both; agreeing ones are read', () => {
+		const row = { Premium: '1,000', 'Insurer 1 NAIC': '90001', 'Insurer 1 %': '60' };
+		expect(read({ ...row, 'Insurer 1 Amount': '500' }).problems).toEqual([expect.stringContaining('columns "Insurer 1 %" (60) and "Insurer 1 Amount" (500) give insurer 1 different shares: 60% of the premium 1000 is 600, not 500')]);
+		expect(read({ ...row, 'Insurer 1 Amount': '600.00' }).problems).toEqual([]);
+	});
+
+	it.each([['Y', 'refused'], ['Yes', 'refused'], ['N', 'listed'], ['No', 'listed'], ['maybe', 'refused']])('"Tax Exempt" %s is %s, never ignored', (value, what) => {
+		const matched = read({ 'Tax Exempt': value });
+		if (what === 'listed') {
+			expect([matched.problems, matched.ignored]).toEqual([[], [expect.objectContaining({ column: 'Tax Exempt', reason: expect.stringContaining('not tax exempt') })]]);
+		} else {
+			expect(matched.problems).toEqual([expect.stringContaining(`column "Tax Exempt" (${value})`)]);
+		}
+	});
+
+	it('a sub-cent premium is sent as written and said in _warnings', async () => {
+		const { output } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items: [{ ...BASE_ROW, Premium: '1000.125' }] });
+		expect(output![0].json._warnings).toEqual([expect.stringContaining('net_premium: 1000.125 has a fraction of a cent and is sent as written')]);
 	});
 });
