@@ -26,7 +26,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { headerWords } from './columnWords';
 import { readTransaction } from './transactionTypes';
-import { isBlankValue, readAmount, readDate, readStateCode } from '../../shared/values';
+import {
+	isBlankValue,
+	readAmount,
+	readDate,
+	readPercent,
+	readStateCode,
+} from '../../shared/values';
 
 /** One column of the row that gives a field. */
 export interface Candidate {
@@ -72,6 +78,7 @@ export const READ_ONLY_COLUMNS = [
 	'transaction_reference',
 	'address_state',
 	'tax_exempt',
+	'commission_percent',
 ];
 
 const shown = (value: unknown) =>
@@ -215,6 +222,39 @@ function takeFrom(
 	out.rules.push({ field, column, value, rule });
 }
 
+/**
+ * A commission percent: the commission is the premium times it, said in `_columnRules`; beside
+ * a Commission column it must agree with it, or the row is refused naming both.
+ */
+function settleCommissionPercent(column: string, value: unknown, out: SettledColumns): void {
+	const percent = readPercent(value);
+	const premium = readAmount(out.values.net_premium);
+	if (!percent.ok || percent.value === undefined || !premium.ok || premium.value === undefined) {
+		out.problems.push(
+			`commission: column "${column}" (${shown(value)}) is a commission percent, and ${percent.ok ? 'the premium is not read' : 'it is not read as a percent'}, so the commission cannot be worked out and the row is not filed`,
+		);
+		return;
+	}
+	const commission = Math.round(premium.value * percent.value) / 100;
+	const how = `the commission is the premium ${premium.value} × ${percent.value}% = ${commission}`;
+	if (isBlankValue(out.values.commission)) {
+		takeFrom(out, 'commission', column, commission, `${how} (column "${column}")`);
+		return;
+	}
+	const given = readAmount(out.values.commission);
+	if (given.ok && given.value !== undefined && Math.abs(given.value - commission) <= 0.01) {
+		out.ignored.push({
+			column,
+			value,
+			reason: `agrees with column "${out.names.commission}": ${how}`,
+		});
+		return;
+	}
+	out.problems.push(
+		`commission: columns "${out.names.commission}" (${shown(out.values.commission)}) and "${column}" (${shown(value)}) disagree: ${how}, so the row is not filed; make them agree or leave one empty`,
+	);
+}
+
 const NOT_EXEMPT = new Set(['n', 'no', 'false', '0', 'none', 'notexempt']);
 const EXEMPT = new Set(['y', 'yes', 'true', '1', 'x', 'exempt', 'taxexempt']);
 
@@ -299,6 +339,8 @@ function settleReadOnly(
 				'an address’s state (where the insured gets mail), not the state where the risk is taxed; not used',
 		});
 	}
+	const percent = given('commission_percent');
+	if (percent) settleCommissionPercent(percent, pseudo.commission_percent, out);
 	const exempt = given('tax_exempt');
 	if (exempt) settleExempt(exempt, pseudo.tax_exempt, out);
 	const reference = given('transaction_reference');

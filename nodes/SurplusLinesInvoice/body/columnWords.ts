@@ -337,6 +337,12 @@ const RULES: WordRule[] = [
 		all: [['state', 'jurisdiction']],
 		none: [...MONEY, ...PARTIES, ...ADDRESS_WORDS, 'domicile', 'date', 'name'],
 	},
+	// "Commission %", "Comm Rate": the commission as a share of the premium.
+	{
+		id: 'commission_percent',
+		all: [['commission'], ['percent', 'rate']],
+		none: ['amount', 'date', 'tax'],
+	},
 	// "Tax Exempt", "Exempt": the row says whether the transaction is exempt from the tax.
 	{
 		id: 'tax_exempt',

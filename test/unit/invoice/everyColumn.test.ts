@@ -30,7 +30,6 @@ describe('a column the reader does not know', () => {
 		['Annual Premium', '1200', 'a premium'],
 		['Earned Premium', '300', 'a premium'],
 		['Return Premium', '100', 'a premium'],
-		['Commission %', '15', 'money'],
 		['Bound Date', '02/20/2026', 'a date'],
 	])('"%s" (%s) refuses the row, naming the column, its value and that its header names %s', (column, value, what) => {
 		const matched = read({ [column]: value });
@@ -208,5 +207,17 @@ describe('columns whose meaning goes beyond one field', () => {
 	it('a sub-cent premium is sent as written and said in _warnings', async () => {
 		const { output } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items: [{ ...BASE_ROW, Premium: '1000.125' }] });
 		expect(output![0].json._warnings).toEqual([expect.stringContaining('net_premium: 1000.125 has a fraction of a cent and is sent as written')]);
+	});
+});
+
+describe('Commission %', () => {
+	it('gives the commission with the premium, said; beside a Commission column it must agree', () => {
+		const alone = read({ 'Comm %': '15' });
+		expect([alone.values.commission, alone.problems]).toEqual([75, []]);
+		expect(alone.rules).toEqual([expect.objectContaining({ field: 'commission', column: 'Comm %', rule: expect.stringContaining('500 × 15% = 75') })]);
+		const agree = read({ 'Commission %': '15%', Commission: '75.00' });
+		expect([agree.values.commission, agree.problems]).toEqual(['75.00', []]);
+		expect(agree.ignored).toEqual([expect.objectContaining({ column: 'Commission %', reason: expect.stringContaining('agrees with column "Commission"') })]);
+		expect(read({ 'Commission %': '15', Commission: '50' }).problems).toEqual([expect.stringContaining('columns "Commission" (50) and "Commission %" (15) disagree')]);
 	});
 });
