@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { AGENCY_HEADER, agencyRows, sheetFees } from '../helpers/agencyExport';
+import { AGENCY_HEADER, agencyRows, storedFiling } from '../helpers/agencyExport';
 import { keyByName } from '../sandbox';
 import type { Context, Scenario } from './context';
 import { items, type Run } from './runData';
@@ -63,14 +63,7 @@ async function checkFiled(run: Run, ctx: Context, kind: string): Promise<string>
 		const listed = ((json._ignoredColumns ?? []) as IDataObject[]).map((c) => String(c.column)).sort();
 		assert.deepEqual(listed, [...row.expect.ignored].sort(), `${label}: the columns not used are listed`);
 		const invoice = await storedInvoice(ctx, kind, json.id);
-		const filing = {
-			type: (invoice.type as IDataObject).name,
-			state: (invoice.state as IDataObject).code,
-			net_premium: invoice.net_premium,
-			change_date: invoice.transaction_effective_date ?? invoice.effective_date,
-			invoice_number: invoice.invoice_number,
-			fees: sheetFees(invoice),
-		};
+		const filing = storedFiling(invoice);
 		assert.deepEqual(filing, row.expect.filing, `${label}: stored as the sheet says`);
 		filed++;
 	}

@@ -145,8 +145,21 @@ export function agencyRows(policy: string): AgencyRow[] {
 export const agencyItem = (row: AgencyRow): IDataObject =>
 	Object.fromEntries(AGENCY_HEADER.map((h) => [h, row.cells[h] ?? '']));
 
+/** What the state sees of a stored invoice, as AgencyExpect's `filing` states it. */
+export function storedFiling(invoice: IDataObject) {
+	return {
+		type: (invoice.type as IDataObject).name,
+		state: (invoice.state as IDataObject).code,
+		net_premium: invoice.net_premium,
+		// Legacy accounts store the date of a change as the effective date.
+		change_date: invoice.transaction_effective_date ?? invoice.effective_date,
+		invoice_number: invoice.invoice_number,
+		fees: sheetFees(invoice),
+	};
+}
+
 /** The fee lines of a stored invoice a broker's sheet gives (not the taxes), sorted by code. */
-export function sheetFees(invoice: IDataObject): Array<[string, number]> {
+function sheetFees(invoice: IDataObject): Array<[string, number]> {
 	const own = new Set(['policy_fee_company', 'inspection_fee', 'broker_fee']);
 	return ((invoice.fees ?? []) as IDataObject[])
 		.filter((f) => own.has(String(f.type)))

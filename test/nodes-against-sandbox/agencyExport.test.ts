@@ -8,7 +8,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { AGENCY_HEADER, AGENCY_LEFT_OUT, type AgencyRow, agencyItem, agencyRows, sheetFees } from '../helpers/agencyExport';
+import { AGENCY_HEADER, AGENCY_LEFT_OUT, type AgencyRow, agencyItem, agencyRows, storedFiling } from '../helpers/agencyExport';
 import { runNode } from '../harness/engine';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
@@ -46,14 +46,7 @@ async function results(keyName: string, output: INodeExecutionData[], rows: Agen
 			}
 			const invoice = await stored(keyName, o.json.id);
 			return {
-				filing: {
-					type: (invoice.type as IDataObject).name,
-					state: (invoice.state as IDataObject).code,
-					net_premium: invoice.net_premium,
-					change_date: invoice.transaction_effective_date ?? invoice.effective_date,
-					invoice_number: invoice.invoice_number,
-					fees: sheetFees(invoice),
-				},
+				filing: storedFiling(invoice),
 				ignored: ((o.json._ignoredColumns ?? []) as IDataObject[]).map((c) => String(c.column)).sort(),
 			};
 		}),
