@@ -17,10 +17,10 @@ const sb = useSandboxSuite();
 
 const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
 
-async function run(keyName: string, operation: string, items: IDataObject[]) {
+async function run(keyName: string, operation: string, items: IDataObject[], options: IDataObject = {}) {
 	const { output } = await runNode({
 		node: new SurplusLinesInvoice(),
-		parameters: { resource: 'invoice', operation, inputMode: 'columns', columns: AUTO, columnsLeftOut: AGENCY_LEFT_OUT },
+		parameters: { resource: 'invoice', operation, inputMode: 'columns', columns: AUTO, columnsLeftOut: AGENCY_LEFT_OUT, options },
 		items,
 		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
 		continueOnFail: true,
@@ -102,5 +102,18 @@ describe('an agency-management export', () => {
 		});
 		const endorsement = output[3].json;
 		expect(endorsement._columnRules).toEqual([expect.objectContaining({ field: 'transaction_effective_date', column: 'Trans Eff', rule: expect.stringContaining('day first') })]);
+	});
+
+	it.each(['t2', 'legacy-t2'])('on %s a Stamp of an old rate is compared by the tax check and kept as the sheet gives it, never replaced in silence; Fail mode refuses the row', async (keyName) => {
+		const [row] = agencyRows(`AMS-STAMP-${keyName}`);
+		const item = { ...agencyItem(row), Stamp: '26.10' };
+		const [warned] = await run(keyName, 'create', [item]);
+		const stamp = ((warned.json._taxCheck as IDataObject).lines as IDataObject[]).find((l) => l.column === 'Stamp');
+		expect(stamp).toMatchObject({ code: 'stamping_fee', sheet: 26.1 });
+		expect(warned.json._warnings).toEqual(expect.arrayContaining([expect.stringContaining('(column "Stamp"): sheet 26.10')]));
+		const fees = ((await stored(keyName, warned.json.id)).fees as IDataObject[]).filter((f) => f.type === 'stamping_fee');
+		expect(fees.map((f) => Number(f.amount))).toEqual([26.1]);
+		const [failed] = await run(keyName, 'create', [{ ...item, 'Pol Nbr': `${String(item['Pol Nbr'])}-F` }], { sheetTaxCheck: 'fail' });
+		expect(JSON.stringify(failed.json)).toContain('TAX_CHECK_FAILED');
 	});
 });
