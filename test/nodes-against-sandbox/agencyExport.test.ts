@@ -106,7 +106,7 @@ describe('an agency-management export', () => {
 
 	it.each(['t2', 'legacy-t2'])('on %s a Stamp of an old rate is compared by the tax check and kept as the sheet gives it, never replaced in silence; Fail mode refuses the row', async (keyName) => {
 		const [row] = agencyRows(`AMS-STAMP-${keyName}`);
-		const item = { ...agencyItem(row), Stamp: '26.10' };
+		const item: IDataObject = { ...agencyItem(row), Stamp: '26.10' };
 		const [warned] = await run(keyName, 'create', [item]);
 		const stamp = ((warned.json._taxCheck as IDataObject).lines as IDataObject[]).find((l) => l.column === 'Stamp');
 		expect(stamp).toMatchObject({ code: 'stamping_fee', sheet: 26.1 });

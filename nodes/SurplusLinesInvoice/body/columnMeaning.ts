@@ -4,11 +4,13 @@
  * the row is refused naming the columns and values:
  * - a premium column named a total ("Total Premium") beside fee or tax columns with amounts may
  *   include them, and would be counted twice;
- * - an insurer's percent and amount that give different shares of the premium.
+ * - an insurer's percent and amount that give different shares of the premium;
+ * - a date of a change on a new or renewal row that is not the policy's effective date.
  */
 import type { SettledColumns } from './columnRules';
 import { headerWords } from './columnWords';
-import { isBlankValue, readAmount, readPercent } from '../../shared/values';
+import { readTransaction } from './transactionTypes';
+import { isBlankValue, readAmount, readDate, readPercent } from '../../shared/values';
 
 const shown = (value: unknown) =>
 	typeof value === 'string' ? value.trim() : JSON.stringify(value ?? null);
@@ -52,8 +54,28 @@ function insurerShares(settled: SettledColumns): void {
 	}
 }
 
+const NOT_CHANGES = new Set(['NEW', 'RENEWAL']);
+
+/**
+ * A date of a change on a new or renewal row that is not the policy's effective date: the
+ * package cannot tell which date the sheet means the transaction to take effect.
+ */
+function changeDateOfNewPolicy(settled: SettledColumns): void {
+	const { values, names } = settled;
+	const type = readTransaction(values.type_code);
+	const code = type.ok ? (type.value?.code ?? 'NEW') : undefined;
+	if (!code || !NOT_CHANGES.has(code) || isBlankValue(values.transaction_effective_date)) return;
+	const change = readDate(values.transaction_effective_date);
+	const effective = readDate(values.effective_date);
+	if (!change.ok || !effective.ok || !effective.value || change.value === effective.value) return;
+	settled.problems.push(
+		`transaction_effective_date: column "${names.transaction_effective_date}" (${shown(values.transaction_effective_date)}) gives a date of a change, and this row is a ${code} whose policy takes effect on column "${names.effective_date}" (${shown(values.effective_date)}); the package cannot tell which date the transaction takes effect, so the row is not filed; leave the change date empty on a new or renewal row, or give the type of the change`,
+	);
+}
+
 /** The checks above, adding their refusals to `settled.problems`. */
 export function checkColumnMeanings(settled: SettledColumns): void {
 	totalPremium(settled);
 	insurerShares(settled);
+	changeDateOfNewPolicy(settled);
 }

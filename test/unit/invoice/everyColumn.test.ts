@@ -221,3 +221,12 @@ describe('Commission %', () => {
 		expect(read({ 'Commission %': '15', Commission: '50' }).problems).toEqual([expect.stringContaining('columns "Commission" (50) and "Commission %" (15) disagree')]);
 	});
 });
+
+describe('a date of a change on a new or renewal row', () => {
+	it('other than the effective date is refused naming both columns; the same date, or on an endorsement, is read', () => {
+		expect(read({ Type: 'New', 'Endorsement Effective Date': '06/01/2026' }).problems).toEqual([expect.stringContaining('column "Endorsement Effective Date" (06/01/2026) gives a date of a change, and this row is a NEW whose policy takes effect on column "Eff Date" (03/01/2026)')]);
+		expect(read({ 'Trans Eff': '06/01/2026' }).problems).toHaveLength(1);
+		expect(read({ Type: 'Renewal', 'Transaction Effective Date': '2026-03-01' }).problems).toEqual([]);
+		expect(read({ Type: 'Endorsement', 'Endorsement Effective Date': '06/01/2026' }).problems).toEqual([]);
+	});
+});
