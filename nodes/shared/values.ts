@@ -47,6 +47,8 @@ function amountRule(text: string): string {
 	if (/\de[+-]?\d/i.test(text)) return why('write the amount in plain digits, without an exponent');
 	if (/^\D*\d{1,3}(\.\d{3})+,\d+\D*$/.test(text) || /^\D*\d+,\d{1,2}\D*$/.test(text))
 		return why('a comma as the decimal mark is not read; write 1234.50');
+	if (/^[-+(].*(CR|DR)$/i.test(text))
+		return why('a CR (credit) or DR (debit) amount is written without a sign or parentheses');
 	if (/[€£¥]/.test(text)) return why('only US dollar amounts ($ or USD) are read');
 	if (/%\s*$/.test(text)) return why('a percent sign is read only in percent fields');
 	if (/\d[\s\u00a0]+\d/.test(text)) return why('no spaces inside a number');
@@ -67,6 +69,15 @@ function numberFromText(raw: string, kind: 'amount' | 'percent' | 'integer'): Re
 	let negative = false;
 	let grouping = false;
 	if (kind === 'amount') {
+		// Report money: "-" alone is a zero, "2,400.00 CR" a credit (negative), "DR" a debit.
+		if (/^[-–—]$/.test(text)) return ok(0);
+		const entry = /^(.*\d)\s*(CR|DR)$/i.exec(text);
+		if (entry) {
+			if (/^[-+(]/.test(entry[1].trim())) return refuse(amountRule(shown));
+			const read = numberFromText(entry[1], kind);
+			if (!read.ok) return read;
+			return ok(entry[2].toUpperCase() === 'CR' ? -read.value : read.value);
+		}
 		// Accounting negative "(1,234.50)", a sign before or after the currency: "-$5", "$-5".
 		const wrapped = /^\((.*)\)$/.exec(text);
 		if (wrapped) text = wrapped[1].trim();
@@ -302,7 +313,9 @@ export function readStateCode(value: unknown): Read<string | undefined> {
 	const key = squash(value);
 	const code = key.toUpperCase();
 	if ((STATE_CODES as readonly string[]).includes(code)) return ok(code);
-	return STATE_NAMES[key] ? ok(STATE_NAMES[key]) : refuse(MESSAGES.stateCode);
+	// "State of New York", "Commonwealth of Virginia": the state's formal name, as exports write it.
+	const name = key.replace(/^(?:stateof|commonwealthof)(?=[a-z]{4})/, '');
+	return STATE_NAMES[name] ? ok(STATE_NAMES[name]) : refuse(MESSAGES.stateCode);
 }
 
 /**

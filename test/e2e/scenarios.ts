@@ -18,6 +18,7 @@ import { MCP_SCENARIOS } from './scenarios-mcp';
 import { SLACK_SCENARIOS } from './scenarios-slack';
 import { WATCH_SCENARIOS } from './scenarios-watch';
 import { TRAP_SCENARIOS } from './scenarios-traps';
+import { AGENCY_SCENARIOS } from './scenarios-agency';
 import { WATCH_RESTART_SCENARIOS } from './scenarios-watch-restart';
 
 export type { Context, Scenario } from './context';
@@ -351,6 +352,7 @@ export const SCENARIOS: Scenario[] = [
 	...REFILE_SCENARIOS,
 	...ACCOUNT_SCENARIOS,
 	...TRAP_SCENARIOS,
+	...AGENCY_SCENARIOS,
 	...SLACK_SCENARIOS,
 	...WATCH_SCENARIOS,
 	...WATCH_RESTART_SCENARIOS,

@@ -26,7 +26,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { headerWords } from './columnWords';
 import { readTransaction } from './transactionTypes';
-import { isBlankValue, readAmount, readDate, readStateCode } from '../../shared/values';
+import {
+	isBlankValue,
+	readAmount,
+	readDate,
+	readPercent,
+	readStateCode,
+} from '../../shared/values';
 
 /** One column of the row that gives a field. */
 export interface Candidate {
@@ -66,7 +72,14 @@ export interface SettledColumns {
 }
 
 /** Column ids read from a row's headers that are not fields of the request. */
-export const READ_ONLY_COLUMNS = ['cancellation_date', 'booking_date', 'transaction_reference'];
+export const READ_ONLY_COLUMNS = [
+	'cancellation_date',
+	'booking_date',
+	'transaction_reference',
+	'address_state',
+	'tax_exempt',
+	'commission_percent',
+];
 
 const shown = (value: unknown) =>
 	typeof value === 'string' ? value.trim() : JSON.stringify(value ?? null);
@@ -209,6 +222,61 @@ function takeFrom(
 	out.rules.push({ field, column, value, rule });
 }
 
+/**
+ * A commission percent: the commission is the premium times it, said in `_columnRules`; beside
+ * a Commission column it must agree with it, or the row is refused naming both.
+ */
+function settleCommissionPercent(column: string, value: unknown, out: SettledColumns): void {
+	const percent = readPercent(value);
+	const premium = readAmount(out.values.net_premium);
+	if (!percent.ok || percent.value === undefined || !premium.ok || premium.value === undefined) {
+		out.problems.push(
+			`commission: column "${column}" (${shown(value)}) is a commission percent, and ${percent.ok ? 'the premium is not read' : 'it is not read as a percent'}, so the commission cannot be worked out and the row is not filed`,
+		);
+		return;
+	}
+	const commission = Math.round(premium.value * percent.value) / 100;
+	const how = `the commission is the premium ${premium.value} × ${percent.value}% = ${commission}`;
+	if (isBlankValue(out.values.commission)) {
+		takeFrom(out, 'commission', column, commission, `${how} (column "${column}")`);
+		return;
+	}
+	const given = readAmount(out.values.commission);
+	if (given.ok && given.value !== undefined && Math.abs(given.value - commission) <= 0.01) {
+		out.ignored.push({
+			column,
+			value,
+			reason: `agrees with column "${out.names.commission}": ${how}`,
+		});
+		return;
+	}
+	out.problems.push(
+		`commission: columns "${out.names.commission}" (${shown(out.values.commission)}) and "${column}" (${shown(value)}) disagree: ${how}, so the row is not filed; make them agree or leave one empty`,
+	);
+}
+
+const NOT_EXEMPT = new Set(['n', 'no', 'false', '0', 'none', 'notexempt']);
+const EXEMPT = new Set(['y', 'yes', 'true', '1', 'x', 'exempt', 'taxexempt']);
+
+/**
+ * A tax exemption column: "N" is listed (not exempt); "Y" refuses the row, since the package
+ * cannot tell which taxes the exemption covers and billing them would file what the sheet does
+ * not say; anything else refuses the row as unread.
+ */
+function settleExempt(column: string, value: unknown, out: SettledColumns): void {
+	const key = String(value)
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '');
+	if (NOT_EXEMPT.has(key)) {
+		out.ignored.push({ column, value, reason: 'the row is not tax exempt: nothing to change' });
+		return;
+	}
+	const said = EXEMPT.has(key)
+		? 'marks the row exempt from tax; the package does not know which taxes the exemption covers, so the row is not filed rather than billed a tax the sheet says is not due: give each tax column its amount (0 for an exempt tax, which is filed as 0 and kept over the computed tax), then leave this column out (Columns Not to File)'
+		: 'is not read as exempt or not exempt (write Y or N), so the row is not filed';
+	out.problems.push(`column "${column}" (${shown(value)}) ${said}`);
+}
+
 /** The read-only columns' meaning on this row: used for a field, not used, or a refusal. */
 function settleReadOnly(
 	pseudo: IDataObject,
@@ -262,6 +330,19 @@ function settleReadOnly(
 			});
 		}
 	}
+	const address = given('address_state');
+	if (address) {
+		out.ignored.push({
+			column: address,
+			value: pseudo.address_state,
+			reason:
+				'an address’s state (where the insured gets mail), not the state where the risk is taxed; not used',
+		});
+	}
+	const percent = given('commission_percent');
+	if (percent) settleCommissionPercent(percent, pseudo.commission_percent, out);
+	const exempt = given('tax_exempt');
+	if (exempt) settleExempt(exempt, pseudo.tax_exempt, out);
 	const reference = given('transaction_reference');
 	if (reference) {
 		const value = pseudo.transaction_reference;
@@ -276,6 +357,9 @@ function settleReadOnly(
 		}
 	}
 }
+
+/** A fee header that starts with a state's code ("NY Stamping Fee"). */
+const STATE_CODE_FIRST = /^\s*[A-Za-z]{2}[\s_:-]+/;
 
 /**
  * A fee column named for a state: a fee of the row's state joins the fee's other columns; an
@@ -304,7 +388,7 @@ function scopedFees(
 			});
 		} else {
 			out.problems.push(
-				`fees: column "${c.name}" (${shown(c.value)}) is a fee for ${c.state}, but the row's state is ${rowState ?? 'not read'}, so the row is not filed; move the amount to the row's state's column or a column without a state ("${c.name.replace(/^\s*[A-Za-z]{2}[\s_:-]+/, '')}")`,
+				`fees: column "${c.name}" (${shown(c.value)}) is a fee for ${c.state}, but the row's state is ${rowState ?? 'not read'}, so the row is not filed; move the amount to the row's state's column or a column without a state${STATE_CODE_FIRST.test(c.name) ? ` ("${c.name.replace(STATE_CODE_FIRST, '')}")` : ''}`,
 			);
 		}
 	}

@@ -7,54 +7,169 @@
  * words fit two fields ("Effective/Expiry Date") is reported as such and never guessed.
  */
 
+/** What a word names in a header the reader does not know (such a column refuses the row). */
+export type WordNames = 'a premium' | 'a tax' | 'a fee' | 'money' | 'a share or rate' | 'a date';
+
+export interface HeaderWord {
+	/** The word as the rules read it. */
+	word: string;
+	/** Abbreviations and other spellings brokers' systems write for it. */
+	spellings: string[];
+	/** What the word means in a header. */
+	means: string;
+	/** In a header the reader does not know: what the word names, so the row is refused. */
+	names?: WordNames;
+}
+
+/**
+ * Every header word the reader knows: its spellings, what it means, and whether a column the
+ * reader does not know is refused for it. The docs show this table (docs/reading-sheets.md, kept
+ * equal by a test); the readers below take their abbreviations and refusal words from it.
+ */
+export const HEADER_WORDS: readonly HeaderWord[] = [
+	{ word: 'policy', spellings: ['pol'], means: 'the policy (Pol Nbr, Pol Eff, Pol Fee)' },
+	{ word: 'invoice', spellings: ['inv'], means: 'the invoice (Inv Nbr is the invoice number)' },
+	{ word: 'certificate', spellings: ['cert'], means: 'a certificate, read as the policy' },
+	{ word: 'number', spellings: ['no', 'nbr', 'num', 'nr', '#'], means: 'a number or reference' },
+	{ word: 'reference', spellings: ['ref'], means: 'a number or reference' },
+	{
+		word: 'insured',
+		spellings: ['insd', 'insrd', 'assured'],
+		means: 'the insured (Insd, Insd St)',
+	},
+	{ word: 'state', spellings: ['st'], means: 'the taxing state (not a mailing or address state)' },
+	{
+		word: 'mailing',
+		spellings: ['mail'],
+		means: 'an address: Mailing State is listed as not used',
+	},
+	{
+		word: 'address',
+		spellings: ['addr'],
+		means: 'the insured’s address; Address State is listed as not used',
+	},
+	{ word: 'jurisdiction', spellings: ['juris'], means: 'the taxing state' },
+	{
+		word: 'transaction',
+		spellings: ['trans', 'tran', 'txn', 'trx', 'tx'],
+		means: 'the transaction (type, date of the change, number)',
+	},
+	{
+		word: 'endorsement',
+		spellings: ['endt', 'endo'],
+		means: 'an endorsement (its date or number)',
+	},
+	{
+		word: 'cancellation',
+		spellings: ['cancel', 'cancelled', 'canceled', 'canc', 'cxl', 'cnl'],
+		means: 'a cancellation (its date)',
+	},
+	{ word: 'code', spellings: ['cd'], means: 'a code' },
+	{
+		word: 'premium',
+		spellings: ['prem'],
+		means: 'the premium (gross, written, net), unless annual, earned, return…',
+		names: 'a premium',
+	},
+	{
+		word: 'amount',
+		spellings: ['amt'],
+		means: 'an amount (SL Tax Amt is the SL Tax)',
+		names: 'money',
+	},
+	{
+		word: 'total',
+		spellings: ['tot'],
+		means: 'a total, compared by the tax check',
+		names: 'money',
+	},
+	{ word: 'tax', spellings: ['taxes'], means: 'a tax (SL Tax, Total Taxes)', names: 'a tax' },
+	{
+		word: 'fee',
+		spellings: ['fees'],
+		means: 'a fee (Pol Fee, Insp Fee, Brkr Fee)',
+		names: 'a fee',
+	},
+	{
+		word: 'stamping',
+		spellings: ['stamp'],
+		means: 'the stamping fee, a billed tax',
+		names: 'a fee',
+	},
+	{ word: 'broker', spellings: ['brkr', 'bkr'], means: 'the broker (Brkr Fee is the broker fee)' },
+	{ word: 'inspection', spellings: ['insp'], means: 'the inspection fee' },
+	{
+		word: 'commission',
+		spellings: ['comm', 'commn'],
+		means: 'the commission amount',
+		names: 'money',
+	},
+	{
+		word: 'percent',
+		spellings: ['pct', 'perc', 'percentage', '%'],
+		means: 'a percent (an insurer’s share)',
+		names: 'a share or rate',
+	},
+	{ word: 'carrier', spellings: ['carr'], means: 'an insurer' },
+	{
+		word: 'effective',
+		spellings: ['eff', 'effect'],
+		means: 'the effective date (with transaction: the date of the change)',
+		names: 'a date',
+	},
+	{ word: 'inception', spellings: ['incept'], means: 'the effective date', names: 'a date' },
+	{
+		word: 'expiration',
+		spellings: ['exp', 'expiry', 'expiring', 'expire', 'expires'],
+		means: 'the expiration date',
+		names: 'a date',
+	},
+	{ word: 'date', spellings: ['dt'], means: 'a date', names: 'a date' },
+	{
+		word: 'bound',
+		spellings: ['binding'],
+		means: 'a binding date, which the service does not take',
+		names: 'a date',
+	},
+	{ word: 'share', spellings: [], means: 'an insurer’s share', names: 'a share or rate' },
+	{ word: 'rate', spellings: [], means: 'a rate', names: 'a share or rate' },
+	...['surcharge', 'assessment', 'charge'].map((word) => ({
+		word,
+		spellings: [],
+		means: 'a fee',
+		names: 'a fee' as const,
+	})),
+	...['levy', 'exempt', 'exemption'].map((word) => ({
+		word,
+		spellings: [],
+		means: 'a tax or an exemption from it',
+		names: 'a tax' as const,
+	})),
+	...[
+		'cost',
+		'due',
+		'balance',
+		'credit',
+		'debit',
+		'refund',
+		'payable',
+		'price',
+		'gross',
+		'net',
+	].map((word) => ({ word, spellings: [], means: 'money', names: 'money' as const })),
+];
+
 /** Abbreviations and other spellings → the word the rules know. */
-const SYNONYMS: Record<string, string> = {
-	insd: 'insured',
-	insrd: 'insured',
-	assured: 'insured',
-	prem: 'premium',
-	eff: 'effective',
-	effect: 'effective',
-	incept: 'inception',
-	exp: 'expiration',
-	expiry: 'expiration',
-	expiring: 'expiration',
-	expire: 'expiration',
-	expires: 'expiration',
-	dt: 'date',
-	pol: 'policy',
-	cert: 'certificate',
-	no: 'number',
-	nbr: 'number',
-	num: 'number',
-	nr: 'number',
-	ref: 'reference',
-	trans: 'transaction',
-	tran: 'transaction',
-	txn: 'transaction',
-	trx: 'transaction',
-	tx: 'transaction',
-	endt: 'endorsement',
-	endo: 'endorsement',
-	cancel: 'cancellation',
-	cancelled: 'cancellation',
-	canceled: 'cancellation',
-	canc: 'cancellation',
-	cxl: 'cancellation',
-	cnl: 'cancellation',
-	cd: 'code',
-	amt: 'amount',
-	pct: 'percent',
-	perc: 'percent',
-	percentage: 'percent',
-	carr: 'carrier',
-	st: 'state',
-	juris: 'jurisdiction',
-	insp: 'inspection',
-	tot: 'total',
-	taxes: 'tax',
-	fees: 'fee',
-};
+const SYNONYMS: Record<string, string> = Object.fromEntries(
+	HEADER_WORDS.flatMap((w) =>
+		w.spellings.filter((s) => /^[a-z]+$/.test(s)).map((s) => [s, w.word]),
+	),
+);
+
+/** In a header the reader does not know: the words that refuse the row, and what they name. */
+export const UNKNOWN_COLUMN_WORDS: ReadonlyMap<string, WordNames> = new Map(
+	HEADER_WORDS.flatMap((w) => (w.names ? [[w.word, w.names] as const] : [])),
+);
 
 /** Words that add nothing to what a column holds ("SL Tax Amount" is the SL Tax column). */
 const FILLER = new Set(['amount', 'paid', 'this', 'time', 'usd', 'value', 'the']);
@@ -96,6 +211,7 @@ const PARTIES = [
 	'broker',
 ];
 const INSURER_WORDS = ['insurer', 'carrier', 'company', 'market'];
+const ADDRESS_WORDS = ['mailing', 'mail', 'address', 'billing', 'postal'];
 /** Words beside a date word that make the column another transaction's date, or not a date. */
 const NOT_A_DATE = [
 	'transaction',
@@ -219,7 +335,25 @@ const RULES: WordRule[] = [
 	{
 		id: 'state_code',
 		all: [['state', 'jurisdiction']],
-		none: [...MONEY, ...PARTIES, 'domicile', 'date', 'name'],
+		none: [...MONEY, ...PARTIES, ...ADDRESS_WORDS, 'domicile', 'date', 'name'],
+	},
+	// "Commission %", "Comm Rate": the commission as a share of the premium.
+	{
+		id: 'commission_percent',
+		all: [['commission'], ['percent', 'rate']],
+		none: ['amount', 'date', 'tax'],
+	},
+	// "Tax Exempt", "Exempt": the row says whether the transaction is exempt from the tax.
+	{
+		id: 'tax_exempt',
+		all: [['exempt', 'exemption', 'exempted']],
+		none: ['date', 'number', 'code', 'reason', 'certificate'],
+	},
+	// "Mailing State", "Address State": where the insured gets mail, not where the risk is taxed.
+	{
+		id: 'address_state',
+		all: [ADDRESS_WORDS, ['state']],
+		none: [...MONEY, 'date'],
 	},
 	{
 		id: 'insurer_N_naic',

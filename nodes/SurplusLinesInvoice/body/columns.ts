@@ -13,18 +13,24 @@ import type {
 	ResourceMapperField,
 } from 'n8n-workflow';
 
+import { checkColumnMeanings } from './columnMeaning';
 import { headerKeys, headerWords, readHeaderWords } from './columnWords';
 import {
 	type Candidate,
-	type ColumnRule,
-	type IgnoredColumn,
+	type SettledColumns,
 	type ValueKind,
 	READ_ONLY_COLUMNS,
 	settleColumns,
 } from './columnRules';
+import {
+	type ColumnAccount,
+	type HeaderReading,
+	accountColumns,
+	leftOutKey,
+} from './columnAccount';
 import { BILLED_TAX_OF, FEE_CODES, INVOICE_FEE_CODES, STATE_CODES } from '../../shared/rules';
 import { FEE_TYPE_NAMES } from '../../shared/service';
-import { isBlankValue, readAmount } from '../../shared/values';
+import { isBlankValue, readAmount, readStateCode } from '../../shared/values';
 
 interface SingleColumn {
 	id: string;
@@ -333,7 +339,7 @@ const FEE_ALIASES: Record<string, string[]> = {
 	inspection_fee: ['Inspection', 'Inspection Fees'],
 	technology_fee: ['Tech Fee'],
 	sl_tax: ['Surplus Lines Tax', 'Premium Tax', 'SL Premium Tax', 'Excess Lines Tax', 'SLT'],
-	stamping_fee: ['Stamp Fee', 'Stamping Office Fee', 'SL Stamping Fee'],
+	stamping_fee: ['Stamp Fee', 'Stamping Office Fee', 'SL Stamping Fee', 'Stamp', 'Stamping'],
 	fire_marshal: ['Fire Marshal Tax', 'Fire Marshal Fee'],
 	figa: ['FIGA Assessment', 'FIGA Fee'],
 	slas_fee: ['SLA Fee'],
@@ -449,17 +455,45 @@ export function readColumnName(name: string): ColumnReading {
 	return reading;
 }
 
-// "TX Stamping Fee", "CA SLA Fee": a state's code before a billed tax's name (only those: "Co
-// Policy Fee" is a company's fee, not Colorado's).
-const STATE_PREFIX = /^\s*([A-Za-z]{2})[\s_:-]+(.+)$/;
+// A state in a billed tax's or fee's header, as brokers' systems write it: its code or name
+// before ("TX Stamping Fee", "Texas SL Tax", "New York Stamping Fee") or after, in parentheses
+// or after a dash ("Stamping Fee (TX)", "SL Tax - Florida"). Only before a billed tax: "Co Policy
+// Fee" is a company's fee, not Colorado's.
+const STATE_AFTER = /^(.+?)\s*(?:\(\s*([A-Za-z .]+?)\s*\)|[-–:]\s*([A-Za-z .]+?))\s*$/;
 const TAX_COLUMNS = new Set(FEE_CODES.tax.map(feeColumnId));
+/** Words a state's name can have ("District of Columbia"). */
+const MOST_STATE_WORDS = 3;
+
+/** A state's code from its code or name as a header writes it, or undefined. */
+function stateInHeader(text: string): string | undefined {
+	const words = text.trim();
+	if (/^[A-Za-z]{2}$/.test(words)) {
+		const code = words.toUpperCase();
+		return (STATE_CODES as readonly string[]).includes(code) ? code : undefined;
+	}
+	const read = readStateCode(words);
+	return read.ok && words.length > 2 ? read.value : undefined;
+}
+
+/** The rest of the header read as a billed tax's column, with the state's code. */
+function taxOfState(rest: string, state: string | undefined): ColumnReading | undefined {
+	if (!state) return undefined;
+	const match = readNameOnce(rest).match;
+	return match && TAX_COLUMNS.has(match.id) ? { match: { ...match, state } } : undefined;
+}
 
 function readStatePrefix(name: string): ColumnReading | undefined {
-	const parts = STATE_PREFIX.exec(name);
-	const state = parts?.[1].toUpperCase();
-	if (!parts || !(STATE_CODES as readonly string[]).includes(state!)) return undefined;
-	const rest = readNameOnce(parts[2]).match;
-	return rest && TAX_COLUMNS.has(rest.id) ? { match: { ...rest, state } } : undefined;
+	const after = STATE_AFTER.exec(name);
+	if (after) {
+		const found = taxOfState(after[1], stateInHeader(after[2] ?? after[3]));
+		if (found) return found;
+	}
+	const words = name.trim().split(/[\s_:-]+/);
+	for (let n = 1; n <= MOST_STATE_WORDS && n < words.length; n++) {
+		const found = taxOfState(words.slice(n).join(' '), stateInHeader(words.slice(0, n).join(' ')));
+		if (found) return found;
+	}
+	return undefined;
 }
 
 function readNameOnce(name: string): ColumnReading {
@@ -501,16 +535,9 @@ export function requiredColumnNames(): Record<string, string[]> {
 	);
 }
 
-interface MatchedColumns {
-	/** Column id → value. */
-	values: IDataObject;
-	/** Column id → the item's own column name it came from. */
-	names: Record<string, string>;
-	problems: string[];
-	/** Columns whose words name something known that are not used, with why. */
-	ignored: IgnoredColumn[];
-	/** Fields a domain rule decided, or took from a column not their own. */
-	rules: ColumnRule[];
+interface MatchedColumns extends SettledColumns {
+	/** What became of every column of the row, in the row's order. */
+	accounts: ColumnAccount[];
 }
 
 const SINGLE_TYPES = new Map(SINGLE_COLUMNS.map((c) => [c.id, c.type]));
@@ -531,11 +558,18 @@ function kindOf(id: string): ValueKind {
  * columns give one field with values that agree, the better name is kept; values that differ are
  * refused naming both, unless a domain rule of `columnRules.ts` decides (and the item says so).
  */
-export function matchItemColumns(item: IDataObject): MatchedColumns {
+export function matchItemColumns(
+	item: IDataObject,
+	leftOut: ReadonlySet<string> = new Set(),
+): MatchedColumns {
 	const candidates = new Map<string, Candidate[]>();
 	const unclear: Array<{ name: string; ids: string[] }> = [];
+	const readings = new Map<string, HeaderReading>();
 	for (const [name, value] of Object.entries(item)) {
+		// A column named in Columns Not to File is not read at all.
+		if (leftOut.has(leftOutKey(name))) continue;
 		const { match, ambiguous } = readColumnName(name);
+		readings.set(name, { id: match?.id, ambiguous });
 		if (ambiguous && !isBlankValue(value)) unclear.push({ name, ids: ambiguous });
 		if (!match) continue;
 		const list = candidates.get(match.id) ?? [];
@@ -552,8 +586,10 @@ export function matchItemColumns(item: IDataObject): MatchedColumns {
 			`column "${name}" could be ${ids.join(' or ')}; rename the column (for example "${ids.map(displayNameOf).join('" or "')}") or map the columns by hand (Map Each Column Manually)`,
 		);
 	}
+	checkColumnMeanings(settled);
+	const accounts = accountColumns(item, readings, settled, leftOut);
 	for (const id of READ_ONLY_COLUMNS) delete values[id];
-	return settled;
+	return { ...settled, accounts };
 }
 
 interface ColumnsBody {

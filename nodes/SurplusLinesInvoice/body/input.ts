@@ -13,6 +13,8 @@ import type {
 
 import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
+import { leftOutKey } from './columnAccount';
+import { readDateColumns } from './dateColumns';
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
 import { isBlankValue } from '../../shared/values';
@@ -212,6 +214,13 @@ interface RawBody {
 	columns?: ColumnNotes;
 }
 
+/** Columns Not to File: the headers, as written, separated by commas or new lines. */
+function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
+	const raw = ctx.getNodeParameter('columnsLeftOut', i, '') as unknown;
+	const text = typeof raw === 'string' ? raw : '';
+	return new Set(text.split(/[,\n]/).map(leftOutKey).filter(Boolean));
+}
+
 /**
  * Map Columns. "Map Automatically" reads the item's own columns by name (aliases included);
  * "Map Each Column Manually" gives the values by column id. The whole parameter is read, not
@@ -221,7 +230,15 @@ interface RawBody {
 function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	const columns = ctx.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
 	if (columns.mappingMode !== 'defineBelow') {
-		const matched = matchItemColumns(ctx.getInputData()[i]?.json ?? {});
+		const dated = readDateColumns(ctx.getInputData(), i);
+		const matched = matchItemColumns(dated.item, columnsLeftOut(ctx, i));
+		// A day-first column's rule names the field its column filled.
+		for (const rule of dated.rules) {
+			rule.field =
+				Object.keys(matched.names).find((id) => matched.names[id] === rule.column) ?? rule.field;
+		}
+		matched.rules.push(...dated.rules);
+		matched.problems.push(...dated.problems);
 		const { body, sources, totals } = columnsToBody(matched.values, matched.names);
 		// A required column that matched but is empty is named; one that matched nothing says
 		// which names would have.
@@ -230,7 +247,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 			if (matched.names[id]) sources[id] ??= matched.names[id];
 			else unmatched[id] = names;
 		}
-		const columns = { ignored: matched.ignored, rules: matched.rules };
+		const columns = { ignored: matched.ignored, rules: matched.rules, accounts: matched.accounts };
 		return { raw: body, sources, problems: matched.problems, names: unmatched, totals, columns };
 	}
 	const names = Object.fromEntries(

@@ -55,8 +55,19 @@ const SHORT_RATE_CANCEL = reading(
 	'return',
 );
 
+// ACORD transaction codes, as agency-management systems export them.
+const ACORD_NEW = reading('NEW', 'ACORD NBS: new business');
+const ACORD_RENEWAL = reading('RENEWAL', 'ACORD renewal (RWL/RNL)');
+const ACORD_CHANGE = reading('ENDORSEMENT', 'ACORD PCH: policy change, an endorsement');
+const ACORD_CANCEL = reading('CANCELLATION', 'ACORD XLN: cancellation');
+
 /** Sheet words, lower case with letters and digits only, → their reading. */
 const READINGS: Record<string, TransactionReading> = {
+	nbs: ACORD_NEW,
+	rwl: ACORD_RENEWAL,
+	rnl: ACORD_RENEWAL,
+	pch: ACORD_CHANGE,
+	xln: ACORD_CANCEL,
 	new: NEW_POLICY,
 	newbusiness: NEW_POLICY,
 	nb: NEW_POLICY,
@@ -122,6 +133,10 @@ const REFUSED: Record<string, string> = {
 	bd: 'is a binder: a binder is not filed as an invoice; file the policy once it is issued (PN, new policy)',
 	binder:
 		'is a binder: a binder is not filed as an invoice; file the policy once it is issued (PN, new policy)',
+	aud: `is an audit (ACORD AUD), ${NOT_INVOICES}`,
+	rew: `is a rewrite (ACORD REW), ${NOT_INVOICES}; file a cancellation of the old policy and the new policy`,
+	nbq: 'is a new-business quote (ACORD NBQ): a quote is not filed; file the policy once it is bound and issued (NBS)',
+	rix: `is a reissue (ACORD RIX), ${NOT_INVOICES}; file the changes as an endorsement (PCH)`,
 	re: 'could be a renewal, a return premium or a reinstatement; write RN/PR, RPE or the type itself',
 };
 

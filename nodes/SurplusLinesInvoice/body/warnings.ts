@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ColumnAccount } from './columnAccount';
 import type { ColumnRule, IgnoredColumn } from './columnRules';
 
 /** Larger than any real premium or fee; 1e308 and friends are typos, not amounts. */
@@ -95,6 +96,12 @@ export function invoiceWarnings(body: IDataObject, mode: 'full' | 'partial' = 'f
 	});
 	for (const [path, value] of amounts(body)) {
 		const number = amount(value);
+		// A sheet's computed cell (1000.125) is sent as written, and said: nothing rounded in silence.
+		if (number !== undefined && Math.abs(number * 100 - Math.round(number * 100)) > 1e-6) {
+			warnings.push(
+				`${path}: ${number} has a fraction of a cent and is sent as written; round it to the cent in the sheet if that is not meant`,
+			);
+		}
 		if (number !== undefined && Math.abs(number) > ABSURD_AMOUNT) {
 			warnings.push(
 				`${path}: ${number} is larger than any real amount (over ${ABSURD_AMOUNT.toExponential()}); check for a typo`,
@@ -153,6 +160,8 @@ export interface ColumnNotes {
 	ignored: IgnoredColumn[];
 	/** Fields a domain rule decided between columns, or took from a column not their own. */
 	rules: ColumnRule[];
+	/** What became of every column of the row (Check Sheet shows it). */
+	accounts?: ColumnAccount[];
 }
 
 const COLUMN_NOTES = new WeakMap<object, Map<number, ColumnNotes>>();
@@ -161,17 +170,23 @@ const COLUMN_NOTES = new WeakMap<object, Map<number, ColumnNotes>>();
 export function noteColumns(ctx: object, itemIndex: number, notes: ColumnNotes): void {
 	if (!COLUMN_NOTES.has(ctx)) COLUMN_NOTES.set(ctx, new Map());
 	const byItem = COLUMN_NOTES.get(ctx)!;
-	if (notes.ignored.length || notes.rules.length) byItem.set(itemIndex, notes);
+	if (notes.ignored.length || notes.rules.length || notes.accounts?.length)
+		byItem.set(itemIndex, notes);
 	else byItem.delete(itemIndex);
 }
 
-/** The fields to add to item `itemIndex`'s output for its columns (and forgets them). */
-export function takeColumnNotes(ctx: object, itemIndex: number): IDataObject {
+/**
+ * The fields to add to item `itemIndex`'s output for its columns (and forgets them); with
+ * `everyColumn`, also `sheetColumns`, what became of each column (Check Sheet).
+ */
+export function takeColumnNotes(ctx: object, itemIndex: number, everyColumn = false): IDataObject {
 	const byItem = COLUMN_NOTES.get(ctx);
 	const notes = byItem?.get(itemIndex);
 	byItem?.delete(itemIndex);
 	const json: IDataObject = {};
 	if (notes?.rules.length) json._columnRules = notes.rules as unknown as IDataObject[];
 	if (notes?.ignored.length) json._ignoredColumns = notes.ignored as unknown as IDataObject[];
+	if (everyColumn && notes?.accounts?.length)
+		json.sheetColumns = notes.accounts as unknown as IDataObject[];
 	return json;
 }

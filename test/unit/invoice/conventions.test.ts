@@ -67,7 +67,7 @@ describe('header sets of four conventions (Map Automatically)', () => {
 			'Stamping Fee Amount': 'fee_stamping_fee',
 			'Tax Amount': 'sheet_total_taxes',
 			'Unique Market Reference': undefined,
-			'Commission %': undefined,
+			'Commission %': 'commission_percent',
 			'Sum Insured': undefined,
 			'Insured Country': undefined,
 		};

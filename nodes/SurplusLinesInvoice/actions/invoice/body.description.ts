@@ -83,6 +83,16 @@ const columnsProperties: INodeProperties[] = [
 		},
 		displayOptions: columnsOnly,
 	},
+	{
+		displayName: 'Columns Not to File',
+		name: 'columnsLeftOut',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Retail Agent Fee, Earned Premium',
+		description:
+			'Map Automatically: headers of the sheet to leave out, as written, separated by commas. A column the node does not read whose header names money, a tax, a fee, a premium or a date, or whose value is an amount, refuses the row unless it is named here; a column named here is not read and is listed in _ignoredColumns.',
+		displayOptions: columnsOnly,
+	},
 ];
 
 const jsonBodyFull: INodeProperties = {

@@ -55,7 +55,7 @@ function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
 	}
 	const warnings = takeInvoiceWarnings(ctx, index);
 	if (warnings.length) json._warnings = warnings;
-	return { ...json, ...takeColumnNotes(ctx, index), notChecked: NOT_CHECKED };
+	return { ...json, ...takeColumnNotes(ctx, index, true), notChecked: NOT_CHECKED };
 }
 
 /** Every row, in order, each paired to its input item; a refused row is an item, not an error. */
