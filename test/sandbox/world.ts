@@ -18,6 +18,12 @@ export class World {
 	invoices = new InvoiceStore();
 	idempotency = new IdempotencyStore();
 	rateLimiter = new RateLimiter();
+	/**
+	 * Percentage points added to every percentage rate the calculator (only: not the preview)
+	 * uses in a state: a calculator that disagrees with the service's own preview, as a real one
+	 * might (POST /_sandbox/calculator).
+	 */
+	calculatorSkew = new Map<string, number>();
 	/** Set once the server listens; download links point here. */
 	origin = 'http://127.0.0.1';
 
@@ -32,6 +38,7 @@ export class World {
 		this.idempotency = new IdempotencyStore();
 		this.rateLimiter = new RateLimiter();
 		this.faults.reset();
+		this.calculatorSkew = new Map();
 	}
 
 	state(code: string): { row: StateRow; rates: StateRates } | undefined {
