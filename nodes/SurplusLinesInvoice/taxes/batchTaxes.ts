@@ -122,15 +122,10 @@ class Run {
 		}
 	}
 
-	/** A computed row's figures, unless the sheet's own differ: then its preview decides. */
-	async computed(row: TaxRow, taxCalculation: IDataObject, how: string): Promise<void> {
-		const compares = this.check && hasSheetTaxes(row.input);
-		if (compares && sheetTaxesDiffer(row.input, taxCalculation, this.check!.tolerance))
-			return await this.own(row, 'its sheet taxes differ from the computation');
-		this.rows.set(row.index, {
-			reply: { data: { validation: { errors: [] }, tax_calculation: taxCalculation } },
-			how,
-		});
+	/** Whether the row's sheet taxes differ from the computation: its own preview then decides. */
+	private differs(row: TaxRow, taxCalculation: IDataObject): boolean {
+		if (!this.check || !hasSheetTaxes(row.input)) return false;
+		return sheetTaxesDiffer(row.input, taxCalculation, this.check.tolerance);
 	}
 
 	/** A group's rows of one kind: confirmed by the preview of its latest row, then computed. */
@@ -141,6 +136,9 @@ class Run {
 			const computed = computeTaxes(model, row.body);
 			if ('unsure' in computed) unsure.push(this.own(row, computed.unsure.replace(/^its /, 'a ')));
 			else if (computed.tie) unsure.push(this.own(row, 'a line on a rounding tie'));
+			// Sent at once, beside the group's confirmation: the verdict rests on the row's preview.
+			else if (this.differs(row, computed.taxCalculation))
+				unsure.push(this.own(row, 'its sheet taxes differ from the computation'));
 			else sure.push({ row, tax: computed.taxCalculation });
 		}
 		const latest = sure.reduce<(typeof sure)[number] | undefined>(
@@ -170,7 +168,11 @@ class Run {
 				for (const { row } of others) unsure.push(this.own(row, 'its group did not match its preview'));
 			} else {
 				const how = `computed from ${period} (${describeRates(model)}), confirmed by the preview of row ${latest.row.index + 1}`;
-				for (const { row, tax } of others) unsure.push(this.computed(row, tax, how));
+				for (const { row, tax } of others)
+					this.rows.set(row.index, {
+						reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
+						how,
+					});
 			}
 		}
 		await Promise.all(unsure);
@@ -186,9 +188,13 @@ class Run {
 		const found: Array<{ from: number; to: number; model: TaxModel }> = [];
 		let from = 0;
 		while (from < dates.length) {
-			const model = await at(from);
 			let [same, other] = [from, dates.length - 1];
-			if (other > from && sameRates(await at(other), model)) same = other;
+			// Both ends asked at once.
+			const end = other > from ? at(other) : undefined;
+			// Its failure is the state's, met below when awaited; unawaited it would be unhandled.
+			end?.catch(() => undefined);
+			const model = await at(from);
+			if (end && sameRates(await end, model)) same = other;
 			while (other - same > 1) {
 				const middle = Math.floor((same + other) / 2);
 				if (sameRates(await at(middle), model)) same = middle;
