@@ -205,6 +205,8 @@ export const SERVICE_LOCAL_TIME_FIELDS = ['created', 'added'] as const;
  *   confirms each group is of its latest row, so a change before it is).
  */
 export const TAX_DATE_FIELD = 'effective_date';
+/** The scope `GET /auth/me` lists for a key that may use the calculator. */
+export const CALCULATOR_SCOPE = 'calculator';
 export const FLAT_CHARGE_SKIPPED_ON: readonly string[] = ['ENDORSEMENT', 'CANCELLATION'];
 export const ROUNDING_DECIMALS: Readonly<Record<string, number | null>> = {
 	standard: 2,

@@ -121,6 +121,19 @@ describe('Create Many taxes at batch cost', () => {
 		expect(spent).toBeLessThanOrEqual(1 + 2 + 5 + 2 + 1);
 	});
 
+	it('rows on a rounding tie are confirmed as a set of their own, not previewed one by one', async () => {
+		// 1,010 + 20k dollars at TX's 4.85% fall on a half cent: 48.985, 49.955...
+		const rows = [...Array.from({ length: 10 }, (_, k) => row(`TIE-${k}`, 'TX', { net_premium: 1010 + 20 * k })), row('TIE-P1', 'TX', { net_premium: 1234.56 }), row('TIE-P2', 'TX', { net_premium: 2345.67 })];
+		const single = await createEach('t3', rows);
+		sb.reset();
+		const many = await createMany('t3', rows);
+		expect(verdicts(many.output)).toEqual(verdicts(single.output));
+		const from = (many.output ?? []).map((i) => String(i.json._taxesFrom));
+		expect(from.filter((f) => /^computed from the TX rates .*, rows on a rounding tie, confirmed by the preview of row \d+$/.test(f))).toHaveLength(9);
+		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
+		expect(hint.message).toMatch(/1 calculator estimates, 2 previews confirming a group\. 3 calls in all\.$/);
+	});
+
 	it('a group whose estimate does not match its preview is previewed row by row, and says so', async () => {
 		const rows = [0, 1, 2, 3].map((n) => row(`SK-${n}`, 'NY', { net_premium: 5000 + n }));
 		const single = await createEach('t3', rows);

@@ -17,10 +17,16 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { accountInfo } from '../../shared/account';
 import { inFlightLimit } from '../../shared/concurrency';
 import { readErrorInfo } from '../../shared/errors';
 import { isValidDate } from '../../shared/rules';
-import { FLAT_CHARGE_SKIPPED_ON, PATHS, TAX_DATE_FIELD } from '../../shared/service';
+import {
+	CALCULATOR_SCOPE,
+	FLAT_CHARGE_SKIPPED_ON,
+	PATHS,
+	TAX_DATE_FIELD,
+} from '../../shared/service';
 import { apiRequest, type ApiReply } from '../../shared/transport';
 import type { InvoiceInput } from '../body/input';
 import { previewInvoice } from './preview';
@@ -53,6 +59,13 @@ export interface BatchTaxes {
 	summary: string;
 	/** Set when the calculator could not be used: every row was previewed. */
 	warning?: string;
+}
+
+/** A row's computed figures; `odd`: on a tie where half up and half to even differ. */
+interface Computed {
+	row: TaxRow;
+	tax: IDataObject;
+	odd: boolean;
 }
 
 type Limit = <T>(work: () => Promise<T>) => Promise<T>;
@@ -128,54 +141,66 @@ class Run {
 		return sheetTaxesDiffer(row.input, taxCalculation, this.check.tolerance);
 	}
 
-	/** A group's rows of one kind: confirmed by the preview of its latest row, then computed. */
+	/**
+	 * A group's rows of one kind: those on a rounding tie apart (confirmed by a row where half up
+	 * and half to even differ, when there is one), each set confirmed by the preview of one of its
+	 * rows, then computed.
+	 */
 	async confirmAndCompute(model: TaxModel, rows: TaxRow[], period: string): Promise<void> {
-		const sure: Array<{ row: TaxRow; tax: IDataObject }> = [];
-		const unsure: Array<Promise<void>> = [];
+		const plain: Computed[] = [];
+		const ties: Computed[] = [];
+		const work: Array<Promise<void>> = [];
 		for (const row of rows) {
 			const computed = computeTaxes(model, row.body);
-			if ('unsure' in computed) unsure.push(this.own(row, computed.unsure.replace(/^its /, 'a ')));
-			else if (computed.tie) unsure.push(this.own(row, 'a line on a rounding tie'));
+			if ('unsure' in computed) work.push(this.own(row, computed.unsure.replace(/^its /, 'a ')));
 			// Sent at once, beside the group's confirmation: the verdict rests on the row's preview.
 			else if (this.differs(row, computed.taxCalculation))
-				unsure.push(this.own(row, 'its sheet taxes differ from the computation'));
-			else sure.push({ row, tax: computed.taxCalculation });
-		}
-		const latest = sure.reduce<(typeof sure)[number] | undefined>(
-			(best, s) => (!best || dateOf(s.row) >= dateOf(best.row) ? s : best),
-			undefined,
-		);
-		if (latest) {
-			this.confirmations++;
-			let difference: string | undefined;
-			try {
-				const reply = await this.preview(latest.row);
-				const served = reply.data.tax_calculation as IDataObject | undefined;
-				difference = served ? taxDifference(latest.tax, served) : 'the preview has no taxes';
-				this.rows.set(latest.row.index, {
-					reply,
-					how: 'its own preview, which confirmed its group',
+				work.push(this.own(row, 'its sheet taxes differ from the computation'));
+			else
+				(computed.tie ? ties : plain).push({
+					row,
+					tax: computed.taxCalculation,
+					odd: computed.tie?.odd === true,
 				});
-			} catch (error) {
-				this.rows.set(latest.row.index, { error: error as Error });
-				difference = `its preview failed (${(error as Error).message})`;
-			}
-			const others = sure.filter((s) => s !== latest);
-			if (difference) {
-				this.fellBack.push(
-					`${period}: the computation did not match the preview of row ${latest.row.index + 1} (${difference}); its ${others.length} other rows were previewed one by one`,
-				);
-				for (const { row } of others) unsure.push(this.own(row, 'its group did not match its preview'));
-			} else {
-				const how = `computed from ${period} (${describeRates(model)}), confirmed by the preview of row ${latest.row.index + 1}`;
-				for (const { row, tax } of others)
-					this.rows.set(row.index, {
-						reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
-						how,
-					});
-			}
 		}
-		await Promise.all(unsure);
+		work.push(this.confirmSet(model, plain, period, ''));
+		work.push(this.confirmSet(model, ties, period, ', rows on a rounding tie'));
+		await Promise.all(work);
+	}
+
+	/** Confirmed by the preview of its latest row (an odd tie first), then computed; else previewed. */
+	private async confirmSet(model: TaxModel, set: Computed[], period: string, kind: string) {
+		const later = (best: Computed | undefined, c: Computed) =>
+			!best || (c.odd && !best.odd) || (c.odd === best.odd && dateOf(c.row) >= dateOf(best.row))
+				? c
+				: best;
+		const chosen = set.reduce<Computed | undefined>(later, undefined);
+		if (!chosen) return;
+		this.confirmations++;
+		let difference: string | undefined;
+		try {
+			const reply = await this.preview(chosen.row);
+			const served = reply.data.tax_calculation as IDataObject | undefined;
+			difference = served ? taxDifference(chosen.tax, served) : 'the preview has no taxes';
+			this.rows.set(chosen.row.index, { reply, how: 'its own preview, which confirmed its group' });
+		} catch (error) {
+			this.rows.set(chosen.row.index, { error: error as Error });
+			difference = `its preview failed (${(error as Error).message})`;
+		}
+		const others = set.filter((c) => c !== chosen);
+		if (difference) {
+			this.fellBack.push(
+				`${period}${kind}: the computation did not match the preview of row ${chosen.row.index + 1} (${difference}); its ${others.length} other rows were previewed one by one`,
+			);
+			await Promise.all(others.map(({ row }) => this.own(row, 'its group did not match its preview')));
+			return;
+		}
+		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${chosen.row.index + 1}`;
+		for (const { row, tax } of others)
+			this.rows.set(row.index, {
+				reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
+				how,
+			});
 	}
 
 	/** The state's rate periods over its rows' dates, each with the model of its first date. */
@@ -220,7 +245,8 @@ class Run {
 			for (const row of inPeriod) {
 				const change = flat && FLAT_CHARGE_SKIPPED_ON.includes(String(row.body.type_code));
 				const kind = `${change ? 'change' : ''}|${Number(row.body.net_premium) < 0 ? 'return' : ''}`;
-				kinds.set(kind, [...(kinds.get(kind) ?? []), row]);
+				if (!kinds.has(kind)) kinds.set(kind, []);
+				kinds.get(kind)!.push(row);
 			}
 			for (const kindRows of kinds.values())
 				work.push(this.confirmAndCompute(model, kindRows, period));
@@ -241,6 +267,30 @@ function calculatorRefusal(error: unknown): string | undefined {
 	return info?.code === 'FORBIDDEN' ? info.message : undefined;
 }
 
+/** The state's first estimate, at its earliest date. */
+function firstEstimate(run: Run, state: string, stateRows: TaxRow[]): Promise<TaxModel> {
+	const date = stateRows.map(dateOf).sort()[0];
+	return run.estimate(state, date, stateRows[0].index);
+}
+
+/**
+ * Why the account check (made once per execution anyway) says the calculator cannot be used;
+ * undefined when it can, null when the check did not answer.
+ */
+async function calculatorOff(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Promise<string | undefined | null> {
+	try {
+		const me = await accountInfo(ctx, itemIndex);
+		if (!me.scopes.includes(CALCULATOR_SCOPE)) return 'the key lacks the calculator scope';
+		if (me.calculatorEnabled === false) return 'the calculator is switched off for the account';
+		return undefined;
+	} catch {
+		return null;
+	}
+}
+
 export async function taxesAtBatchCost(
 	ctx: IExecuteFunctions,
 	rows: TaxRow[],
@@ -253,46 +303,47 @@ export async function taxesAtBatchCost(
 		if (!groupable(row)) work.push(run.own(row, 'its state, date or premium is not one to group'));
 		else {
 			const state = String(row.body.state_code);
-			byState.set(state, [...(byState.get(state) ?? []), row]);
+			if (!byState.has(state)) byState.set(state, []);
+			byState.get(state)!.push(row);
 		}
 	}
-	let warning: string | undefined;
 	const states = [...byState.entries()];
-	// The first estimate alone: a key without the calculator is told by one call, not one per state.
-	const firstOf = (state: string, stateRows: TaxRow[]) => {
-		const date = stateRows.map(dateOf).sort()[0];
-		return run.estimate(state, date, stateRows[0].index);
-	};
-	for (const [position, [state, stateRows]] of states.entries()) {
-		const starting = firstOf(state, stateRows);
-		if (position === 0) {
-			try {
-				await starting;
-			} catch (error) {
-				const refusal = calculatorRefusal(error);
-				if (refusal !== undefined) {
-					const grouped = states.reduce((n, [, r]) => n + r.length, 0);
-					warning = `The calculator is not available to this key (${refusal}), so the taxes of ${grouped} rows come from a preview per row: ${grouped} calls of the key's hourly limit instead of about ${states.length * 3} (an estimate and a confirming preview per state and rate period). Ask the operator for the calculator scope on this key, or to enable the calculator for the account.`;
-					for (const row of states.flatMap(([, r]) => r))
-						work.push(run.own(row, 'the calculator is not available to this key'));
-					break;
-				}
-			}
-		}
-		work.push(
-			starting
-				.then((first) => run.state(state, stateRows, first))
-				.catch(async (error: unknown) => {
-					const why = error instanceof Unusable ? error.message : (error as Error).message;
-					run.fellBack.push(`${state}: ${why}; its ${stateRows.length} rows were previewed one by one`);
-					await Promise.all(
-						stateRows
-							.filter((row) => !run.rows.has(row.index))
-							.map((row) => run.own(row, 'its state could not be computed')),
-					);
-				}),
+	const grouped = states.reduce((n, [, stateRows]) => n + stateRows.length, 0);
+	let off = states.length ? await calculatorOff(ctx, rows[0].index) : undefined;
+	// Where the account check did not tell, the first estimate alone does: one call, not one per state.
+	let first: Promise<TaxModel> | undefined;
+	if (off === null) {
+		first = firstEstimate(run, ...states[0]);
+		off = await first.then(
+			() => undefined,
+			(error: unknown) => calculatorRefusal(error),
 		);
 	}
+	if (typeof off === 'string') {
+		for (const row of states.flatMap(([, stateRows]) => stateRows))
+			work.push(run.own(row, 'the calculator is not available to this key'));
+	} else {
+		for (const [position, [state, stateRows]] of states.entries()) {
+			const starting = position === 0 && first ? first : firstEstimate(run, state, stateRows);
+			work.push(
+				starting
+					.then((model) => run.state(state, stateRows, model))
+					.catch(async (error: unknown) => {
+						const why = error instanceof Unusable ? error.message : (error as Error).message;
+						run.fellBack.push(`${state}: ${why}; its ${stateRows.length} rows were previewed one by one`);
+						await Promise.all(
+							stateRows
+								.filter((row) => !run.rows.has(row.index))
+								.map((row) => run.own(row, 'its state could not be computed')),
+						);
+					}),
+			);
+		}
+	}
+	const warning =
+		typeof off !== 'string'
+			? undefined
+			: `The calculator is not available to this key (${off}), so the taxes of ${grouped} rows come from a preview per row: ${grouped} calls of the key's hourly limit instead of about ${states.length * 3} (an estimate and a confirming preview per state and rate period). Ask the operator for the calculator scope on this key, or to enable the calculator for the account.`;
 	await Promise.all(work);
 	const own = [...run.ownReasons.entries()].map(([reason, n]) => `${n} for ${reason}`);
 	const previews = run.confirmations + [...run.ownReasons.values()].reduce((a, b) => a + b, 0);

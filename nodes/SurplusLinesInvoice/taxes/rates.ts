@@ -142,17 +142,22 @@ function lineAmount(
 	model: StateRates,
 	line: RateLine,
 	base: number,
-): { amount: number; tie: boolean } {
+): { amount: number; tie?: { odd: boolean } } {
 	const unrounded = roundTo(line.flat ? line.rate : (base * line.rate) / 100, UNROUNDED_DECIMALS);
 	const decimals = ROUNDING_DECIMALS[model.rounding];
-	if (decimals === null || decimals === undefined) return { amount: unrounded, tie: false };
-	// Half a cent (or dollar) away either way: a figure the service may round the other way.
+	if (decimals === null || decimals === undefined) return { amount: unrounded };
+	const amount = roundTo(unrounded, decimals);
+	// Half a cent (or dollar) away either way: a figure a service may round the other way (half
+	// up, half to even); odd says whether half to even would give another figure.
 	const scaled = Math.abs(unrounded) * 10 ** decimals;
-	const tie = Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-4;
-	return { amount: roundTo(unrounded, decimals), tie };
+	if (Math.abs(scaled - Math.floor(scaled) - 0.5) >= 1e-4) return { amount };
+	return { amount, tie: { odd: Math.round(Math.abs(amount) * 10 ** decimals) % 2 === 1 } };
 }
 
-export type Computed = { taxCalculation: IDataObject; tie?: string } | { unsure: string };
+/** `tie`: a line falls half a unit between two roundings (odd: half up and half to even differ). */
+export type Computed =
+	| { taxCalculation: IDataObject; tie?: { code: string; odd: boolean } }
+	| { unsure: string };
 
 /**
  * The row's tax lines and totals, shaped as the preview's `tax_calculation` (what the tax check
@@ -178,11 +183,11 @@ export function computeTaxes(model: TaxModel, body: IDataObject): Computed {
 	const base = premium + [...model.taxed].reduce((sum, category) => sum + sums[category], 0);
 	const change = FLAT_CHARGE_SKIPPED_ON.includes(String(body.type_code));
 	const lineItems: IDataObject[] = [];
-	let tie: string | undefined;
+	let tie: { code: string; odd: boolean } | undefined;
 	for (const line of model.lines) {
 		if (line.flat && change) continue;
 		const { amount, tie: atTie } = lineAmount(model, line, base);
-		if (atTie) tie = `${line.code} falls half a unit between two roundings`;
+		if (atTie && !tie?.odd) tie = { code: line.code, odd: atTie.odd };
 		lineItems.push({ name: line.name, code: line.code, rate: line.rate, amount });
 	}
 	const taxes = cents(lineItems.reduce((sum, l) => sum + Number(l.amount), 0));
