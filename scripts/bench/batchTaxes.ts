@@ -110,7 +110,7 @@ export async function batchTaxes(n8n: BenchN8n, sandbox: BenchSandbox, flows: Re
 		`  => with the check: median ${seconds(median(fail.ms))} against ${seconds(median(off.ms))} without, ratio ${(median(fail.ms) / median(off.ms)).toFixed(2)}; CPU ratio ${(median(fail.cpu) / median(off.cpu)).toFixed(2)}; calls ${median(fail.calls)} against ${median(off.calls)}`,
 	);
 	console.log(
-		`  => Preview per row: ${SAMPLE} rows measured, median ${seconds(median(preview.ms))}, ${median(preview.calls)} calls; extrapolated to ${ROWS} rows: ${seconds(perRow * ROWS)} and ${ROWS} calls (more than a t3 key's 5,000 an hour: two hours of its limit)`,
+		`  => Preview per row: ${SAMPLE} rows measured, median ${seconds(median(preview.ms))}, ${median(preview.calls)} calls; extrapolated to ${ROWS} rows: ${seconds(perRow * ROWS)} and ${ROWS} calls${ROWS > 5000 ? ` (more than a t3 key's 5,000 an hour: ${Math.ceil(ROWS / 5000)} hours of its limit)` : ''}`,
 	);
 	console.log('  (target: calls at most the batches + 2 per state and period + one per wrong row + the account check, about 160; time within 2x of Create Many without the check)');
 }
