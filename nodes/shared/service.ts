@@ -194,3 +194,30 @@ export const SERVICE_LOCAL_TIME_FIELDS = ['created', 'added'] as const;
  * start by more than this is an older filing, never the attempt's.
  */
 export const CREATED_CLOCK_ALLOWANCE_MS = 5_000;
+/**
+ * The calculator's tax figures, as Create Many computes them for a whole sheet (taxes/rates.ts).
+ * The description gives each line's `rate` and `rate_type`, the state's `rounding_rule`,
+ * `tax_base` and `fee_breakdown`; how they combine is not shown, so these are assumed, and every
+ * group of rows computed from them is confirmed against the service's own preview of one of its
+ * rows before it is used (a group that does not match is previewed row by row):
+ * - a percentage line is tax base × rate / 100, the tax base being the premium plus the fees of
+ *   the categories the state taxes (read from `fee_breakdown`); a flat line is its rate;
+ * - a flat line is a charge per policy: not billed on an endorsement or a cancellation;
+ * - a line is rounded on its magnitude, half up, to the decimals its `rounding_rule` names;
+ * - the preview taxes at the invoice's `effective_date`, as the calculator does at its
+ *   `effective_date`;
+ * - rate periods: rates found the same on two dates are in force on every date between them
+ *   (a rate that changes and changes back between two rows' dates is not seen; the preview that
+ *   confirms each group is of its latest row, so a change before it is).
+ */
+export const TAX_DATE_FIELD = 'effective_date';
+/** The scope `GET /auth/me` lists for a key that may use the calculator. */
+export const CALCULATOR_SCOPE = 'calculator';
+export const FLAT_CHARGE_SKIPPED_ON: readonly string[] = ['ENDORSEMENT', 'CANCELLATION'];
+export const ROUNDING_DECIMALS: Readonly<Record<string, number | null>> = {
+	standard: 2,
+	whole_dollar: 0,
+	no_rounding: null,
+};
+/** Decimals kept of an unrounded amount (the reply's `unrounded_amount` shows no more). */
+export const UNROUNDED_DECIMALS = 6;

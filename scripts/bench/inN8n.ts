@@ -8,7 +8,7 @@
  * shared cores steadier than wall time, which counts the waits for a core). Each comparison runs
  * BENCH_PAIR_RUNS times (default 3), the branches' order rotated, and the median ratio is
  * printed. Prints figures and the issue's targets beside them; asserts nothing. Env: N8N_BIN
- * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany, BENCH_DELAYS=0,50,200
+ * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany,taxes, BENCH_DELAYS=0,50,200
  * (the delays the reads and estimates run at), BENCH_KEY_HEARD=1 (below), BENCH_SCALE.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { REPO_ROOT, killAllChildren, n8nVersion } from '../../test/e2e/n8n';
 import { json } from '../../test/e2e/runData';
 import { keyByName } from '../../test/sandbox';
 import { BenchN8n, cpuMs, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
+import { batchTaxes, taxWorkflows } from './batchTaxes';
 import { batches, estimateNode, estimateRow, httpNode, invoiceNode, invoiceRow, rows, workflow, type WorkflowJson } from './workflows';
 
 // BENCH_SCALE=0.1 makes every count ten times smaller (a quick look; figures not comparable).
@@ -308,6 +309,7 @@ function buildWorkflows(baseUrl: string, inputItem: boolean): Record<string, Wor
 		workflow('many-hand', [[rows('Rows', MANY, invoiceRow('HAND')), batches('Batches', 500), httpNode('HTTP Batch', 'POST', `${baseUrl}/invoices/batch`, '={{ $json }}')]]),
 		workflow('many-json', [[rows('Rows', MANY, invoiceRow('MANY')), invoiceNode('Package Create Many', { operation: 'createMany', inputMode: 'json', invoiceJson: '={{ $json }}' }, 't3')]]),
 	];
+	flows.push(...taxWorkflows());
 	if (inputItem) flows.push(workflow('many-item', [[rows('Rows', MANY, invoiceRow('MANY')), invoiceNode('Package Create Many', { operation: 'createMany', inputMode: 'inputItem' }, 't3')]]));
 	return Object.fromEntries(flows.map((f) => [f.id, f]));
 }
@@ -328,6 +330,7 @@ async function main() {
 		if (wanted('creates')) await creates(n8n, sandbox, flows);
 		if (wanted('window')) await window(n8n, sandbox, flows);
 		if (wanted('createMany')) await createMany(n8n, sandbox, flows, inputItem);
+		if (wanted('taxes')) await batchTaxes(n8n, sandbox, flows);
 		console.log(`\nbench in n8n: ${seconds(Date.now() - started)}`);
 	} finally {
 		n8n.close();

@@ -4,7 +4,8 @@
  * in-process sandbox, run BENCH_RUNS times; prints each run's time and CPU time (this process:
  * the node and the sandbox; steadier than wall time on shared cores) and their medians, and the
  * calls each run made (each is the key's first run after a sandbox reset: 21 for 10,000 rows). Run it
- * under `node --cpu-prof` to see where the time goes. Asserts nothing.
+ * under `node --cpu-prof` to see where the time goes. BENCH_OPTIONS (JSON) sets the node's
+ * Options, e.g. `{"billTaxesFromPreview":true,"sheetTaxCheck":"fail"}`. Asserts nothing.
  */
 import axios from 'axios';
 
@@ -17,6 +18,7 @@ import { invoiceRows } from './rows';
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const MODE = process.env.BENCH_MODE ?? 'json';
+const OPTIONS = JSON.parse(process.env.BENCH_OPTIONS ?? '{}') as Record<string, unknown>;
 
 async function main() {
 	const sandbox = await startSandbox({ port: 0 });
@@ -37,7 +39,7 @@ async function main() {
 		const cpuStart = process.cpuUsage();
 		const { output, error } = await runNode({
 			node: new SurplusLinesInvoice(),
-			parameters: { resource: 'invoice', operation: 'createMany', ...(MODE === 'json' ? { inputMode: 'json', invoiceJson: '={{ $json }}' } : { inputMode: MODE }) },
+			parameters: { resource: 'invoice', operation: 'createMany', options: OPTIONS, ...(MODE === 'json' ? { inputMode: 'json', invoiceJson: '={{ $json }}' } : { inputMode: MODE }) },
 			credentials: { apiKey: key, baseUrl: sandbox.baseUrl },
 			items,
 			continueOnFail: true,

@@ -13,6 +13,7 @@ import { RESULT_SCENARIOS } from './scenarios-results';
 import { EDITOR_SCENARIOS } from './scenarios-editor';
 import { REFILE_SCENARIOS } from './scenarios-refile';
 import { ACCOUNT_SCENARIOS } from './scenarios-accounts';
+import { BATCH_TAX_SCENARIOS } from './scenarios-batchTaxes';
 import { AGENT_SCENARIOS } from './scenarios-agent';
 import { MCP_SCENARIOS } from './scenarios-mcp';
 import { SLACK_SCENARIOS } from './scenarios-slack';
@@ -351,6 +352,7 @@ export const SCENARIOS: Scenario[] = [
 	...EDITOR_SCENARIOS,
 	...REFILE_SCENARIOS,
 	...ACCOUNT_SCENARIOS,
+	...BATCH_TAX_SCENARIOS,
 	...TRAP_SCENARIOS,
 	...AGENCY_SCENARIOS,
 	...SLACK_SCENARIOS,

@@ -85,7 +85,19 @@ function rateLimit({ body, world }: ControlCall): Result {
 	return { status: 200, data: { window_seconds: world.rateLimiter.windowSeconds, limits: world.rateLimiter.limits } };
 }
 
+/** `{rate_offset: {TX: 0.5}}`: the calculator's percentage rates in TX half a point up ({} ends it). */
+function calculatorSkew({ body, world }: ControlCall): Result {
+	const offsets = (body.rate_offset ?? {}) as Record<string, unknown>;
+	const errors = new FieldErrorBag();
+	for (const [state, offset] of Object.entries(offsets))
+		if (!world.state(state) || typeof offset !== 'number' || !Number.isFinite(offset)) errors.add(`rate_offset.${state}`, 'Must be a state code with a number');
+	if (!errors.empty) throw validationError(errors.fields);
+	world.calculatorSkew = new Map(Object.entries(offsets).map(([state, offset]) => [state.toUpperCase(), offset as number]));
+	return { status: 200, data: { rate_offset: Object.fromEntries(world.calculatorSkew) } };
+}
+
 const routes: ControlRoute[] = [
+	{ method: 'POST', pattern: '/calculator', handler: calculatorSkew },
 	{
 		method: 'POST',
 		pattern: '/reset',

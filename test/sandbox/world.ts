@@ -21,6 +21,12 @@ export class World {
 	rateLimiter = new RateLimiter();
 	/** How stored invoices are shown (the forms switch); reset() goes back to the start's. */
 	forms: FormsConfig;
+	/**
+	 * Percentage points added to every percentage rate the calculator (only: not the preview)
+	 * uses in a state: a calculator that disagrees with the service's own preview, as a real one
+	 * might (POST /_sandbox/calculator).
+	 */
+	calculatorSkew = new Map<string, number>();
 	/** Set once the server listens; download links point here. */
 	origin = 'http://127.0.0.1';
 
@@ -40,6 +46,7 @@ export class World {
 		this.rateLimiter = new RateLimiter();
 		this.faults.reset();
 		this.forms = this.startForms;
+		this.calculatorSkew = new Map();
 	}
 
 	state(code: string): { row: StateRow; rates: StateRates } | undefined {

@@ -64,7 +64,20 @@ export async function billTaxesFromPreview(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<{ body: IDataObject; notes: string[]; preview: IDataObject }> {
-	const reply = await previewInvoice(ctx, body, itemIndex);
+	return billTaxLines(ctx, body, await previewInvoice(ctx, body, itemIndex), itemIndex);
+}
+
+/**
+ * The body to create with the tax lines of a preview's reply (Create's own preview, or the lines
+ * Create Many computed for the row, shaped as one) in fees[]. Throws (nothing created) when the
+ * preview reports validation errors.
+ */
+export function billTaxLines(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	reply: Pick<ApiReply<IDataObject>, 'data' | 'requestId'>,
+	itemIndex: number,
+): { body: IDataObject; notes: string[]; preview: IDataObject } {
 	const preview = reply.data;
 	const validation = (preview.validation ?? {}) as IDataObject;
 	const messages = Array.isArray(validation.errors) ? validation.errors.map(String) : [];

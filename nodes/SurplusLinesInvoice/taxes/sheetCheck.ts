@@ -21,7 +21,7 @@ import type { InvoiceInput } from '../body/input';
 
 type TaxCheckMode = 'whenPreviewed' | 'always' | 'fail' | 'off';
 
-interface TaxCheckSettings {
+export interface TaxCheckSettings {
 	mode: TaxCheckMode;
 	tolerance: number;
 }
@@ -29,7 +29,8 @@ interface TaxCheckSettings {
 const DEFAULT_TOLERANCE = 0.01;
 
 /** The two options, for Create's and Preview's Options (`create` says what a check costs there). */
-export function taxCheckOptions(operation: 'create' | 'preview'): INodeProperties[] {
+export function taxCheckOptions(operation: 'create' | 'createMany' | 'preview'): INodeProperties[] {
+	if (operation === 'createMany') return createManyTaxCheckOptions();
 	const modes = [
 		{
 			name: 'Warn When a Preview Is Made',
@@ -79,6 +80,44 @@ export function taxCheckOptions(operation: 'create' | 'preview'): INodePropertie
 				'Differences up to this amount are rounding, not a difference (whole-dollar states round each line to the dollar)',
 		},
 	];
+}
+
+/**
+ * Create Many's: the same modes and tolerance, whose figures come from the sheet's taxes computed
+ * at batch cost (batchTaxes.ts); the default compares only when Bill Taxes From Preview is on.
+ */
+function createManyTaxCheckOptions(): INodeProperties[] {
+	const [check, tolerance] = taxCheckOptions('create');
+	const modes: Array<{ name: string; value: TaxCheckMode; description: string }> = [
+		{
+			name: 'Warn When Taxes Are Billed',
+			value: 'whenPreviewed',
+			description: 'Compare when Bill Taxes From Preview is on (its figures are used)',
+		},
+		{
+			name: 'Warn, Computing When Needed',
+			value: 'always',
+			description:
+				'Compare on every row that carries tax figures, computing the taxes for them at batch cost when Bill Taxes From Preview is off',
+		},
+		{
+			name: 'Fail the Row Over the Tolerance',
+			value: 'fail',
+			description:
+				'A difference over the tolerance, confirmed by the row’s own preview, fails the row and nothing is filed for it',
+		},
+		{ name: 'Off', value: 'off', description: 'Do not compare' },
+	];
+	return [{ ...check, options: modes }, tolerance];
+}
+
+/** Whether any of the row's tax figures differs from these over the tolerance. */
+export function sheetTaxesDiffer(
+	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>,
+	taxCalculation: IDataObject,
+	tolerance: number,
+): boolean {
+	return compareSheetTaxes(input, taxCalculation, tolerance).differences > 0;
 }
 
 export function readTaxCheckSettings(ctx: IExecuteFunctions, itemIndex: number): TaxCheckSettings {

@@ -42,10 +42,14 @@ function estimateHandler(call: AuthedCall): Result {
 	if (!isValidDate(date)) errors.add('effective_date', 'Must be a valid date');
 
 	if (!errors.empty || !state) throw validationError(errors.fields);
+	const skew = call.world.calculatorSkew.get(state.row.code) ?? 0;
+	const rates = skew
+		? { ...state.rates, items: state.rates.items.map((i) => (i.rate_type === 'percentage' && i.rate ? { ...i, rate: i.rate + skew } : i)) }
+		: state.rates;
 	return {
 		status: 200,
 		data: estimate({
-			rates: state.rates,
+			rates,
 			state: state.row,
 			premium: premium as number,
 			policyFees: policyFees as number,

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
@@ -24,6 +29,7 @@ import {
 } from '../../filing/options';
 import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../taxes/taxLines';
+import { billTaxes, createManyTaxOptions, taxesForEntries, type EntryTaxes } from '../../taxes/createManyTaxes';
 import {
 	bodyProperties,
 	idempotencyOptions,
@@ -53,7 +59,12 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...idempotencyOptions, ...filingOptionProperties('firstReply'), unknownLobOption],
+		options: [
+			...idempotencyOptions,
+			...filingOptionProperties('firstReply'),
+			...createManyTaxOptions,
+			unknownLobOption,
+		],
 	},
 ];
 
@@ -84,6 +95,15 @@ function notFiledSummary(notFiled: number[], filed: number, total: number): stri
 	return `${notFiled.length} of ${total} rows were not filed or not confirmed (rows ${notFiled.map((i) => i + 1).join(', ')}); ${filed} filed. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
 }
 
+/** What Create puts on its item about the taxes, and how Create Many obtained them. */
+function withTaxes(json: IDataObject, taxes: EntryTaxes | undefined): IDataObject {
+	if (!taxes) return json;
+	if (taxes.previewNotes?.length) json._previewNotes = taxes.previewNotes;
+	if (taxes.taxCheck) json._taxCheck = taxes.taxCheck;
+	json._taxesFrom = taxes.how;
+	return json;
+}
+
 async function fileAll(
 	ctx: IExecuteFunctions,
 	tier: string | undefined,
@@ -106,6 +126,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const entries: Entry[] = [];
 	const converted: Array<InvoiceInput['converted']> = [];
 	const adapted: Adaptation[][] = [];
+	const inputs: InvoiceInput[] = [];
 	// Every row's local checks first: a bad row stops the run before any call, the look-ups an
 	// account adaptation makes included.
 	const read: Array<{ index: number; input: InvoiceInput; choice: IdempotencyChoice }> = [];
@@ -124,6 +145,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		try {
 			const input = await adaptToAccount(this, given, index);
 			converted[index] = input.converted;
+			inputs[index] = input;
 			adapted[index] = input.adapted;
 			const body = canonicalInvoice(input.body);
 			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
@@ -135,8 +157,20 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			failures.push({ index, error: error as Error });
 		}
 	}
-	failures.sort((a, b) => a.index - b.index);
 	// A row the account's look-ups refused stops the run too: nothing was filed yet.
+	if (failures.length && !continueOnFail) {
+		failures.sort((a, b) => a.index - b.index);
+		throw annotateLocal(failures[0].error, failures, count);
+	}
+	// Taxes billed and checked before anything is filed; a row they refuse is not sent.
+	const taxes = await taxesForEntries(this, entries, inputs);
+	if (taxes) {
+		const billed = billTaxes(this, entries, inputs, taxes);
+		entries.splice(0, entries.length, ...billed.entries);
+		failures.push(...billed.failures);
+	}
+	failures.sort((a, b) => a.index - b.index);
+	// Only previews were sent: a refused row stops the run as a local one does.
 	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
 
 	// One setting for the whole run (its rows are filed together).
@@ -170,7 +204,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 				noteConversions(
 					markTaxWarning(
 						this,
-						invoiceJson(result.invoice, simplify, result),
+						withTaxes(invoiceJson(result.invoice, simplify, result), taxes?.byIndex.get(outcome.index)),
 						filedTaxWarning(result.invoice),
 						{ hint: false },
 					),
@@ -181,6 +215,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			pairedItem: { item: outcome.index },
 		};
 	}
+	if (taxes) this.addExecutionHints?.(taxes.hint);
 	const summary = outcomeSummary(counts);
 	if (summary) this.addExecutionHints?.({ message: summary, type: 'info', location: 'outputPane' });
 	if (notFiled.length) {

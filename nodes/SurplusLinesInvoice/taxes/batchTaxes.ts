@@ -1,0 +1,358 @@
+/**
+ * Taxes for a whole sheet at batch cost (Create Many's Bill Taxes From Preview and Sheet Tax
+ * Check). Rows are grouped by state and rate period; one calculator estimate per group learns the
+ * state's lines, rates, taxed fees and rounding (rates.ts) and each row's lines are computed from
+ * it. The service's preview stays the authority:
+ * - each group (and each kind of row in it the computation treats apart: a change where a flat
+ *   charge is skipped, a returned premium) is confirmed against the preview of one of its rows,
+ *   its latest; a group that does not match is previewed row by row, and the run says so;
+ * - a row whose sheet taxes differ from the computation, whose line falls on a rounding tie, or
+ *   that carries a fee the state treats apart, gets its own preview, and its figures are the
+ *   preview's: a refusal rests on the service's figure, a billed line is one it computes.
+ * Rate periods: the state's rows' dates are estimated at the first and the last; where the rates
+ * differ, the dates between are halved until the first date of the new rates is found
+ * (the assumption this rests on is in nodes/shared/service.ts).
+ * Without the calculator (no scope on the key, switched off on the account) every row is
+ * previewed, and the run's warning names the cost.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { accountInfo } from '../../shared/account';
+import { inFlightLimit } from '../../shared/concurrency';
+import { readErrorInfo } from '../../shared/errors';
+import { isValidDate } from '../../shared/rules';
+import {
+	CALCULATOR_SCOPE,
+	FLAT_CHARGE_SKIPPED_ON,
+	PATHS,
+	TAX_DATE_FIELD,
+} from '../../shared/service';
+import { apiRequest, type ApiReply } from '../../shared/transport';
+import type { InvoiceInput } from '../body/input';
+import { previewInvoice } from './preview';
+import {
+	computeTaxes,
+	describeRates,
+	learnModel,
+	probeBody,
+	sameRates,
+	taxDifference,
+	type TaxModel,
+} from './rates';
+import { hasSheetTaxes, sheetTaxesDiffer, type TaxCheckSettings } from './sheetCheck';
+
+export interface TaxRow {
+	index: number;
+	/** The body to file, before tax lines are added. */
+	body: IDataObject;
+	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>;
+}
+
+/** The row's figures shaped as a preview's reply, and how they were obtained. */
+export type RowTaxes =
+	| { reply: Pick<ApiReply<IDataObject>, 'data' | 'requestId'>; how: string }
+	| { error: Error };
+
+export interface BatchTaxes {
+	rows: Map<number, RowTaxes>;
+	/** How the taxes were obtained: groups, calls, rows confirmed by their own preview. */
+	summary: string;
+	/** Set when the calculator could not be used: every row was previewed. */
+	warning?: string;
+}
+
+/** A row's computed figures; `odd`: on a tie where half up and half to even differ. */
+interface Computed {
+	row: TaxRow;
+	tax: IDataObject;
+	odd: boolean;
+}
+
+type Limit = <T>(work: () => Promise<T>) => Promise<T>;
+
+function pool(most: () => number): Limit {
+	let active = 0;
+	const waiting: Array<() => void> = [];
+	return async (work) => {
+		while (active >= most()) await new Promise<void>((go) => waiting.push(go));
+		active++;
+		try {
+			return await work();
+		} finally {
+			active--;
+			waiting.shift()?.();
+		}
+	};
+}
+
+class Unusable extends Error {}
+
+const dateOf = (row: TaxRow) => String(row.body[TAX_DATE_FIELD]);
+
+/** One run's work: the calls, what each row got, and what is said about it. */
+class Run {
+	readonly rows = new Map<number, RowTaxes>();
+	estimates = 0;
+	confirmations = 0;
+	groups = 0;
+	readonly ownReasons = new Map<string, number>();
+	readonly fellBack: string[] = [];
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly limit: Limit,
+		private readonly check: TaxCheckSettings | undefined,
+	) {}
+
+	async estimate(state: string, date: string, itemIndex: number): Promise<TaxModel> {
+		this.estimates++;
+		const reply = await this.limit(() =>
+			apiRequest.call(this.ctx, {
+				method: 'POST',
+				path: PATHS.calculatorEstimate,
+				body: probeBody(state, date),
+				readOnly: true,
+				itemIndex,
+			}),
+		);
+		const model = learnModel(state, date, reply.data as IDataObject);
+		if ('problem' in model) throw new Unusable(model.problem);
+		return model;
+	}
+
+	async preview(row: TaxRow) {
+		return await this.limit(() => previewInvoice(this.ctx, row.body, row.index));
+	}
+
+	/** The row's own preview gives its figures; `reason` says why it has one. */
+	async own(row: TaxRow, reason: string): Promise<void> {
+		this.ownReasons.set(reason, (this.ownReasons.get(reason) ?? 0) + 1);
+		try {
+			const reply = await this.preview(row);
+			this.rows.set(row.index, { reply, how: `its own preview (${reason})` });
+		} catch (error) {
+			this.rows.set(row.index, { error: error as Error });
+		}
+	}
+
+	/** Whether the row's sheet taxes differ from the computation: its own preview then decides. */
+	private differs(row: TaxRow, taxCalculation: IDataObject): boolean {
+		if (!this.check || !hasSheetTaxes(row.input)) return false;
+		return sheetTaxesDiffer(row.input, taxCalculation, this.check.tolerance);
+	}
+
+	/**
+	 * A group's rows of one kind: those on a rounding tie apart (confirmed by a row where half up
+	 * and half to even differ, when there is one), each set confirmed by the preview of one of its
+	 * rows, then computed.
+	 */
+	async confirmAndCompute(model: TaxModel, rows: TaxRow[], period: string): Promise<void> {
+		const plain: Computed[] = [];
+		const ties: Computed[] = [];
+		const work: Array<Promise<void>> = [];
+		for (const row of rows) {
+			const computed = computeTaxes(model, row.body);
+			if ('unsure' in computed) work.push(this.own(row, computed.unsure.replace(/^its /, 'a ')));
+			// Sent at once, beside the group's confirmation: the verdict rests on the row's preview.
+			else if (this.differs(row, computed.taxCalculation))
+				work.push(this.own(row, 'its sheet taxes differ from the computation'));
+			else
+				(computed.tie ? ties : plain).push({
+					row,
+					tax: computed.taxCalculation,
+					odd: computed.tie?.odd === true,
+				});
+		}
+		work.push(this.confirmSet(model, plain, period, ''));
+		work.push(this.confirmSet(model, ties, period, ', rows on a rounding tie'));
+		await Promise.all(work);
+	}
+
+	/** Confirmed by the preview of its latest row (an odd tie first), then computed; else previewed. */
+	private async confirmSet(model: TaxModel, set: Computed[], period: string, kind: string) {
+		const later = (best: Computed | undefined, c: Computed) =>
+			!best || (c.odd && !best.odd) || (c.odd === best.odd && dateOf(c.row) >= dateOf(best.row))
+				? c
+				: best;
+		const chosen = set.reduce<Computed | undefined>(later, undefined);
+		if (!chosen) return;
+		this.confirmations++;
+		let difference: string | undefined;
+		try {
+			const reply = await this.preview(chosen.row);
+			const served = reply.data.tax_calculation as IDataObject | undefined;
+			difference = served ? taxDifference(chosen.tax, served) : 'the preview has no taxes';
+			this.rows.set(chosen.row.index, { reply, how: 'its own preview, which confirmed its group' });
+		} catch (error) {
+			this.rows.set(chosen.row.index, { error: error as Error });
+			difference = `its preview failed (${(error as Error).message})`;
+		}
+		const others = set.filter((c) => c !== chosen);
+		if (difference) {
+			this.fellBack.push(
+				`${period}${kind}: the computation did not match the preview of row ${chosen.row.index + 1} (${difference}); its ${others.length} other rows were previewed one by one`,
+			);
+			await Promise.all(others.map(({ row }) => this.own(row, 'its group did not match its preview')));
+			return;
+		}
+		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${chosen.row.index + 1}`;
+		for (const { row, tax } of others)
+			this.rows.set(row.index, {
+				reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
+				how,
+			});
+	}
+
+	/** The state's rate periods over its rows' dates, each with the model of its first date. */
+	async periods(state: string, dates: string[], itemIndex: number, first: TaxModel) {
+		const models = new Map<number, Promise<TaxModel>>([[0, Promise.resolve(first)]]);
+		const at = (n: number) => {
+			if (!models.has(n)) models.set(n, this.estimate(state, dates[n], itemIndex));
+			return models.get(n)!;
+		};
+		const found: Array<{ from: number; to: number; model: TaxModel }> = [];
+		let from = 0;
+		while (from < dates.length) {
+			let [same, other] = [from, dates.length - 1];
+			// Both ends asked at once.
+			const end = other > from ? at(other) : undefined;
+			// Its failure is the state's, met below when awaited; unawaited it would be unhandled.
+			end?.catch(() => undefined);
+			const model = await at(from);
+			if (end && sameRates(await end, model)) same = other;
+			while (other - same > 1) {
+				const middle = Math.floor((same + other) / 2);
+				if (sameRates(await at(middle), model)) same = middle;
+				else other = middle;
+			}
+			found.push({ from, to: same, model });
+			from = same + 1;
+		}
+		return found;
+	}
+
+	async state(state: string, rows: TaxRow[], first: TaxModel): Promise<void> {
+		const dates = [...new Set(rows.map(dateOf))].sort();
+		const periods = await this.periods(state, dates, rows[0].index, first);
+		const work: Array<Promise<void>> = [];
+		for (const { from, to, model } of periods) {
+			this.groups++;
+			const inPeriod = rows.filter((r) => dateOf(r) >= dates[from] && dateOf(r) <= dates[to]);
+			const period = `the ${state} rates in force on ${dates[from]}${to > from ? ` to ${dates[to]}` : ''}`;
+			const flat = model.lines.some((l) => l.flat);
+			// Kinds of row the computation treats apart, each confirmed on its own.
+			const kinds = new Map<string, TaxRow[]>();
+			for (const row of inPeriod) {
+				const change = flat && FLAT_CHARGE_SKIPPED_ON.includes(String(row.body.type_code));
+				const kind = `${change ? 'change' : ''}|${Number(row.body.net_premium) < 0 ? 'return' : ''}`;
+				if (!kinds.has(kind)) kinds.set(kind, []);
+				kinds.get(kind)!.push(row);
+			}
+			for (const kindRows of kinds.values())
+				work.push(this.confirmAndCompute(model, kindRows, period));
+		}
+		await Promise.all(work);
+	}
+}
+
+const groupable = (row: TaxRow) =>
+	/^[A-Z]{2}$/.test(String(row.body.state_code)) &&
+	isValidDate(row.body[TAX_DATE_FIELD]) &&
+	Number.isFinite(Number(row.body.net_premium)) &&
+	Number(row.body.net_premium) !== 0;
+
+/** What the calculator's 403 says, when it is one (the key lacks the scope, the account has it off). */
+function calculatorRefusal(error: unknown): string | undefined {
+	const info = readErrorInfo(error);
+	return info?.code === 'FORBIDDEN' ? info.message : undefined;
+}
+
+/** The state's first estimate, at its earliest date. */
+function firstEstimate(run: Run, state: string, stateRows: TaxRow[]): Promise<TaxModel> {
+	const date = stateRows.map(dateOf).sort()[0];
+	return run.estimate(state, date, stateRows[0].index);
+}
+
+/**
+ * Why the account check (made once per execution anyway) says the calculator cannot be used;
+ * undefined when it can, null when the check did not answer.
+ */
+async function calculatorOff(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Promise<string | undefined | null> {
+	try {
+		const me = await accountInfo(ctx, itemIndex);
+		if (!me.scopes.includes(CALCULATOR_SCOPE)) return 'the key lacks the calculator scope';
+		if (me.calculatorEnabled === false) return 'the calculator is switched off for the account';
+		return undefined;
+	} catch {
+		return null;
+	}
+}
+
+export async function taxesAtBatchCost(
+	ctx: IExecuteFunctions,
+	rows: TaxRow[],
+	check: TaxCheckSettings | undefined,
+): Promise<BatchTaxes> {
+	const run = new Run(ctx, pool(await inFlightLimit(ctx)), check);
+	const byState = new Map<string, TaxRow[]>();
+	const work: Array<Promise<void>> = [];
+	for (const row of rows) {
+		if (!groupable(row)) work.push(run.own(row, 'its state, date or premium is not one to group'));
+		else {
+			const state = String(row.body.state_code);
+			if (!byState.has(state)) byState.set(state, []);
+			byState.get(state)!.push(row);
+		}
+	}
+	const states = [...byState.entries()];
+	const grouped = states.reduce((n, [, stateRows]) => n + stateRows.length, 0);
+	let off = states.length ? await calculatorOff(ctx, rows[0].index) : undefined;
+	// Where the account check did not tell, the first estimate alone does: one call, not one per state.
+	let first: Promise<TaxModel> | undefined;
+	if (off === null) {
+		first = firstEstimate(run, ...states[0]);
+		off = await first.then(
+			() => undefined,
+			(error: unknown) => calculatorRefusal(error),
+		);
+	}
+	if (typeof off === 'string') {
+		for (const row of states.flatMap(([, stateRows]) => stateRows))
+			work.push(run.own(row, 'the calculator is not available to this key'));
+	} else {
+		for (const [position, [state, stateRows]] of states.entries()) {
+			const starting = position === 0 && first ? first : firstEstimate(run, state, stateRows);
+			work.push(
+				starting
+					.then((model) => run.state(state, stateRows, model))
+					.catch(async (error: unknown) => {
+						const why = error instanceof Unusable ? error.message : (error as Error).message;
+						run.fellBack.push(`${state}: ${why}; its ${stateRows.length} rows were previewed one by one`);
+						await Promise.all(
+							stateRows
+								.filter((row) => !run.rows.has(row.index))
+								.map((row) => run.own(row, 'its state could not be computed')),
+						);
+					}),
+			);
+		}
+	}
+	const warning =
+		typeof off !== 'string'
+			? undefined
+			: `The calculator is not available to this key (${off}), so the taxes of ${grouped} rows come from a preview per row: ${grouped} calls of the key's hourly limit instead of about ${states.length * 3} (an estimate and a confirming preview per state and rate period). Ask the operator for the calculator scope on this key, or to enable the calculator for the account.`;
+	await Promise.all(work);
+	const own = [...run.ownReasons.entries()].map(([reason, n]) => `${n} for ${reason}`);
+	const previews = run.confirmations + [...run.ownReasons.values()].reduce((a, b) => a + b, 0);
+	const summary = [
+		`Taxes of ${rows.length} rows: ${run.groups} groups (state and rate period), ${run.estimates} calculator estimates, ${run.confirmations} previews confirming a group`,
+		own.length ? `; rows with their own preview: ${own.join(', ')}` : '',
+		`. ${run.estimates + previews} calls in all`,
+		run.fellBack.length ? `. Previewed row by row: ${run.fellBack.join('; ')}` : '',
+		'.',
+	].join('');
+	return { rows: run.rows, summary, ...(warning ? { warning } : {}) };
+}
