@@ -295,6 +295,10 @@ const STATE_NAMES: Record<string, (typeof STATE_CODES)[number]> = {
 	wyoming: 'WY',
 };
 
+/** The refusal quotes the value, as the date refusals do ("Texass" is not …). */
+const notAState = (value: string) =>
+	`"${value.trim()}" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)`;
+
 /** A state code from a code in any case ("tx", "D.C.") or the state's name ("Texas"). */
 export function readStateCode(value: unknown): Read<string | undefined> {
 	if (isBlankValue(value)) return ok(undefined);
@@ -302,7 +306,7 @@ export function readStateCode(value: unknown): Read<string | undefined> {
 	const key = squash(value);
 	const code = key.toUpperCase();
 	if ((STATE_CODES as readonly string[]).includes(code)) return ok(code);
-	return STATE_NAMES[key] ? ok(STATE_NAMES[key]) : refuse(MESSAGES.stateCode);
+	return STATE_NAMES[key] ? ok(STATE_NAMES[key]) : refuse(notAState(value));
 }
 
 /**
