@@ -45,7 +45,8 @@ export function columnRefusal(column: string, field: string, value: unknown, rul
 	const quoted = quoteValue(value);
 	const shown = typeof value === 'string' ? value.trim() : quoted;
 	const quotes = [quoted, `"${shown}"`, `'${shown}'`];
-	return quotes.some((q) => rule.includes(q)) ? `${head}: ${rule}` : `${head}: ${quoted}: ${rule}`;
+	const said = quotes.some((q) => rule.includes(q)) || rule.startsWith(`${shown} `);
+	return said ? `${head}: ${rule}` : `${head}: ${quoted}: ${rule}`;
 }
 
 const FIELD_LINE = /^([\w.[\]]+)(?: \(column "[^"]*"\))?: (.*)$/s;
