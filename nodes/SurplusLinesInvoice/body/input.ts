@@ -294,9 +294,11 @@ function withColumn(
 	names: RawBody['names'],
 ): string {
 	const missing = REQUIRED_LINE.exec(line)?.[1];
-	if (missing && names?.[missing]) {
-		const options = names[missing].map((n) => `"${n}"`).join(', ');
-		return `${line} (no column of the row matched; name one ${options})`;
+	if (missing && names?.[missing]?.length) {
+		// A sheet's empty cell often reaches n8n as no column at all: the usual header is named.
+		const [usual, ...others] = names[missing].map((n) => `"${n}"`);
+		const also = others.length ? ` (also read as ${others.join(', ')})` : '';
+		return `Column ${usual} is missing or empty: the ${missing} field is required${also}`;
 	}
 	return inSheetWords(line, {
 		columnOf: (path) => sourceOf(path, sources),

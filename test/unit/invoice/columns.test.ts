@@ -254,7 +254,7 @@ describe('Map Columns body source', () => {
 		delete row['Eff Date'];
 		const { output } = await run(columnsParams('create'), { items: [row], continueOnFail: true });
 		expect(output![0].json.fields).toEqual([
-			'effective_date: This field is required (no column of the row matched; name one "Effective Date", "Eff Date", "Eff. Date")',
+			'Column "Effective Date" is missing or empty: the effective_date field is required (also read as "Eff Date", "Eff. Date")',
 		]);
 	});
 
