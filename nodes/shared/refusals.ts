@@ -58,7 +58,10 @@ const FIELD_LINE = /^([\w.[\]]+)(?: \(column "[^"]*"\))?: (.*)$/s;
 export function inSheetWords(line: string, row: RowWords): string {
 	const match = FIELD_LINE.exec(line);
 	if (!match) return line;
-	const [, path, rule] = match;
+	let [, path, rule] = match;
+	// The service may name a group and the exact field in its message ("insurers: insurers[0].naic: …").
+	const inner = FIELD_LINE.exec(rule);
+	if (inner && inner[1].startsWith(path)) [, path, rule] = inner;
 	const column = row.columnOf(path);
 	return column ? columnRefusal(column, path, row.valueOf(path), rule) : line;
 }

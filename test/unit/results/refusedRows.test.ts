@@ -152,6 +152,14 @@ describe('refusals in the sheet’s words', () => {
 		expect(String(output![0].json.description)).not.toContain('insurers[0].naic');
 	});
 
+	it('a refusal naming the group and the field ("insurers: insurers[0].naic: …") names the field’s column', async () => {
+		nock(API)
+			.post('/invoices')
+			.reply(422, failure('VALIDATION_ERROR', 'Validation failed', { fields: { insurers: ["insurers[0].naic: no company found with NAIC '12345'"] } }));
+		const { output } = await run(columns('create'), { items: [sheetRow(1, { NAIC: '12345' })], continueOnFail: true });
+		expect(output![0].json.fields).toEqual(["Column \"NAIC\": no company found with NAIC '12345'"]);
+	});
+
 	it('the service’s refusal of a row filed from JSON keeps the service’s field (there is no column)', async () => {
 		nock(API)
 			.post('/invoices')
