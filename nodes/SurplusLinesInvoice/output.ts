@@ -113,6 +113,11 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 			`${already} of ${counts.rows} rows ${already === 1 ? 'was' : 'were'} already filed (${how})`,
 		);
 	}
+	if (counts.notFiled > 0) {
+		parts.push(
+			`${counts.notFiled} ${counts.notFiled === 1 ? 'row was' : 'rows were'} refused or not filed (error items, listed in the warning)`,
+		);
+	}
 	if (counts.sentAgain > 0) {
 		parts.push(
 			`${counts.sentAgain} ${counts.sentAgain === 1 ? 'row was' : 'rows were'} sent again after a reply that never came (outcome sent_again): check those policies for a second filing`,
@@ -128,8 +133,8 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 // the hints when the node's run ends.
 const running = new WeakMap<object, { counts: OutcomeCounts; hint?: NodeExecutionHint }>();
 
-/** Counts one item's outcome into the execution's summary hint (Create). */
-export function tallyOutcome(ctx: IExecuteFunctions, outcome: FilingOutcome): void {
+/** Counts one item's outcome into the execution's summary hint (Create); 'error' for a refused row. */
+export function tallyOutcome(ctx: IExecuteFunctions, outcome: FilingOutcome | 'error'): void {
 	let entry = running.get(ctx);
 	if (!entry) running.set(ctx, (entry = { counts: emptyCounts(ctx.getInputData().length) }));
 	countOutcome(entry.counts, outcome);

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { inFlightLimit } from './concurrency';
 import { errorItem } from './errors';
 import { readInvoiceId } from './params';
+import { sayRefusedRows, withRowPrefix, type RefusedNote } from './sheetRows';
 import { noteDoneBeforeStop, noteRefusedBeforeAnyCall, type DescribeDone } from './stopped';
 import { forToolUse, isToolUse } from './toolUse';
 
@@ -28,6 +29,8 @@ export interface OperationModule {
 	orderKey?: (this: IExecuteFunctions, itemIndex: number) => string | undefined;
 	/** Words for the items done before a failure stopped the run (default: their numbers). */
 	describeDone?: DescribeDone;
+	/** Said after the list of refused rows over the output (default: how many ran). */
+	refusedNote?: RefusedNote;
 	/** The most items in flight whatever the key's budget (concurrency.ts), for items that hold much while in flight. */
 	mostInFlight?: number;
 }
@@ -51,6 +54,16 @@ function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex });
 }
 
+/**
+ * An error that stops a run of several items names its sheet row beside n8n's item index
+ * ("Sheet row 5 (item 4): …"), so n8n's "[item 4]" is not read as row 4.
+ */
+function stopError(ctx: IExecuteFunctions, error: Error, itemIndex: number): Error {
+	const stop = withItemIndex(ctx, error, itemIndex);
+	if (ctx.getInputData().length > 1) stop.message = withRowPrefix(ctx, itemIndex, stop.message);
+	return stop;
+}
+
 /** The router every action node uses: resource and operation pick a module; each item runs on its own. */
 export async function routeOperations(
 	this: IExecuteFunctions,
@@ -65,7 +78,11 @@ export async function routeOperations(
 			`The operation "${operation}" is not supported for "${resource}"`,
 		);
 	}
-	if (module.executeAll) return [await module.executeAll.call(this)];
+	if (module.executeAll) {
+		const items = await module.executeAll.call(this);
+		sayRefusedRows(this, items, module.refusedNote);
+		return [items];
+	}
 
 	const count = this.getInputData().length;
 	if (count === 0) return [[]];
@@ -80,7 +97,11 @@ export async function routeOperations(
 			results[itemIndex] = [errorItem(error, itemIndex, this.getNode())];
 		}
 	}
-	if (refused.length && !this.continueOnFail()) throw noteRefusedBeforeAnyCall(refused, count);
+	if (refused.length && !this.continueOnFail()) {
+		const [first] = refused;
+		first.error = stopError(this, first.error, first.itemIndex);
+		throw noteRefusedBeforeAnyCall(this, refused, count);
+	}
 	// The failure of the lowest item stops the run, as when items ran one by one; no new item
 	// starts after a failure, and those in flight finish first.
 	let failure: { itemIndex: number; error: Error } | undefined;
@@ -138,8 +159,10 @@ export async function routeOperations(
 	while (pending.length > 0) await Promise.all(pending.splice(0));
 
 	if (failure) {
-		const error = withItemIndex(this, failure.error, failure.itemIndex);
-		throw noteDoneBeforeStop(error, results, module.describeDone);
+		const error = stopError(this, failure.error, failure.itemIndex);
+		throw noteDoneBeforeStop(this, error, results, module.describeDone);
 	}
-	return [results.flat()];
+	const items = results.flat();
+	sayRefusedRows(this, items, module.refusedNote);
+	return [items];
 }

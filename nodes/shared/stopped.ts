@@ -1,11 +1,13 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isErrorItem } from './errors';
+import { rowsLabel } from './sheetRows';
 
 /** Words for the items done before a failure stopped a run (default: their numbers). */
 export type DescribeDone = (
 	done: Array<{ itemIndex: number; items: INodeExecutionData[] }>,
+	ctx: IExecuteFunctions,
 ) => string;
 
 /**
@@ -14,6 +16,7 @@ export type DescribeDone = (
  * error that says nothing was sent says it of its own item only.
  */
 export function noteDoneBeforeStop(
+	ctx: IExecuteFunctions,
 	error: Error,
 	results: INodeExecutionData[][],
 	describeDone: DescribeDone | undefined,
@@ -31,22 +34,26 @@ export function noteDoneBeforeStop(
 		'No call was made for this item.',
 	);
 	const list = describeDone
-		? describeDone(done)
-		: `Done before the run stopped: ${done.map((d) => `item ${d.itemIndex + 1}`).join(', ')}.`;
+		? describeDone(done, ctx)
+		: `Done before the run stopped: ${rowsLabel(
+				ctx,
+				done.map((d) => d.itemIndex),
+			)}.`;
 	error.description = [description, list].filter(Boolean).join('\n');
 	return error;
 }
 
 /** The first item refused by the local checks, naming the others; no item was sent. */
 export function noteRefusedBeforeAnyCall(
+	ctx: IExecuteFunctions,
 	refused: Array<{ itemIndex: number; error: Error }>,
 	total: number,
 ): Error {
 	const { error } = refused[0];
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
-	const others = refused.slice(1).map((r) => r.itemIndex + 1);
+	const others = refused.slice(1).map((r) => r.itemIndex);
 	const lines = [
-		`${refused.length} of ${total} items failed the checks made before any call${others.length ? ` (also items ${others.join(', ')})` : ''}; no item was sent.`,
+		`${refused.length} of ${total} rows failed the checks made before any call${others.length ? ` (also ${rowsLabel(ctx, others)})` : ''}; no row was sent.`,
 		'Turn on Settings → On Error → Continue to run the good items and get each bad one as its own error item.',
 	];
 	error.description = [error.description, ...lines].filter(Boolean).join('\n');

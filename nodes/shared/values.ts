@@ -306,6 +306,10 @@ const STATE_NAMES: Record<string, (typeof STATE_CODES)[number]> = {
 	wyoming: 'WY',
 };
 
+/** The refusal quotes the value, as the date refusals do ("Texass" is not …). */
+const notAState = (value: string) =>
+	`"${value.trim()}" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)`;
+
 /** A state code from a code in any case ("tx", "D.C.") or the state's name ("Texas"). */
 export function readStateCode(value: unknown): Read<string | undefined> {
 	if (isBlankValue(value)) return ok(undefined);
@@ -315,7 +319,7 @@ export function readStateCode(value: unknown): Read<string | undefined> {
 	if ((STATE_CODES as readonly string[]).includes(code)) return ok(code);
 	// "State of New York", "Commonwealth of Virginia": the state's formal name, as exports write it.
 	const name = key.replace(/^(?:stateof|commonwealthof)(?=[a-z]{4})/, '');
-	return STATE_NAMES[name] ? ok(STATE_NAMES[name]) : refuse(MESSAGES.stateCode);
+	return STATE_NAMES[name] ? ok(STATE_NAMES[name]) : refuse(notAState(value));
 }
 
 /**

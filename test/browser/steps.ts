@@ -63,6 +63,19 @@ async function createInvoices(world: BrowserWorld, policies: string[]): Promise<
 	}
 }
 
+/**
+ * The warning over a run's output: "5 of 25 rows refused: sheet rows 5 (item 4, policy …), …".
+ * Each row listed must be its item index plus one (the sample has no row_number column).
+ */
+function refusedRowsOf(text: string): { count: number; text: string } {
+	const head = /(\d+) of (\d+) rows refused: sheet rows? /.exec(text);
+	assert.ok(head, `the warning counts the refused rows: ${text}`);
+	const rows = [...text.matchAll(/(\d+) \(item (\d+)/g)].map(([, row, item]) => [Number(row), Number(item)]);
+	assert.equal(rows.length, Number(head[1]), `every refused row is listed: ${text}`);
+	for (const [row, item] of rows) assert.equal(row, item + 1, `sheet row ${row} is item ${item}: ${text}`);
+	return { count: Number(head[1]), text };
+}
+
 function problem(checked: { ok: true } | { ok: false; problem: string }): string {
 	if (checked.ok) throw new Error('expected a refusal');
 	return checked.problem;
@@ -337,6 +350,44 @@ export const STEPS: Step[] = [
 			await editor.shot('slack-node-output');
 			assert.equal(world.slack.messages.length, 4, 'the stand-in of Slack received one message per event');
 			assert.ok(world.slack.messages.every((m) => m.channel === '#surplus-lines-filings' && !m.text.includes('n8n workflow')));
+			await editor.closeNode();
+		},
+	},
+	{
+		// The bordereau wired with On Error = Continue (using error output)
+		// (test/browser/workflows/bordereau-error-output.json), run from the canvas as a user runs it.
+		name: 'refused rows of the bordereau on the canvas and over the output',
+		async run(editor) {
+			await editor.openWorkflow('slBrowserBdxErrOut');
+			await editor.byTestId('execute-workflow-button').first().click();
+			// The canvas: the error branch counts the refused rows.
+			const labels = editor.byTestId('edge-label');
+			await labels.filter({ hasText: '25 items' }).first().waitFor({ timeout: 120_000 });
+			const ndv = await editor.openNode('Create Invoice');
+			const hints = ndv.locator('[data-test-id="run-data-hints"]');
+			const hint = hints.getByText(/rows refused: sheet row/).first();
+			await hint.waitFor({ timeout: TIMEOUT });
+			const refused = refusedRowsOf(await hint.innerText());
+			await editor.shot('bordereau-refused-rows-hint');
+			await editor.closeNode();
+			await labels.filter({ hasText: new RegExp(`(^|\\D)${refused.count} items?\\b`) }).first().waitFor({ timeout: TIMEOUT });
+			await editor.shot('bordereau-refused-rows-canvas');
+			assert.ok(refused.count > 0 && refused.count < 25, `some rows of 25 refused: ${refused.text}`);
+		},
+	},
+	{
+		// The bordereau with On Error = Stop (test/browser/workflows/bordereau-stop.json).
+		name: 'a stop error of the bordereau names sheet rows',
+		async run(editor) {
+			await editor.openWorkflow('slBrowserBdxStop');
+			await editor.byTestId('execute-workflow-button').first().click();
+			const ndv = await editor.openNode('Create Invoice');
+			// "Sheet row 5 (item 4): …": the sheet's row beside n8n's own item index.
+			const message = ndv.getByText(/Sheet row (\d+) \(item (\d+)\): /).first();
+			await message.waitFor({ timeout: 120_000 });
+			const [, row, item] = /Sheet row (\d+) \(item (\d+)\)/.exec(await message.innerText()) ?? [];
+			assert.equal(Number(row), Number(item) + 1, 'the sheet row is the item index plus one');
+			await editor.shot('bordereau-stop-error');
 			await editor.closeNode();
 		},
 	},

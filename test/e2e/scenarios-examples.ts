@@ -25,11 +25,12 @@ function bordereauRows(): Array<Record<string, string>> {
 
 /** The deliberately bad rows of the sample, and what each must say. */
 const BAD_ROWS: Record<string, RegExp> = {
-	'BDX-26-0105': /insured_name.*This field is required/,
-	'BDX-26-0109': /effective_date.*Must be a valid date/,
-	'BDX-26-0114': /state_code.*TZ|state_code.*valid/,
-	'BDX-26-0119': /type_code.*Must be one of/,
-	'BDX-26-0123': /99999/,
+	// Each names the sheet's column as written (issue 40), the value where the row gave one.
+	'BDX-26-0105': /Column "Insured Name" is missing or empty.*insured_name field is required/,
+	'BDX-26-0109': /Column "Eff Date".*Must be a valid date/,
+	'BDX-26-0114': /Column "State".*"TZ" is not a US state code or name/,
+	'BDX-26-0119': /Column "Type".*Must be one of/,
+	'BDX-26-0123': /Column "NAIC".*99999/,
 };
 
 /** The results workbook the bordereau example writes next to its input, as rows of cell values. */

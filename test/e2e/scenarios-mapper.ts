@@ -37,8 +37,8 @@ const mapColumns: Scenario = {
 		);
 		assert.equal(out[2].code, 'INVALID_INPUT');
 		assert.deepEqual(out[2].fields, [
-			'net_premium (column "Premium"): Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
-			'effective_date (column "Eff Date"): Must be a valid date: write the year with four digits (MM/DD/YYYY) (got "3/1/26")',
+			'Column "Premium": Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
+			'Column "Eff Date": Must be a valid date: write the year with four digits (MM/DD/YYYY) (got "3/1/26")',
 		]);
 
 		// Rows are filed in parallel: the service numbers them as they arrive, so ids come from the output.
@@ -96,7 +96,7 @@ const coverholderBordereau: Scenario = {
 		assert.ok(said.includes('type_code: Return Premium → ENDORSEMENT (Return Premium: return premium endorsement)'), said.join('; '));
 		assert.ok(said.includes('net_premium: 1000.00 → -1000 (Return Premium returns premium: an unsigned amount is filed negative)'), said.join('; '));
 		assert.equal(filed[4].policy_number, 'LCR-26-005', 'the refused row is named');
-		assert.match(String((filed[4].fields as string[])[0]), /^type_code \(column "Transaction Type"\): "AE" is an audit endorsement, which cannot be filed as an invoice/);
+		assert.match(String((filed[4].fields as string[])[0]), /^Column "Transaction Type": "AE" is an audit endorsement, which cannot be filed as an invoice/);
 
 		// The service holds the four rows with the headers read as the service's fields.
 		const first = await api(ctx, 'GET', `/invoices/${String(filed[0].id)}`);

@@ -47,7 +47,7 @@ const errorOutput: Scenario = {
 		assert.equal(counts(run, 'Not Filed')[0], 3, 'the error branch ran with the 3 items');
 		assert.equal(counts(run, 'Filed')[0], 22);
 		const hints = (run.data.resultData.runData['Create Many']?.[0] as { hints?: Array<{ message: string }> }).hints ?? [];
-		assert.match(String(hints[0]?.message), /\(rows 5, 12, 20\); 22 filed/, 'rows counted from 1');
+		assert.match(String(hints[0]?.message), /sheet rows 5 \(item 4[^)]*\), 12 \(item 11[^)]*\), 20 \(item 19[^)]*\)\. 22 filed/, 'sheet rows counted from 1, beside the item index');
 
 		assert.deepEqual(counts(run, 'Create With t1 Key'), [0, 1]);
 		const [refused] = branches(run, 'Create With t1 Key')[1];

@@ -138,7 +138,7 @@ const calculator: Scenario = {
 		assert.equal(rows[1].total_due, 10492.5);
 		// The wrong item is an error item naming every problem; the run goes on.
 		assert.equal(rows[2].code, 'INVALID_INPUT');
-		assert.deepEqual(rows[2].fields, ['State: Must be a valid state_code', 'Premium: Must be at least 0.01']);
+		assert.deepEqual(rows[2].fields, ['State: "ZZ" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)', 'Premium: Must be at least 0.01']);
 
 		// Itemized fees: TX taxes the inspection fee, not the pass-through filing fee.
 		const lines = json(run, 'Line Items TX');
@@ -241,7 +241,8 @@ const createMany: Scenario = {
 		assert.equal(out[2].summary, '2 of 5 rows not filed; 3 filed');
 		assert.equal(out[3].summary, '2 of 5 rows not filed; 3 filed');
 		const hints = (run.data.resultData.runData['Create Many']?.[0] as { hints?: Array<{ message: string }> }).hints ?? [];
-		assert.match(String(hints[0]?.message), /^2 of 5 rows were not filed or not confirmed \(rows 3, 4\); 3 filed\./);
+		// Sheet rows counted from 1, beside n8n's item index (from 0).
+		assert.match(String(hints[0]?.message), /^2 of 5 rows refused: sheet rows 3 \(item 2[^)]*\), 4 \(item 3[^)]*\)\. 3 filed\./);
 
 		for (const [id, policy] of [[1001, 'E2E-CM-1'], [1002, 'E2E-CM-2'], [1003, 'E2E-CM-5']] as const) {
 			const stored = await api(ctx, 'GET', `/invoices/${id}`);
@@ -258,7 +259,7 @@ const createManyStops: Scenario = {
 	async check(run, ctx) {
 		const error = run.data.resultData.error;
 		assert.equal(error?.node?.name, 'Create Many');
-		assert.equal(error?.message, 'Row 3: Invalid input, nothing was sent: insured_name: This field is required');
+		assert.equal(error?.message, 'Sheet row 3 (item 2): Invalid input, nothing was sent: insured_name: This field is required');
 		assert.match(String(error?.description), /1 of 5 rows failed\.\nNo invoice was filed\./);
 		// Without "continue on error" a bad row stops the node before any call: not even the good rows.
 		const me = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${ctx.keys.t2}` } });

@@ -116,7 +116,7 @@ describe('the same rows on a new-features and a legacy account', () => {
 		const viaColumns = await run('legacy-t2', { operation: 'create', inputMode: 'columns', columns }, [sheet]);
 		// "Sandbox" is a part of one company's name, not its name: refused, naming the column and what the search found.
 		expect(String(viaColumns.output![0].json.error)).toContain(
-			'insurers[1].company_name (column "Insurer 2 Name"): no company has the name \'Sandbox\'; the search found Sandbox Specialty Insurance Company (id 301, NAIC 90001).',
+			'Column "Insurer 2 Name": no company has the name \'Sandbox\'; the search found Sandbox Specialty Insurance Company (id 301, NAIC 90001).',
 		);
 		const fixed = await run('legacy-t2', { operation: 'create', inputMode: 'columns', columns }, [{ ...sheet, 'Insurer 2 Name': 'Sandbox Specialty Insurance Company' }]);
 		expect((fixed.output![0].json._adapted as IDataObject[]).map((a) => [a.field, a.column, a.to])).toEqual([

@@ -98,7 +98,7 @@ describe('signs and tax lines as the sheet gives them, on every account kind', (
 			expect(errorOf(out[3])).toEqual({
 				code: 'INVALID_INPUT',
 				fields: [
-					`fees[0].amount (column "SL Tax"): +24.25 is written positive, but the premium ((500.00)) is returned and every amount of a change has the premium's sign; write it unsigned or negative`,
+					`Column "SL Tax": +24.25 is written positive, but the premium ((500.00)) is returned and every amount of a change has the premium's sign; write it unsigned or negative`,
 				],
 			});
 			expect(errorOf(out[6])).toEqual({

@@ -127,8 +127,8 @@ describe('readStateCode, readText', () => {
 		expect(['TX', 'tx', ' Tx ', 'Texas', 'TEXAS', 'new york', 'District of Columbia', 'D.C.', 'Washington DC'].map((v) => value(readStateCode(v)))).toEqual([
 			'TX', 'TX', 'TX', 'TX', 'TX', 'NY', 'DC', 'DC', 'DC',
 		]);
-		expect(value(readStateCode('Puerto Rico'))).toBe('refused: Must be a valid state_code');
-		expect(value(readStateCode('T X X'))).toBe('refused: Must be a valid state_code');
+		expect(value(readStateCode('Puerto Rico'))).toBe('refused: "Puerto Rico" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)');
+		expect(value(readStateCode('T X X'))).toBe('refused: "T X X" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)');
 	});
 
 	it('text takes numbers as text and refuses objects and lists by kind', () => {

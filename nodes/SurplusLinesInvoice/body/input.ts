@@ -15,6 +15,7 @@ import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
 import { leftOutKey } from './columnAccount';
 import { readDateColumns } from './dateColumns';
+import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../../shared/refusals';
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
 import { isBlankValue } from '../../shared/values';
@@ -300,22 +301,26 @@ export function sourceOf(path: string, sources: Record<string, string>): string 
 }
 
 /**
- * `net_premium: rule` → `net_premium (column "Premium"): rule`; a required field no column
- * matched says which column names would have.
+ * `state_code: rule` → `Column "Risk State": "Texass" is not …` (refusals.ts); a required field
+ * no column matched says which column names would have.
  */
 function withColumn(
 	line: string,
+	raw: unknown,
 	sources: Record<string, string>,
 	names: RawBody['names'],
 ): string {
 	const missing = REQUIRED_LINE.exec(line)?.[1];
-	if (missing && names?.[missing]) {
-		const options = names[missing].map((n) => `"${n}"`).join(', ');
-		return `${line} (no column of the row matched; name one ${options})`;
+	if (missing && names?.[missing]?.length) {
+		// A sheet's empty cell often reaches n8n as no column at all: the usual header is named.
+		const [usual, ...others] = names[missing].map((n) => `"${n}"`);
+		const also = others.length ? ` (also read as ${others.join(', ')})` : '';
+		return `Column ${usual} is missing or empty: the ${missing} field is required${also}`;
 	}
-	const path = /^[\w.[\]]+/.exec(line)?.[0] ?? '';
-	const source = sourceOf(path, sources);
-	return source ? `${path} (column "${source}")${line.slice(path.length)}` : line;
+	return inSheetWords(line, {
+		columnOf: (path) => sourceOf(path, sources),
+		valueOf: (path) => valueAtPath(raw, path),
+	});
 }
 
 export interface InvoiceInput {
@@ -348,7 +353,7 @@ export function readInvoiceInput(
 		const lines = [...problems, ...(checked.ok ? [] : checked.problems)];
 		throw inputError(
 			ctx,
-			lines.map((line) => withColumn(line, sources, names)),
+			lines.map((line) => withColumn(line, raw, sources, names)),
 			{ itemIndex: i },
 		);
 	}
@@ -357,6 +362,19 @@ export function readInvoiceInput(
 		return column ? { ...c, column } : c;
 	});
 	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted, totals, sources };
+}
+
+/**
+ * A refusal met after the local checks (the account's look-ups, the service's own checks) in the
+ * sheet's words, for a row read by Map Columns: the column's header and the value the row gave.
+ */
+export function refusalInSheetWords<T>(error: T, input: InvoiceInput): T {
+	if (!Object.keys(input.sources).length) return error;
+	return serviceRefusalInSheetWords(error, {
+		columnOf: (path) => sourceOf(path, input.sources),
+		valueOf: (path) =>
+			input.converted.find((c) => c.field === path)?.from ?? valueAtPath(input.body, path),
+	});
 }
 
 /** Says on an output item which values were read into another form (nothing when none were). */

@@ -1,6 +1,6 @@
 /**
  * What every Invoice output item says about its row beyond the reply: an error item names the row
- * it stands for (policy number, type, effective date, where known), so a "not filed" branch can
+ * it stands for (sheet row, policy number, type, effective date, where known), so a "not filed" branch can
  * write the reason back to the right row; a filed or previewed item carries the body's sanity
  * warnings (`_warnings`).
  */
@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { addToErrorItem, isErrorItem, withRow } from '../../shared/errors';
 import type { OperationModule } from '../../shared/router';
+import { sheetRow } from '../../shared/sheetRows';
 import { takeColumnNotes, takeInvoiceWarnings } from '../body/warnings';
 import { readRawBody } from '../body/input';
 
@@ -15,7 +16,8 @@ const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
 
 /** The row's identity from its raw body (read again only for a failed item; never throws). */
 function rowIdentity(ctx: IExecuteFunctions, itemIndex: number, mode: 'full' | 'partial') {
-	const identity: IDataObject = {};
+	// The row as the sheet numbers it (sheetRows.ts), beside n8n's item index.
+	const identity: IDataObject = { sheetRow: sheetRow(ctx, itemIndex) };
 	try {
 		const raw = readRawBody(ctx, itemIndex, mode);
 		if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return identity;
@@ -62,6 +64,7 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 		description: module.description,
 		orderKey: module.orderKey,
 		describeDone: module.describeDone,
+		refusedNote: module.refusedNote,
 		check:
 			check &&
 			async function (this: IExecuteFunctions, itemIndex: number) {

@@ -129,7 +129,7 @@ describe('Estimate: local rules (no call made)', () => {
 		expect(output![0].json).toMatchObject({
 			code: 'INVALID_INPUT',
 			fields: [
-				'State: Must be a valid state_code',
+				'State: "XX" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)',
 				'Premium: Must be at least 0.01',
 				'Policy Fees: Must be at least 0',
 				'Effective Date: Must be a valid date (YYYY-MM-DD)',

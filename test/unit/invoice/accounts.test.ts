@@ -156,10 +156,10 @@ describe('insurers by NAIC or name on an account without carrier_lookup', () => 
 		expect(calls.search).toEqual(['99999', 'Atlantic Excess Insurance Company', '9000']);
 		const errors = output!.map((o) => String(o.json.error));
 		expect(errors[0]).toBe(
-			'The invoice was not sent: insurers[0].naic (column "NAIC"): no company has NAIC \'99999\' (the search found none). This account has no carrier_lookup feature, so the node looks the insurer up before filing: give its company_id, or a NAIC that matches exactly one company.',
+			'The invoice was not sent: Column "NAIC": no company has NAIC \'99999\' (the search found none). This account has no carrier_lookup feature, so the node looks the insurer up before filing: give its company_id, or a NAIC that matches exactly one company.',
 		);
 		expect(errors[1]).toContain(
-			'insurers[0].company_name (column "Insurer 1 Name"): 2 companies have the name \'Atlantic Excess Insurance Company\' (Atlantic Excess Insurance Company (id 305, NAIC 90005); Atlantic Excess Insurance Company (id 307, NAIC 90007))',
+			'Column "Insurer 1 Name": 2 companies have the name \'Atlantic Excess Insurance Company\' (Atlantic Excess Insurance Company (id 305, NAIC 90005); Atlantic Excess Insurance Company (id 307, NAIC 90007))',
 		);
 		expect(errors[2]).toContain("no company has NAIC '9000'; the search found Sandbox Specialty Insurance Company (id 301, NAIC 90001);");
 		expect(errors[3]).toBe(errors[0]);
@@ -171,7 +171,7 @@ describe('insurers by NAIC or name on an account without carrier_lookup', () => 
 		const sent = creates();
 		const items = [row({ policy_number: 'OK', insurers: [{ naic: '90001' }] }), row({ insurers: [{ naic: '12345' }] })];
 		const { error } = await run(jsonParams('createMany', noLookFirst), { items });
-		expect(error!.message).toContain("Row 2: The invoice was not sent: insurers[0].naic: no company has NAIC '12345'");
+		expect(error!.message).toContain("Sheet row 2 (item 1): The invoice was not sent: insurers[0].naic: no company has NAIC '12345'");
 		expect(sent).toEqual([]);
 	});
 

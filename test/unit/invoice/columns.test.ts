@@ -231,7 +231,7 @@ describe('Map Columns body source', () => {
 		expect(output).toBeUndefined();
 		expect(trap.isDone()).toBe(false);
 		expect(error!.message).toBe(
-			'Row 2: Invalid input, nothing was sent: net_premium (column "Premium"): Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
+			'Sheet row 2 (item 1): Invalid input, nothing was sent: Column "Premium": Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
 		);
 		nock.cleanAll();
 		nock(API).get('/auth/me').reply(200, meReply()).persist();
@@ -240,12 +240,12 @@ describe('Map Columns body source', () => {
 		const run2 = await run(columnsParams('createMany'), { items, key: KEYS.t3, continueOnFail: true });
 		expect(sent.map((b) => b.length)).toEqual([1]);
 		expect(run2.output![2].json.fields).toEqual([
-			'effective_date (column "Eff Date"): Must be a valid date: write the year with four digits (MM/DD/YYYY) (got "3/1/26")',
-			'insurers[0].percent (column "Insurer 1 %"): Must be a number: hexadecimal, octal and binary forms are not read (got "0x10")',
+			'Column "Eff Date": Must be a valid date: write the year with four digits (MM/DD/YYYY) (got "3/1/26")',
+			'Column "Insurer 1 %": Must be a number: hexadecimal, octal and binary forms are not read (got "0x10")',
 		]);
 		expect(run2.output![3].json.fields).toEqual([
-			'policy_number (column "Policy #"): This field is required',
-			'state_code (column "State"): Must be a valid state_code',
+			'Column "Policy #" is empty: the policy_number field is required',
+			'Column "State": "Ontario" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)',
 		]);
 	});
 
@@ -254,7 +254,7 @@ describe('Map Columns body source', () => {
 		delete row['Eff Date'];
 		const { output } = await run(columnsParams('create'), { items: [row], continueOnFail: true });
 		expect(output![0].json.fields).toEqual([
-			'effective_date: This field is required (no column of the row matched; name one "Effective Date", "Eff Date", "Eff. Date")',
+			'Column "Effective Date" is missing or empty: the effective_date field is required (also read as "Eff Date", "Eff. Date")',
 		]);
 	});
 
@@ -317,8 +317,8 @@ describe('Map Columns body source', () => {
 		const item = { ...bordereauRow(0), 'Net Premium': '900', 'Policy Number': 'OTHER' };
 		const { output } = await run(columnsParams('create'), { items: [item], continueOnFail: true });
 		expect(output![0].json.fields).toEqual([
-			'policy_number (column "Policy #"): columns "Policy #" (BDX-001) and "Policy Number" (OTHER) give this field different values, so the row is not filed; make them agree, leave one empty, or map the columns by hand (Map Each Column Manually)',
-			'net_premium (column "Net Premium"): columns "Net Premium" (900) and "Premium" ($1,000.50) give this field different values, so the row is not filed; make them agree, leave one empty, or map the columns by hand (Map Each Column Manually)',
+			'Column "Policy #": columns "Policy #" (BDX-001) and "Policy Number" (OTHER) give this field different values, so the row is not filed; make them agree, leave one empty, or map the columns by hand (Map Each Column Manually)',
+			'Column "Net Premium": columns "Net Premium" (900) and "Premium" ($1,000.50) give this field different values, so the row is not filed; make them agree, leave one empty, or map the columns by hand (Map Each Column Manually)',
 		]);
 		expect(trap.isDone()).toBe(false);
 	});

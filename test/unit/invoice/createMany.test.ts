@@ -105,7 +105,7 @@ describe('Create Many', () => {
 		const { output } = await run(jsonParams('createMany'), { items, key: KEYS.t3, continueOnFail: true });
 		expect(calls).toEqual([3]);
 		expect(output!.map((o) => o.json.code ?? o.json.id)).toEqual([1, 'INVALID_INPUT', 'VALIDATION_ERROR', 2]);
-		expect(output![1].json.fields).toEqual(['state_code: Must be a valid state_code']);
+		expect(output![1].json.fields).toEqual(['state_code: "XX" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)']);
 		expect(output![2].json).toMatchObject({
 			fields: ['insurers: insurers[0].company_id 999 does not match any company'],
 			requestId: 'req_batch1',
@@ -118,7 +118,8 @@ describe('Create Many', () => {
 		const items = rows(3);
 		items[2] = { ...items[2], effective_date: 'tomorrow' };
 		const { error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
-		expect(error!.message).toBe('Row 3: Invalid input, nothing was sent: effective_date: Must be a valid date');
+		// The sheet's row and n8n's item index side by side: n8n adds its own "[item 2]".
+		expect(error!.message).toBe('Sheet row 3 (item 2): Invalid input, nothing was sent: effective_date: Must be a valid date');
 		expect(error!.description).toContain('No invoice was filed.');
 		expect(trap.isDone()).toBe(false);
 	});
@@ -145,7 +146,7 @@ describe('Create Many', () => {
 			{
 				type: 'warning',
 				location: 'outputPane',
-				message: '1 of 502 rows were not filed or not confirmed (rows 4); 501 filed. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).',
+				message: '1 of 502 rows refused: sheet row 4 (item 3, policy POL-3). 501 filed. The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).',
 			},
 		]);
 	});
@@ -157,7 +158,7 @@ describe('Create Many', () => {
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(60), key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		expect(output!.filter((o) => o.json.code === 'VALIDATION_ERROR').map((o) => (o.pairedItem as { item: number }).item)).toEqual(refused);
-		expect(hintsOf(result)[0].message).toContain(`(rows ${refused.map((i) => i + 1).join(', ')}); 30 filed.`);
+		expect(hintsOf(result)[0].message).toContain(`sheet rows ${refused.map((i) => `${i + 1} (item ${i}, policy POL-${i})`).join(', ')}. 30 filed.`);
 	});
 
 	it('a locally bad row names every other bad row, without truncation', async () => {
@@ -165,7 +166,7 @@ describe('Create Many', () => {
 		const trap = nock(API).post('/invoices/batch').reply(200, envelope({ results: [] }));
 		const { error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
 		const others = Array.from({ length: 19 }, (_, i) => (i + 1) * 2 + 1);
-		expect(error!.description).toContain(`20 of 40 rows failed (also rows ${others.join(', ')}).`);
+		expect(error!.description).toContain(`20 of 40 rows failed (also sheet rows ${others.join(', ')} (items ${others.map((r) => r - 1).join(', ')})).`);
 		expect(trap.isDone()).toBe(false);
 	});
 

@@ -27,7 +27,7 @@ describe('local rules (no call is made for a failing input)', () => {
 			'effective_date: This field is required',
 			'expiration_date: This field is required',
 		]],
-		['state code (50 states and DC)', row({ state_code: 'PR' }), ['state_code: Must be a valid state_code']],
+		['state code (50 states and DC)', row({ state_code: 'PR' }), ['state_code: "PR" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)']],
 		['dates', row({ effective_date: '2026-02-30', expiration_date: '13/01/2027', invoice_date: '2026-1-1', transaction_effective_date: 'soon' }), [
 			'effective_date: Must be a valid date',
 			'expiration_date: Must be a valid date: dates with slashes are read as US month/day/year (MM/DD/YYYY) (got "13/01/2027")',
@@ -77,7 +77,7 @@ describe('local rules (no call is made for a failing input)', () => {
 
 	it('lists every problem of a row at once', async () => {
 		await refused(row({ state_code: 'XX', net_premium: null, coverages: [{ code: 'GL', amount: 10, limits: [{ premium: 1 }] }] }), [
-			'state_code: Must be a valid state_code',
+			'state_code: "XX" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)',
 			'net_premium: This field is required',
 			'coverages[0].limits: premiums must sum to the coverage amount 10 (got 1)',
 		]);
@@ -85,7 +85,7 @@ describe('local rules (no call is made for a failing input)', () => {
 
 	it('Update checks only what is sent, with the same rules', async () => {
 		await refused({ state_code: 'ZZ', fees: [{ type: 'fire_marshal', amount: 1 }, { type: 'fire_marshall_tax', amount: 1 }] }, [
-			'state_code: Must be a valid state_code',
+			'state_code: "ZZ" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)',
 			"fees: 'fire_marshal' and 'fire_marshall_tax' are the same fee (one stored column); send only one of them",
 		], 'update');
 		await refused({}, ['body: Set at least one field to change'], 'update');

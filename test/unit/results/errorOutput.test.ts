@@ -67,7 +67,7 @@ describe('Create Many: 3 bad rows of 25', () => {
 		expect(bad[2].json).toMatchObject({ error: expect.stringContaining('VALIDATION_ERROR'), code: 'VALIDATION_ERROR', policy_number: 'POL-19', type_code: 'NEW', effective_date: '2026-01-01', summary: '3 of 25 rows not filed; 22 filed' });
 		const hints = Object.values(result.data.resultData.runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string }>);
 		// Rows counted from 1, as a sheet shows them.
-		expect(hints[0].message).toMatch(/^3 of 25 rows were not filed or not confirmed \(rows 5, 12, 20\); 22 filed\./);
+		expect(hints[0].message).toMatch(/^3 of 25 rows refused: sheet rows 5 \(item 4, policy POL-4\), 12 \(item 11, policy POL-11\), 20 \(item 19, policy POL-19\)\. 22 filed\./);
 	});
 });
 

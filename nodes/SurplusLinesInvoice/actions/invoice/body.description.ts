@@ -49,6 +49,10 @@ const inputModeFullProperty: INodeProperties = {
 
 const columnsOnly = { show: { inputMode: ['columns'] } };
 
+/** The user doc on reading sheets, as the repository serves it (the notice links to it). */
+const READING_SHEETS_DOC =
+	'https://github.com/n8n-nodes-surplus-lines/n8n-nodes-surplus-lines/blob/main/docs/reading-sheets.md';
+
 /**
  * Map Columns: n8n's resource mapper over the flat columns of `shared/invoiceColumns.ts`. Map
  * Automatically matches a row's own column names, sheet aliases included; `../../body.ts` reads
@@ -57,7 +61,9 @@ const columnsOnly = { show: { inputMode: ['columns'] } };
 const columnsProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Map Automatically reads each row’s columns by name, ignoring case, spaces and punctuation: Policy # or Policy Number, Insured Name, State (code or name), Premium, Eff Date, Exp Date, Type, Insurer 1 NAIC / Insurer 1 Name / Insurer 1 Company ID with Insurer 1 Percent (2, 3… for more insurers), and one column per fee or tax (Policy Fee, Broker Fee, Inspection Fee, SL Tax, Stamping Fee…; empty or 0 sends no fee). Other headers are read by their words and abbreviations, as MGA exports, Lloyd’s coverholder bordereaux and filing platforms write them (Risk Inception Date, Exp Dt, Gross Premium Paid this time, Certificate Reference, Location of Risk State, Insurer NAIC/AA Code, Coverage %, SLTaxAmount…); a header that could mean two fields is not read, and the row says which column to rename. Types: New, Renewal, Endorsement, Cancellation and the codes PN, PR, APE, RPE, FC, PC, Original / Additional / Return Premium (a return written unsigned is filed negative); audits, binders, rewrites and reinstatements are refused. Total Taxes and Total Due columns are only compared, never sent. Amounts like $1,234.50, 50% and dates like 03/01/2026 or a spreadsheet date number are read; each value read into another form is listed in _converted on the item. Two columns that give one field must agree, or the row is refused naming both; the exceptions are said in _columnRules on the item (Home State over another state column, Gross over Net premium, a code such as RPE or FC over the plain word Endorsement or Cancellation). A cancellation date is the date of the change of a cancellation row, an Endorsement # or Transaction ID is the invoice number when no Invoice # column is given, TX Stamping Fee is a fee of TX rows; columns read but not used (Transaction Date, taken as the booking date) are listed in _ignoredColumns. Invoice → Check Sheet shows how a sheet will be read, with no call.',
+			'Map Automatically reads each row’s own headers by their words (Policy #, Insured Name, State, Premium, Eff Date, Exp Date, Type, NAIC, Policy Fee, SL Tax… and the headers bordereaux use). <b>No renaming is needed</b>, whatever n8n’s note below says about naming fields like the invoice fields. A header that could mean two fields, or a value that cannot be read, refuses the row naming the column. Invoice → Check Sheet shows how every row reads, with no call. <a href="' +
+			READING_SHEETS_DOC +
+			'" target="_blank">Every header, value form and rule</a>.',
 		name: 'columnsNotice',
 		type: 'notice',
 		default: '',

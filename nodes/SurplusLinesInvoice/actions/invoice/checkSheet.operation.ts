@@ -8,7 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readErrorInfo } from '../../../shared/errors';
 import { PATHS } from '../../../shared/service';
-import { readInvoiceInput } from '../../body/input';
+import { refusedRowsMessage, sheetRow } from '../../../shared/sheetRows';
+import { readInvoiceInput, readRawBody } from '../../body/input';
 import { takeColumnNotes, takeInvoiceWarnings } from '../../body/warnings';
 import { canonicalInvoice } from '../../filing/canonical';
 import { idempotencyKeyFor } from '../../filing/idempotency';
@@ -42,7 +43,7 @@ function reasons(error: unknown): string[] {
 
 /** One row as Create would read it, before the account's look-ups and any call. */
 function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
-	const json: IDataObject = { row: index + 1 };
+	const json: IDataObject = { row: sheetRow(ctx, index) };
 	try {
 		const input = readInvoiceInput(ctx, index);
 		const body = canonicalInvoice(input.body);
@@ -58,12 +59,34 @@ function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
 	return { ...json, ...takeColumnNotes(ctx, index, true), notChecked: NOT_CHECKED };
 }
 
-/** Every row, in order, each paired to its input item; a refused row is an item, not an error. */
+/**
+ * Every row, in order, each paired to its input item; a refused row is an item, not an error, and
+ * the count of refused rows is said over the output as Create says it after a run.
+ */
 export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const count = this.getInputData().length;
 	const output: INodeExecutionData[] = [];
+	const refused: Array<{ index: number; policy: unknown }> = [];
 	for (let index = 0; index < count; index++) {
-		output.push({ json: checkRow(this, index), pairedItem: { item: index } });
+		const json = checkRow(this, index);
+		if (json.result === 'refused') refused.push({ index, policy: policyOf(this, index) });
+		output.push({ json, pairedItem: { item: index } });
+	}
+	if (refused.length) {
+		this.addExecutionHints?.({
+			message: `${refusedRowsMessage(this, refused, count, 'would be refused')} Each row's reasons say the column and the rule; nothing was sent.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
 	}
 	return output;
+}
+
+/** The row's policy number as read for the request, where it reads (a refused row may not). */
+function policyOf(ctx: IExecuteFunctions, index: number): unknown {
+	try {
+		return (readRawBody(ctx, index, 'full') as IDataObject | undefined)?.policy_number;
+	} catch {
+		return undefined;
+	}
 }

@@ -8,10 +8,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
+import { rowLabel } from '../../../shared/sheetRows';
 import type { DescribeDone } from '../../../shared/stopped';
 import { adaptToAccount, noteAdaptations } from '../../account/adapt';
 import { unknownLobOption } from '../../account/options';
-import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body/input';
+import {
+	noteConversions,
+	readInvoiceInput,
+	refusalInSheetWords,
+	type InvoiceInput,
+} from '../../body/input';
 import { canonicalInvoice } from '../../filing/canonical';
 import { fileInvoice, showReplayed } from '../../filing/fileInvoice';
 import {
@@ -113,16 +119,28 @@ async function takeChecked(ctx: IExecuteFunctions, i: number): Promise<Checked> 
 }
 
 /** The rows filed before a failure stopped the run, each with its invoice and outcome. */
-export const describeDone: DescribeDone = (done) => {
+export const describeDone: DescribeDone = (done, ctx) => {
 	const rows = done.map(({ itemIndex, items }) => {
 		const json = items[0]?.json ?? {};
-		return `row ${itemIndex + 1} → invoice ${String(json.id)} (${String(json.outcome ?? 'filed')})`;
+		return `${rowLabel(ctx, itemIndex)} → invoice ${String(json.id)} (${String(json.outcome ?? 'filed')})`;
 	});
 	return `Rows filed before the run stopped (up to Concurrency rows were in flight): ${rows.join(', ')}. They stay filed: running the same rows again returns them as replayed or already_filed, not filed twice.`;
 };
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const checked = await takeChecked(this, i);
+	try {
+		return await fileChecked.call(this, i, checked);
+	} catch (error) {
+		throw refusalInSheetWords(error, checked.input);
+	}
+}
+
+async function fileChecked(
+	this: IExecuteFunctions,
+	i: number,
+	checked: Checked,
+): Promise<INodeExecutionData[]> {
 	// The account's adaptation (it may call the service) comes before the one canonical body,
 	// from which the key is derived and which is sent.
 	const input = await adaptToAccount(this, checked.input, i);

@@ -9,11 +9,17 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { itemParameter } from '../../../shared/params';
+import { rowsLabel, withRowPrefix, type RefusedNote } from '../../../shared/sheetRows';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../filing/batch';
 import { adaptToAccount, noteAdaptations, type Adaptation } from '../../account/adapt';
 import { unknownLobOption } from '../../account/options';
-import { noteConversions, readInvoiceInput, type InvoiceInput } from '../../body/input';
+import {
+	noteConversions,
+	readInvoiceInput,
+	refusalInSheetWords,
+	type InvoiceInput,
+} from '../../body/input';
 import { canonicalInvoice } from '../../filing/canonical';
 import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
 import { refuseSameKeyOtherRow } from '../../filing/sameRun';
@@ -75,25 +81,24 @@ export const description = updateDisplayOptions(
 
 type Failure = { index: number; error: Error };
 
-/** The first local failure, with every failed item listed (before any call: nothing was filed). */
-function annotateLocal(error: Error, failures: Failure[], total: number): Error {
-	const others = failures.slice(1).map((f) => f.index + 1);
+/** The first local failure, with every failed row listed (before any call: nothing was filed). */
+function annotateLocal(ctx: IExecuteFunctions, error: Error, failures: Failure[], total: number): Error {
+	const others = failures.slice(1).map((f) => f.index);
 	const lines = [
-		`${failures.length} of ${total} rows failed${others.length ? ` (also rows ${others.join(', ')})` : ''}.`,
+		`${failures.length} of ${total} rows failed${others.length ? ` (also ${rowsLabel(ctx, others)})` : ''}.`,
 		'No invoice was filed.',
 		'Turn on Settings → On Error → Continue to file the good items and get each bad item as its own error item.',
 	];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.description = [error.description, ...lines].filter(Boolean).join('\n');
-		error.message = `Row ${failures[0].index + 1}: ${error.message}`;
+		error.message = withRowPrefix(ctx, failures[0].index, error.message);
 	}
 	return error;
 }
 
-/** The warning shown over the output after calls were made and some items were not filed. */
-function notFiledSummary(notFiled: number[], filed: number, total: number): string {
-	return `${notFiled.length} of ${total} rows were not filed or not confirmed (rows ${notFiled.map((i) => i + 1).join(', ')}); ${filed} filed. They come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
-}
+/** Said after the list of rows not filed over the output (sheetRows.ts writes the list). */
+export const refusedNote: RefusedNote = (refused, total) =>
+	`${total - refused} filed. The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
 
 /** What Create puts on its item about the taxes, and how Create Many obtained them. */
 function withTaxes(json: IDataObject, taxes: EntryTaxes | undefined): IDataObject {
@@ -140,8 +145,10 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		}
 	}
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
-	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
+	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
+	const inputs: InvoiceInput[] = [];
 	for (const { index, input: given, choice } of read) {
+		inputs[index] = given;
 		try {
 			const input = await adaptToAccount(this, given, index);
 			converted[index] = input.converted;
@@ -154,13 +161,13 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			if (choice.mode === 'derived') refuseSameKeyOtherRow(this, key, index);
 			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
-			failures.push({ index, error: error as Error });
+			failures.push({ index, error: refusalInSheetWords(error as Error, given) });
 		}
 	}
 	// A row the account's look-ups refused stops the run too: nothing was filed yet.
 	if (failures.length && !continueOnFail) {
 		failures.sort((a, b) => a.index - b.index);
-		throw annotateLocal(failures[0].error, failures, count);
+		throw annotateLocal(this, failures[0].error, failures, count);
 	}
 	// Taxes billed and checked before anything is filed; a row they refuse is not sent.
 	const taxes = await taxesForEntries(this, entries, inputs);
@@ -171,16 +178,20 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	}
 	failures.sort((a, b) => a.index - b.index);
 	// Only previews were sent: a refused row stops the run as a local one does.
-	if (failures.length && !continueOnFail) throw annotateLocal(failures[0].error, failures, count);
+	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
 
 	// One setting for the whole run (its rows are filed together).
 	const settings = readFilingSettings(this, 0, 'firstReply');
 	const outcomes = entries.length ? await fileAll(this, credential.tier, entries, settings) : [];
 	// Nothing filed and nothing in doubt (e.g. a 403 for the whole batch): a re-run cannot file
 	// twice, so this fails like any node would.
-	const refusals = outcomes.flatMap((o) => ('error' in o ? [o.error] : []));
+	const refusals = outcomes.flatMap((o) => ('error' in o ? [o] : []));
 	if (!continueOnFail && refusals.length === outcomes.length && refusals.length > 0) {
-		if (!refusals.some(mayHaveFiled)) throw refusals[0];
+		if (!refusals.some((o) => mayHaveFiled(o.error))) {
+			const [{ index, error }] = refusals;
+			// The whole batch was refused (a key's tier, a service error): not one row's fault.
+			throw refusalInSheetWords(error, inputs[index]);
+		}
 	}
 	const output = new Array<INodeExecutionData>(count);
 	const counts = emptyCounts(count);
@@ -192,7 +203,8 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	for (const outcome of outcomes) {
 		if ('error' in outcome) {
 			notFiled.push(outcome.index);
-			output[outcome.index] = errorItem(outcome.error, outcome.index, this.getNode());
+			const error = refusalInSheetWords(outcome.error, inputs[outcome.index]);
+			output[outcome.index] = errorItem(error, outcome.index, this.getNode());
 			countOutcome(counts, 'error');
 			continue;
 		}
@@ -219,16 +231,10 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const summary = outcomeSummary(counts);
 	if (summary) this.addExecutionHints?.({ message: summary, type: 'info', location: 'outputPane' });
 	if (notFiled.length) {
-		notFiled.sort((a, b) => a - b);
-		// Each error item says how the run went (counts); the warning lists every item not filed.
+		// Each error item says how the run went (counts); the router's warning lists every row not filed.
 		const filed = count - notFiled.length;
 		const line = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
 		for (const index of notFiled) addToErrorItem(output[index], { summary: line });
-		this.addExecutionHints?.({
-			message: notFiledSummary(notFiled, filed, count),
-			type: 'warning',
-			location: 'outputPane',
-		});
 	}
 	return output;
 }
