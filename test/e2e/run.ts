@@ -44,6 +44,7 @@ import {
 	type RunningN8n,
 } from './n8n';
 import { checkCredentialTests } from './credentialTest';
+import { checkReadmeInstall, INSTALL_CHECK } from './install';
 import { newestExecutionId, readExecution, type Run } from './runData';
 import type { CliRunner, Context, Scenario, ServerControl } from './context';
 import { executeUntilKilled } from './crash';
@@ -107,6 +108,9 @@ async function main(): Promise<number> {
 	const missing = missingDistFiles().filter((f) => f.includes('credentials/') || sourceExists(nodeTypeOf(f)));
 	if (missing.length) throw new Error(`dist/ lacks built files (run npx n8n-node build): ${missing.join(', ')}`);
 	const built = builtNodeTypes();
+
+	// The README's install from the release file, in its own fresh user folder (every set runs it).
+	if (!only || only.includes(INSTALL_CHECK)) outcomes.push(await checkReadmeInstall(bin));
 
 	const userFolder = makeTempUserFolder();
 	const workDir = join(userFolder, 'e2e-input');
