@@ -45,6 +45,7 @@ import {
 } from './n8n';
 import { checkCredentialTests } from './credentialTest';
 import { checkReadmeInstall, INSTALL_CHECK } from './install';
+import { checkDemoTwice, DEMO_CHECK } from './demoTwice';
 import { newestExecutionId, readExecution, type Run } from './runData';
 import type { CliRunner, Context, Scenario, ServerControl } from './context';
 import { executeUntilKilled } from './crash';
@@ -261,6 +262,9 @@ async function main(): Promise<number> {
 		if (process.env.E2E_KEEP) console.log(`[e2e] user folder kept: ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
+
+	// The demo as users start it (its own n8n and sandbox), twice: on the current n8n's run only.
+	if ((!only && set !== 'compat') || only?.includes(DEMO_CHECK)) outcomes.push(await checkDemoTwice(bin));
 
 	console.log('\n[e2e] results');
 	for (const o of outcomes) {
