@@ -37,13 +37,14 @@ const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' }
 const SMTP_CREDENTIAL = { id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)' };
 const SLACK_CREDENTIAL = { id: 'slDemoSlack', name: 'Demo Slack (local stand-in)' };
 /**
- * Activated as the demo starts: the email and the Slack notification examples, the watch list's
- * email and Slack examples (they post what the filing example recorded), and the read-only MCP
- * example so an MCP client can connect (the filing one is left off).
+ * Activated as the demo starts: the email and the Slack notification examples, and the read-only
+ * MCP example so an MCP client can connect (the filing one is left off). The watch list's email
+ * and Slack examples are not: both read and update the one table, so each change would go to
+ * whichever looked first; the user runs one (Execute) or activates one.
  */
 const TRIGGER_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01'];
 export const WATCH_EXAMPLES = { file: 'slExampleWatchFile', slack: 'slExampleWatchSlack', mail: 'slExampleWatchMail' };
-const ACTIVE_EXAMPLES = [...TRIGGER_EXAMPLES, WATCH_EXAMPLES.slack, WATCH_EXAMPLES.mail, 'slExampleMcpRead'];
+const ACTIVE_EXAMPLES = [...TRIGGER_EXAMPLES, 'slExampleMcpRead'];
 /** In the demo's `.n8n`: says the folder is the demo's own, so a start may empty it. */
 const DEMO_MARKER = '.surplus-lines-demo';
 
@@ -210,9 +211,9 @@ Surplus Lines demo is running.
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
   "Notify when a filing changes" is active: a mail for each status change (polls every minute).
   "Post filing changes to Slack" is active: a message when a filing settles or fails (polls every minute).
-  The data table "${WATCH_TABLE}" is made: run "File a bordereau and watch what was filed" and the
-            active "Post watched filing changes to Slack" and "Email watched filing changes" post and
-            mail its invoices' changes (every 5 minutes, or at once with their Execute button).
+  The data table "${WATCH_TABLE}" is made: run "File a bordereau and watch what was filed", then
+            Execute "Post watched filing changes to Slack" or "Email watched filing changes" to post or
+            mail its invoices' changes (both read the one table: activate one of them, not both).
   "Surplus lines tools for AI assistants" is active: MCP clients connect to ${server.url}/mcp/surplus-lines
             with the header "Authorization: Bearer ${MCP_TOKEN}" (credential "${mcpCredential().name}", new each start)
   The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}

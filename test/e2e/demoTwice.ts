@@ -6,8 +6,11 @@
  *   or message anywhere tells a backward move ("moved from success to new", "confirmed → not_sent"),
  *   which a second start meeting the first one's trigger state would;
  * - each start, the watch-list examples run as loaded: the filing example records what it filed
- *   in the data table the demo made, and the watched Slack and email examples, run as the
- *   editor's Execute button runs them, post and mail those invoices' changes.
+ *   in the data table the demo made; the watched Slack example, run as the editor's Execute
+ *   button runs it once the sandbox has settled those invoices, posts their changes; then one
+ *   invoice whose filing the sandbox rejected is confirmed, and the watched email example mails
+ *   that change with its confirmation number. (The two read the one table, so each change goes
+ *   to the one that looks first: they run one after the other.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -84,11 +87,24 @@ async function oneStart(bin: string, dir: string, start: number, log: string[]):
 		const filing = await runViaServer(session, WATCH_EXAMPLES.file, bin, 180_000);
 		const recorded = json(filing, 'Rows to Record').map((r) => Number(r.invoice_id));
 		if (recorded.length === 0) throw new Error(`start ${start}: the watch-list filing example recorded no rows`);
-		// The sandbox settles them in a few steps of 3 s; then the watched examples run as Execute runs them.
-		await sleep(15_000);
+		// The sandbox settles them in a few steps of 3 s (5 for those that err once); then the
+		// watched Slack example runs as Execute runs it.
+		await sleep(20_000);
 		await runViaServer(session, WATCH_EXAMPLES.slack, bin, 180_000);
+		// The sandbox rejects the filings of ids ending in 7: those rows stay on the list. One is
+		// confirmed (a final state the sandbox leaves alone); the watched email example mails it.
+		const rejected = recorded.find((id) => id % 10 === 7);
+		if (rejected === undefined) throw new Error(`start ${start}: no recorded invoice whose filing the sandbox rejects (ids ${recorded.join(', ')})`);
+		const moved = await fetch(`http://127.0.0.1:${ports.SANDBOX_PORT}/_sandbox/invoices/${rejected}/status`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ state_status: 'confirmed', confirmation_number: `DEMO-CONF-${start}` }),
+		});
+		if (!moved.ok) throw new Error(`start ${start}: confirming ${rejected} at the sandbox: ${moved.status} ${await moved.text()}`);
 		await runViaServer(session, WATCH_EXAMPLES.mail, bin, 180_000);
 		const watched = (text: string) => recorded.some((id) => text.includes(`Invoice ${id} `));
+		const confirmedMail = (m: { subject: string; text: string }) =>
+			m.subject.includes(`Invoice ${rejected} `) && /filing confirmed/.test(m.subject) && m.text.includes(`Confirmation number: DEMO-CONF-${start}`);
 		// The seeded invoices (1001, 1002, policies DEMO-POL-1/2) through the active triggers: one poll a minute.
 		const seen = await waitFor(
 			`start ${start}: mails and messages from the notification and the watch-list examples`,
@@ -97,7 +113,7 @@ async function oneStart(bin: string, dir: string, start: number, log: string[]):
 				p.mails.some((m) => /Invoice 1001 \(DEMO-POL-1\) moved/.test(m.text)) &&
 				p.messages.some((m) => /DEMO-POL-1|Invoice 1001\b/.test(m.text)) &&
 				p.messages.some((m) => watched(m.text)) &&
-				p.mails.some((m) => watched(m.subject)),
+				p.mails.some(confirmedMail),
 			180_000,
 		);
 		log.push(`start ${start}: ${seen.mails.length} mails, ${seen.messages.length} Slack messages, ${recorded.length} rows on the watch list`);
