@@ -9,11 +9,11 @@
  * the current release's; the packed file carries package.json's.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
-import { n8nEnv, PACKAGE_NAME, REPO_ROOT, runCli, tail } from './n8n';
+import { n8nEnv, packPackage, PACKAGE_NAME, REPO_ROOT, runCli, tail } from './n8n';
 
 export const INSTALL_CHECK = 'install the release file as the README says';
 const SECTION = '### From the release file (self-hosted n8n)';
@@ -35,13 +35,7 @@ export async function checkReadmeInstall(bin: string): Promise<{ name: string; s
 	const start = Date.now();
 	const work = mkdtempSync(join(tmpdir(), 'sl-install-'));
 	try {
-		const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', work], {
-			cwd: REPO_ROOT,
-			encoding: 'utf8',
-			env: { ...process.env, npm_config_ignore_scripts: 'true' },
-		});
-		if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-		const file = pack.stdout.trim().split('\n').pop() ?? '';
+		const file = basename(packPackage(work));
 		if (file !== `${PACKAGE_NAME}-${packageJson().version}.tgz`) throw new Error(`npm pack made ${file}`);
 
 		const fileName = `${PACKAGE_NAME}-\\d+\\.\\d+\\.\\d+(?:-[\\w.]+)?\\.tgz`;
@@ -70,7 +64,7 @@ export async function checkReadmeInstall(bin: string): Promise<{ name: string; s
 		const absent = expected.filter((t) => !listed.has(t));
 		if (absent.length) throw new Error(`n8n does not list ${absent.join(', ')} after the README's install`);
 		// Only the package itself: the peer dependency n8n-workflow is left to n8n, as its installer does.
-		const installed = spawnSync('ls', [join(home, '.n8n', 'nodes', 'node_modules')], { encoding: 'utf8' }).stdout.trim().split('\n');
+		const installed = readdirSync(join(home, '.n8n', 'nodes', 'node_modules')).filter((name) => !name.startsWith('.'));
 		if (installed.join(',') !== PACKAGE_NAME) throw new Error(`~/.n8n/nodes/node_modules holds ${installed.join(', ')}`);
 		console.log(`[e2e] passed  ${INSTALL_CHECK}: ${file} into a fresh ~/.n8n; n8n lists ${expected.length} nodes`);
 		return { name: INSTALL_CHECK, status: 'passed', ms: Date.now() - start };
