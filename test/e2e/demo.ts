@@ -5,15 +5,17 @@
  *
  * Beside them a local SMTP server (loopback) receives the notification examples' emails: each is
  * kept as a .eml file and listed on a small inbox page. The notification examples are activated,
- * so mails arrive as the sandbox moves statuses. The Slack examples are activated too: n8n's Slack
- * node posts through a local HTTPS proxy to a stand-in of Slack's Web API (slack.ts), whose
- * channel page lists the messages. The watch list's data table is created, so the watch-list
+ * so mails arrive as the sandbox moves statuses. The Slack notification example is activated too:
+ * n8n's Slack node posts through a local HTTPS proxy to a stand-in of Slack's Web API (slack.ts),
+ * whose channel page lists the messages. The watch list's data table is created, so the watch-list
  * examples run as loaded.
  *
  * Every start is a clean one: the sandbox keeps nothing between runs (it starts again at invoice
  * 1001), so n8n's folder is made again too. Kept, the triggers' state of the last run would meet
  * the fresh sandbox and mail "moved from success to new". The folder holds a marker file; a
- * DEMO_DIR whose `.n8n` lacks it (an n8n of your own) is refused, never emptied.
+ * DEMO_DIR whose `.n8n` lacks it (an n8n of your own) is refused, never emptied. The default
+ * folder, inside the checkout's .cache, is the demo's own (also when an earlier version of the
+ * demo made it without the marker).
  *
  * Env (each port is checked free before anything starts): DEMO_DIR (n8n user folder, default
  * <repo>/.cache/demo-n8n-<n8n version>), N8N_PORT (5678), SANDBOX_PORT (8787),
@@ -87,9 +89,9 @@ async function seed(baseUrl: string): Promise<void> {
  * and the data table, the package, mails, the proxy's CA), refusing a folder whose n8n is not the
  * demo's.
  */
-function startClean(userFolder: string): void {
+function startClean(userFolder: string, chosen: boolean): void {
 	const n8nFolder = join(userFolder, '.n8n');
-	if (existsSync(n8nFolder) && !existsSync(join(n8nFolder, DEMO_MARKER))) {
+	if (chosen && existsSync(n8nFolder) && !existsSync(join(n8nFolder, DEMO_MARKER))) {
 		throw new Error(`${n8nFolder} is an n8n folder the demo did not make: the demo empties its folder on every start, so set DEMO_DIR to an empty folder or leave it unset`);
 	}
 	for (const made of ['.n8n', 'mailbox', 'demo-input', 'slack-ca']) rmSync(join(userFolder, made), { recursive: true, force: true });
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
 		if (port && !(await portIsFree(port))) throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${variable}`);
 	}
 	mkdirSync(userFolder, { recursive: true });
-	startClean(userFolder);
+	startClean(userFolder, Boolean(process.env.DEMO_DIR));
 
 	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
 	const mailDir = join(userFolder, 'mailbox');
