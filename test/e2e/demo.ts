@@ -3,16 +3,25 @@
  * a real n8n with this package installed as n8n's installer would, a credential pointing at the
  * sandbox and the example workflows of examples/ loaded. Ctrl-C stops both.
  *
- * Beside them a local SMTP server (loopback) receives the notification example's emails: each is
- * kept as a .eml file and listed on a small inbox page. The notification example is activated, so
- * mails arrive as the sandbox moves statuses. The Slack example is activated too: n8n's Slack node
- * posts through a local HTTPS proxy to a stand-in of Slack's Web API (slack.ts), whose channel
- * page lists the messages.
+ * Beside them a local SMTP server (loopback) receives the notification examples' emails: each is
+ * kept as a .eml file and listed on a small inbox page. The notification examples are activated,
+ * so mails arrive as the sandbox moves statuses. The Slack notification example is activated too:
+ * n8n's Slack node posts through a local HTTPS proxy to a stand-in of Slack's Web API (slack.ts),
+ * whose channel page lists the messages. The watch list's data table is created, so the watch-list
+ * examples run as loaded.
  *
- * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n-<n8n version>, kept between runs;
- * one per version, since a newer n8n migrates the database past what an older one opens),
- * N8N_PORT (5678), SANDBOX_PORT (8787), SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525),
- * INBOX_PORT (8025), SLACK_PAGE_PORT (8026), N8N_RUNNERS_BROKER_PORT (the task runners' broker; a free port when unset).
+ * Every start is a clean one: the sandbox keeps nothing between runs (it starts again at invoice
+ * 1001), so n8n's folder is made again too. Kept, the triggers' state of the last run would meet
+ * the fresh sandbox and mail "moved from success to new". The folder holds a marker file; a
+ * DEMO_DIR whose `.n8n` lacks it (an n8n of your own) is refused, never emptied. The default
+ * folder, inside the checkout's .cache, is the demo's own (also when an earlier version of the
+ * demo made it without the marker).
+ *
+ * Env (each port is checked free before anything starts): DEMO_DIR (n8n user folder, default
+ * <repo>/.cache/demo-n8n-<n8n version>), N8N_PORT (5678), SANDBOX_PORT (8787),
+ * SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525), INBOX_PORT (8025), SLACK_PAGE_PORT (8026),
+ * SLACK_PROXY_PORT (the HTTPS proxy n8n reaches the Slack stand-in through; a free port when
+ * unset), N8N_RUNNERS_BROKER_PORT (n8n's task runners' broker; a free port when unset).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,17 +32,23 @@ import { mcpCredential, MCP_TOKEN } from './mcp';
 import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, n8nVersion, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 import { waitForBaseline } from './serverRun';
 import { serveChannel, startSlackStandIn } from './slack';
+import { freshWatchTable, WATCH_TABLE } from './watchList';
 
-const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
+export const DEMO_OWNER = { email: 'demo@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'User' };
 const CREDENTIAL = { id: 'slDemoSandboxT2', name: 'Surplus Lines sandbox (t2)' };
 const SMTP_CREDENTIAL = { id: 'slDemoSmtp', name: 'Demo mailbox (local SMTP)' };
 const SLACK_CREDENTIAL = { id: 'slDemoSlack', name: 'Demo Slack (local stand-in)' };
 /**
  * Activated as the demo starts: the email and the Slack notification examples, and the read-only
- * MCP example so an MCP client can connect (the filing one is left off).
+ * MCP example so an MCP client can connect (the filing one is left off). The watch list's email
+ * and Slack examples are not: both read and update the one table, so each change would go to
+ * whichever looked first; the user runs one (Execute) or activates one.
  */
 const TRIGGER_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01'];
+export const WATCH_EXAMPLES = { file: 'slExampleWatchFile', slack: 'slExampleWatchSlack', mail: 'slExampleWatchMail' };
 const ACTIVE_EXAMPLES = [...TRIGGER_EXAMPLES, 'slExampleMcpRead'];
+/** In the demo's `.n8n`: says the folder is the demo's own, so a start may empty it. */
+const DEMO_MARKER = '.surplus-lines-demo';
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -69,6 +84,21 @@ async function seed(baseUrl: string): Promise<void> {
 	}
 }
 
+/**
+ * Empties what an earlier start left in the demo's folder (n8n's database with the triggers' state
+ * and the data table, the package, mails, the proxy's CA), refusing a folder whose n8n is not the
+ * demo's.
+ */
+function startClean(userFolder: string, chosen: boolean): void {
+	const n8nFolder = join(userFolder, '.n8n');
+	if (chosen && existsSync(n8nFolder) && !existsSync(join(n8nFolder, DEMO_MARKER))) {
+		throw new Error(`${n8nFolder} is an n8n folder the demo did not make: the demo empties its folder on every start, so set DEMO_DIR to an empty folder or leave it unset`);
+	}
+	for (const made of ['.n8n', 'mailbox', 'demo-input', 'slack-ca']) rmSync(join(userFolder, made), { recursive: true, force: true });
+	mkdirSync(n8nFolder, { recursive: true });
+	writeFileSync(join(n8nFolder, DEMO_MARKER), 'Made by npm run demo (test/e2e/demo.ts), emptied on each start.\n');
+}
+
 async function main(): Promise<void> {
 	const bin = process.env.N8N_BIN;
 	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/demo.sh sets it)');
@@ -79,36 +109,37 @@ async function main(): Promise<void> {
 	const smtpPort = numberFromEnv('SMTP_PORT', 2525);
 	const inboxPort = numberFromEnv('INBOX_PORT', 8025);
 	const slackPagePort = numberFromEnv('SLACK_PAGE_PORT', 8026);
-	const ports = [
+	const slackProxyPort = process.env.SLACK_PROXY_PORT ? numberFromEnv('SLACK_PROXY_PORT', 0) : undefined;
+	const brokerPort = process.env.N8N_RUNNERS_BROKER_PORT ? numberFromEnv('N8N_RUNNERS_BROKER_PORT', 0) : undefined;
+	const ports: Array<[string, number | undefined, string]> = [
 		['n8n', n8nPort, 'N8N_PORT'],
 		['sandbox', sandboxPort, 'SANDBOX_PORT'],
 		['SMTP server', smtpPort, 'SMTP_PORT'],
 		['inbox page', inboxPort, 'INBOX_PORT'],
 		['Slack channel page', slackPagePort, 'SLACK_PAGE_PORT'],
-	] as const;
+		['Slack proxy', slackProxyPort, 'SLACK_PROXY_PORT'],
+		["n8n's task broker", brokerPort, 'N8N_RUNNERS_BROKER_PORT'],
+	];
 	for (const [what, port, variable] of ports) {
-		if (!(await portIsFree(port))) throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${variable}`);
+		if (port && !(await portIsFree(port))) throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${variable}`);
 	}
 	mkdirSync(userFolder, { recursive: true });
+	startClean(userFolder, Boolean(process.env.DEMO_DIR));
 
 	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
 	const mailDir = join(userFolder, 'mailbox');
-	rmSync(mailDir, { recursive: true, force: true }); // this run's mails only
 	const mailbox = await startMailbox({ port: smtpPort, dir: mailDir });
 	const inbox = await serveInbox(mailbox, inboxPort);
-	const slack = await startSlackStandIn({ dir: join(userFolder, 'slack-ca') });
+	const slack = await startSlackStandIn({ dir: join(userFolder, 'slack-ca'), proxyPort: slackProxyPort });
 	const channel = await serveChannel(slack, slackPagePort);
 	installPackedPackage(userFolder);
-	const brokerPort = process.env.N8N_RUNNERS_BROKER_PORT ? numberFromEnv('N8N_RUNNERS_BROKER_PORT', 0) : undefined;
 	const n8n = await n8nEnv(bin, userFolder, n8nPort, brokerPort);
 	// n8n's HTTPS goes through the local proxy: slack.com reaches the stand-in, nothing else leaves.
 	Object.assign(n8n.env, slack.proxy.env());
 	const filesDir = copyExampleFiles(userFolder);
 
-	// Credential and examples are imported on every start: the sandbox port may differ, and the
-	// examples follow the checkout. Both keep fixed ids, so a re-import replaces them.
+	// Credentials and examples go into the fresh n8n (fixed ids: the examples name the credentials).
 	const work = join(userFolder, 'demo-input');
-	rmSync(work, { recursive: true, force: true });
 	mkdirSync(join(work, 'workflows'), { recursive: true });
 	writeFileSync(
 		join(work, 'credentials.json'),
@@ -129,12 +160,12 @@ async function main(): Promise<void> {
 	const server = await startServer(n8n, { timeoutMs: 120_000 });
 	const session = new RestSession(server.url);
 	await session.ownerSetupOrLogin(DEMO_OWNER);
+	// The watch-list examples find their data table by name (a user creates it once by hand).
+	await freshWatchTable(session);
 	// Seeded once n8n is up and just before the triggers start watching: their first poll, at
 	// activation, reads the invoices before the sandbox settles them (three steps of
 	// SANDBOX_AUTO_ADVANCE_SECONDS), so the moves to success and confirmed become mails and Slack
-	// messages on every start, also when DEMO_DIR keeps the triggers' state of an earlier run
-	// (the sandbox starts again at invoice 1001: the earlier run's last values are the previous
-	// ones). Seeded earlier, while n8n was starting, they would be settled at that first poll.
+	// messages. Seeded earlier, while n8n was starting, they would be settled at that first poll.
 	await seed(sandbox.baseUrl);
 	// The notification examples run by themselves (status changes become mails and Slack messages);
 	// the MCP example answers MCP clients.
@@ -182,18 +213,24 @@ Surplus Lines demo is running.
 ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { name: string }).name}`).join('\n')}
   "Notify when a filing changes" is active: a mail for each status change (polls every minute).
   "Post filing changes to Slack" is active: a message when a filing settles or fails (polls every minute).
+  The data table "${WATCH_TABLE}" is made: run "File a bordereau and watch what was filed", then
+            Execute "Post watched filing changes to Slack" or "Email watched filing changes" to post or
+            mail its invoices' changes (both read the one table: activate one of them, not both).
   "Surplus lines tools for AI assistants" is active: MCP clients connect to ${server.url}/mcp/surplus-lines
             with the header "Authorization: Bearer ${MCP_TOKEN}" (credential "${mcpCredential().name}", new each start)
   The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}
-  n8n data: ${userFolder}
+  n8n data: ${userFolder}  (made again on every start, as the sandbox starts again empty)
 
 Press Ctrl-C to stop n8n and the sandbox.
 `);
 }
 
-main().catch((error: Error) => {
-	console.error(`demo: ${error.message}`);
-	killAllChildren();
-	process.exit(1);
-});
+// Run as the demo (node demo.js); imported (the demo check reads its names), nothing starts.
+if (require.main === module) {
+	main().catch((error: Error) => {
+		console.error(`demo: ${error.message}`);
+		killAllChildren();
+		process.exit(1);
+	});
+}
 

@@ -184,6 +184,17 @@ export function missingDistFiles(): string[] {
 	return [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((f) => !existsSync(join(REPO_ROOT, f)));
 }
 
+/** `npm pack` into `folder` (only what `files` ships, as the release workflow packs): the tarball's path. */
+export function packPackage(folder: string): string {
+	const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', folder], {
+		cwd: REPO_ROOT,
+		encoding: 'utf8',
+		env: { ...process.env, npm_config_ignore_scripts: 'true' },
+	});
+	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+	return join(folder, pack.stdout.trim().split('\n').pop() ?? '');
+}
+
 /**
  * Packs the package with `npm pack` (so only what `files` ships goes in) and extracts it into
  * the user folder's community-nodes folder, as n8n's installer does. Returns the install path.
@@ -193,13 +204,7 @@ export function installPackedPackage(userFolder: string): string {
 	const target = join(nodesDir, 'node_modules', PACKAGE_NAME);
 	const packDir = mkdtempSync(join(tmpdir(), 'sl-pack-'));
 	try {
-		const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
-			cwd: REPO_ROOT,
-			encoding: 'utf8',
-			env: { ...process.env, npm_config_ignore_scripts: 'true' },
-		});
-		if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-		const tarball = join(packDir, pack.stdout.trim().split('\n').pop() ?? '');
+		const tarball = packPackage(packDir);
 		rmSync(target, { recursive: true, force: true });
 		mkdirSync(target, { recursive: true });
 		const untar = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], { encoding: 'utf8' });

@@ -44,6 +44,8 @@ import {
 	type RunningN8n,
 } from './n8n';
 import { checkCredentialTests } from './credentialTest';
+import { checkReadmeInstall, INSTALL_CHECK } from './install';
+import { checkDemoTwice, DEMO_CHECK } from './demoTwice';
 import { newestExecutionId, readExecution, type Run } from './runData';
 import type { CliRunner, Context, Scenario, ServerControl } from './context';
 import { executeUntilKilled } from './crash';
@@ -107,6 +109,9 @@ async function main(): Promise<number> {
 	const missing = missingDistFiles().filter((f) => f.includes('credentials/') || sourceExists(nodeTypeOf(f)));
 	if (missing.length) throw new Error(`dist/ lacks built files (run npx n8n-node build): ${missing.join(', ')}`);
 	const built = builtNodeTypes();
+
+	// The README's install from the release file, in its own fresh user folder (every set runs it).
+	if (!only || only.includes(INSTALL_CHECK)) outcomes.push(await checkReadmeInstall(bin));
 
 	const userFolder = makeTempUserFolder();
 	const workDir = join(userFolder, 'e2e-input');
@@ -257,6 +262,9 @@ async function main(): Promise<number> {
 		if (process.env.E2E_KEEP) console.log(`[e2e] user folder kept: ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
+
+	// The demo as users start it (its own n8n and sandbox), twice: on the current n8n's run only.
+	if ((!only && set !== 'compat') || only?.includes(DEMO_CHECK)) outcomes.push(await checkDemoTwice(bin));
 
 	console.log('\n[e2e] results');
 	for (const o of outcomes) {

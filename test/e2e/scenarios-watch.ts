@@ -50,6 +50,24 @@ async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 		json(run, 'Look for Changes').some((row) => row.invoice_id === rejected && row.changed === true),
 	).length;
 	console.log(`[e2e]         watch list: the rejection was seen by ${sawRejection} of the 2 looks run at once, posted once`);
+
+	// Posted on the change, not on where the invoice stands: a status moving to success is posted
+	// (with the state's confirmation number once there is one); a filing moving to accepted on
+	// an invoice in success, and error → re-submitted while the filing stays rejected, are not.
+	await control(ctx, `/invoices/${sent}/status`, { status: 'success' });
+	await runViaServer(n8n.session, NOTIFY_ID, n8n.bin, 120_000);
+	await control(ctx, `/invoices/${sent}/status`, { state_status: 'accepted' });
+	await control(ctx, `/invoices/${rejected}/status`, { status: 're-submitted' });
+	const quiet = await runViaServer(n8n.session, NOTIFY_ID, n8n.bin, 120_000);
+	const changed = json(quiet, 'Look for Changes').filter((row) => row.changed === true).map((row) => row.invoice_id);
+	assert.deepEqual(changed.sort(), [rejected, sent].sort(), 'the look saw both changes nobody acts on');
+	const onChange = slack.messages.map((m) => m.text).filter((t) => !texts.includes(t));
+	assert.equal(onChange.length, 1, `one more message (the status moving to success), none for accepted or re-submitted: ${JSON.stringify(onChange)}`);
+	assert.match(onChange[0], new RegExp(`^:white_check_mark: Invoice ${sent} \\(.*status sent → success$`));
+	const confirmed = slack.messages.find((m) => m.text.includes(`Invoice ${settled} `))?.text ?? '';
+	const number = json(second, 'Look for Changes').concat(json(overlapping, 'Look for Changes')).find((row) => row.invoice_id === settled && row.changed)?.invoice as { confirmation_number?: string } | undefined;
+	assert.ok(number?.confirmation_number, 'the sandbox gives a confirmed filing its confirmation number');
+	assert.ok(confirmed.endsWith(`\nConfirmation number: ${number.confirmation_number}`), `the confirmed filing's message carries its number: ${JSON.stringify(confirmed)}`);
 	console.log(`[e2e]         watch list: ${recorded.length} rows recorded, ${texts.length} messages, ${left.length} rows left; looks: ${JSON.stringify(json(second, 'Look for Changes')[0]?.look ?? null)}`);
 	return [filing, first, second, overlapping, third];
 }

@@ -54,7 +54,7 @@ async function params(req: IncomingMessage, url: URL): Promise<Record<string, un
 	return Object.fromEntries(url.searchParams);
 }
 
-export async function startSlackStandIn(opts: { dir: string; token?: string }): Promise<SlackStandIn> {
+export async function startSlackStandIn(opts: { dir: string; token?: string; proxyPort?: number }): Promise<SlackStandIn> {
 	const token = opts.token ?? 'xoxb-local-stand-in-0000000000';
 	const messages: SlackMessage[] = [];
 	const calls: string[] = [];
@@ -84,7 +84,7 @@ export async function startSlackStandIn(opts: { dir: string; token?: string }): 
 				res.end(JSON.stringify({ ok: false, error: 'invalid_request', detail: error.message }));
 			});
 	};
-	const proxy = await startTlsProxy({ host: 'slack.com', dir: opts.dir, handler });
+	const proxy = await startTlsProxy({ host: 'slack.com', dir: opts.dir, handler, port: opts.proxyPort });
 
 	return {
 		proxy,

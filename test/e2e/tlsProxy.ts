@@ -54,10 +54,14 @@ export function makeThrowawayCa(dir: string, host: string): { caFile: string; ke
 	return { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'host.key'), certFile: join(dir, 'host.pem') };
 }
 
-/** Starts the proxy on a free loopback port: `CONNECT <host>:443` reaches `handler`, all else is refused. */
+/**
+ * Starts the proxy on a loopback port (`port`, else a free one): `CONNECT <host>:443` reaches
+ * `handler`, all else is refused.
+ */
 export async function startTlsProxy(opts: {
 	host: string;
 	dir: string;
+	port?: number;
 	handler: (req: IncomingMessage, res: ServerResponse) => void;
 }): Promise<TlsProxy> {
 	const ca = makeThrowawayCa(opts.dir, opts.host);
@@ -83,7 +87,7 @@ export async function startTlsProxy(opts: {
 	});
 	await new Promise<void>((resolve, reject) => {
 		proxy.once('error', reject);
-		proxy.listen(0, '127.0.0.1', () => resolve());
+		proxy.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
 	});
 	const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 	return {
