@@ -146,7 +146,6 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	}
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
 	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
-	const inputs: InvoiceInput[] = [];
 	for (const { index, input: given, choice } of read) {
 		inputs[index] = given;
 		try {
