@@ -21,6 +21,7 @@ import { linesOfBusiness, searchCompanies, type Company } from './lookups';
 import { readUnknownLob, type UnknownLob } from './options';
 import { sourceOf, type InvoiceInput } from '../body/input';
 import { nothingFiled } from '../filing/fileInvoice';
+import { companyForm } from '../filing/formRules';
 
 /** What was sent instead of what the row gave, and why (one entry of `_adapted`). */
 export interface Adaptation {
@@ -70,6 +71,9 @@ function lobHolders(body: IDataObject): Array<[string, IDataObject]> {
 
 const looksUp = (slot: IDataObject) =>
 	blank(slot.company_id) && (!blank(slot.naic) || !blank(slot.company_name));
+// An insurer given by NAIC and by name: the service uses one of the two (which is not shown).
+const namedTwice = (slot: IDataObject) =>
+	blank(slot.company_id) && !blank(slot.naic) && !blank(slot.company_name);
 const namesLob = (holder: IDataObject) => blank(holder.lob_id) && !blank(holder.lob_name);
 
 /** The features this body relies on (none: the account is not asked). */
@@ -155,6 +159,22 @@ class Adapter {
 				: `${this.where(field)}: ${exact.length} companies have ${what} (${describeCompanies(exact)})`;
 		this.problems.push(
 			`${problem}. This account has no carrier_lookup feature, so the node looks the insurer up before filing: give its company_id, or a ${byNaic ? 'NAIC' : 'name'} that matches exactly one company.`,
+		);
+	}
+
+	/**
+	 * An insurer given by NAIC and by name, on any account: both must be one company, or the row
+	 * would be filed for whichever the service reads first. A NAIC the search does not find is
+	 * left to the service, which refuses it.
+	 */
+	async checkNamedTwice(path: string, slot: IDataObject): Promise<void> {
+		const naic = text(slot.naic);
+		const name = text(slot.company_name);
+		const found = await this.search(`${path}.naic`, naic);
+		const company = found.find((c) => sameNaic(c.naic, naic));
+		if (!company || companyForm(company.name) === companyForm(name)) return;
+		this.problems.push(
+			`${this.where(`${path}.naic`)} and ${this.where(`${path}.company_name`)} name two companies for one insurer: NAIC '${naic}' is ${company.name} (company ${company.id} in GET /companies/search), not '${name}'. Correct one of the two, or leave one column out (Columns Not to File).`,
 		);
 	}
 
@@ -262,6 +282,24 @@ async function missingFeatures(
 	return used.filter((feature) => !features.includes(feature));
 }
 
+async function refuseInsurersNamedTwice(
+	ctx: IExecuteFunctions,
+	input: InvoiceInput,
+	itemIndex: number,
+): Promise<void> {
+	const slots = insurerSlots(input.body).filter(([, slot]) => namedTwice(slot));
+	if (!slots.length) return;
+	const adapter = new Adapter(ctx, itemIndex, input.sources);
+	for (const [path, slot] of slots) await adapter.checkNamedTwice(path, slot);
+	const { problems } = adapter;
+	if (!problems.length) return;
+	throw localError(ctx, 'INSURER_NAMED_TWICE', `The invoice was not sent: ${problems[0]}`, {
+		itemIndex,
+		fields: problems,
+		description: [...problems, 'Nothing was filed: only look-ups were made.'].join('\n'),
+	});
+}
+
 /** The row as this account needs it sent; throws, before any filing call, what cannot be adapted. */
 export async function adaptToAccount(
 	ctx: IExecuteFunctions,
@@ -269,6 +307,7 @@ export async function adaptToAccount(
 	itemIndex: number,
 	mode: 'full' | 'partial' = 'full',
 ): Promise<AdaptedInput> {
+	await refuseInsurersNamedTwice(ctx, input, itemIndex);
 	const missing = await missingFeatures(ctx, input.body, itemIndex);
 	if (!missing.length) return { ...input, adapted: [] };
 	const body = deepCopy(input.body);

@@ -19,6 +19,17 @@ export const nameForm = (value: unknown): string =>
 		.replace(/\s+/g, ' ')
 		.replace(/[\s.,;:]+$/, '');
 
+/** Words a company's name is written with or without: "Ins. Co." beside "Insurance Company". */
+const COMPANY_FORM_WORDS = new Set(['the', 'and', 'of', 'insurance', 'ins', 'assurance', 'company', 'co', 'corporation', 'corp', 'incorporated', 'inc', 'limited', 'ltd', 'llc']);
+
+/** A company's name in form: as a name, its punctuation and the words of its legal form aside. */
+export const companyForm = (value: unknown): string =>
+	nameForm(value)
+		.replace(/&/g, ' and ')
+		.split(/[^a-z0-9]+/)
+		.filter((word) => word && !COMPANY_FORM_WORDS.has(word))
+		.join(' ');
+
 /** A reference (invoice or policy number) in form: as a name, and leading zeros of each digit run aside. */
 export const referenceForm = (value: unknown): string =>
 	nameForm(value).replace(/(^|\D)0+(?=\d)/g, '$1');
