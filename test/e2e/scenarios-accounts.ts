@@ -24,10 +24,11 @@ const COMPANY_BY_NAIC: Record<string, number> = { '90001': 301, '90002': 302, '9
 
 /** The sample's rows that are wrong on purpose, and what each must say, on every account. */
 const BAD_ROWS: Record<string, RegExp> = {
-	'BDX-26-0105': /insured_name.*This field is required/,
-	'BDX-26-0109': /effective_date.*Must be a valid date/,
-	'BDX-26-0114': /state_code/,
-	'BDX-26-0119': /type_code.*Must be one of/,
+	// Each names the sheet's column as written (issue 40), the value where the row gave one.
+	'BDX-26-0105': /Column "Insured Name" is missing or empty.*insured_name field is required/,
+	'BDX-26-0109': /Column "Eff Date".*Must be a valid date/,
+	'BDX-26-0114': /Column "State".*"TZ" is not a US state code or name/,
+	'BDX-26-0119': /Column "Type".*Must be one of/,
 	'BDX-26-0123': /99999/,
 };
 
