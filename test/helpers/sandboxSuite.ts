@@ -43,3 +43,11 @@ export function runInvoiceOn(
 		settings: { typeVersion },
 	});
 }
+
+/** An invoice as the sandbox holds it (`GET /invoices/{id}`), read with one of its keys. */
+export async function storedInvoice(sandbox: RunningSandbox, keyName: string, id: unknown): Promise<IDataObject> {
+	const res = await fetch(`${sandbox.baseUrl}/invoices/${String(id)}`, {
+		headers: { authorization: `Bearer ${keyByName(keyName).key}` },
+	});
+	return ((await res.json()) as { data: IDataObject }).data;
+}

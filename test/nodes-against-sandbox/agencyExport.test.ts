@@ -7,32 +7,18 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { AGENCY_HEADER, AGENCY_LEFT_OUT, type AgencyRow, agencyItem, agencyRows, storedFiling } from '../helpers/agencyExport';
-import { runNode } from '../harness/engine';
-import { useSandboxSuite } from '../helpers/sandboxSuite';
-import { keyByName } from '../sandbox';
+import { runInvoiceOn, storedInvoice, useSandboxSuite } from '../helpers/sandboxSuite';
 
 const sb = useSandboxSuite();
 
 const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
 
 async function run(keyName: string, operation: string, items: IDataObject[], options: IDataObject = {}) {
-	const { output } = await runNode({
-		node: new SurplusLinesInvoice(),
-		parameters: { resource: 'invoice', operation, inputMode: 'columns', columns: AUTO, columnsLeftOut: AGENCY_LEFT_OUT, options },
-		items,
-		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
-		continueOnFail: true,
-		settings: { typeVersion: 2 },
-	});
-	return output!;
+	return (await runInvoiceOn(sb, keyName, { operation, inputMode: 'columns', columns: AUTO, columnsLeftOut: AGENCY_LEFT_OUT, options }, items, 2)).output!;
 }
 
-async function stored(keyName: string, id: unknown): Promise<IDataObject> {
-	const res = await fetch(`${sb.baseUrl}/invoices/${String(id)}`, { headers: { authorization: `Bearer ${keyByName(keyName).key}` } });
-	return ((await res.json()) as { data: IDataObject }).data;
-}
+const stored = async (keyName: string, id: unknown) => await storedInvoice(sb, keyName, id);
 
 /** Each row's result as the fixture states its expectation. */
 async function results(keyName: string, output: INodeExecutionData[], rows: AgencyRow[]) {

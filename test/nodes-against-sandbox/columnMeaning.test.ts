@@ -5,10 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { runNode } from '../harness/engine';
-import { useSandboxSuite } from '../helpers/sandboxSuite';
-import { keyByName } from '../sandbox';
+import { runInvoiceOn, storedInvoice, useSandboxSuite } from '../helpers/sandboxSuite';
 
 const sb = useSandboxSuite();
 
@@ -43,21 +40,10 @@ const CASES: Case[] = [
 ];
 
 async function run(keyName: string, operation: string, items: IDataObject[]) {
-	const { output } = await runNode({
-		node: new SurplusLinesInvoice(),
-		parameters: { resource: 'invoice', operation, inputMode: 'columns', columns: AUTO, options: {} },
-		items,
-		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
-		continueOnFail: true,
-		settings: { typeVersion: 2 },
-	});
-	return output!;
+	return (await runInvoiceOn(sb, keyName, { operation, inputMode: 'columns', columns: AUTO, options: {} }, items, 2)).output!;
 }
 
-async function stored(keyName: string, id: unknown): Promise<IDataObject> {
-	const res = await fetch(`${sb.baseUrl}/invoices/${String(id)}`, { headers: { authorization: `Bearer ${keyByName(keyName).key}` } });
-	return ((await res.json()) as { data: IDataObject }).data;
-}
+const stored = async (keyName: string, id: unknown) => await storedInvoice(sb, keyName, id);
 
 describe('columns whose meaning goes beyond one field', () => {
 	it.each([

@@ -6,9 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { runNode } from '../harness/engine';
-import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 
 const sb = useSandboxSuite();
@@ -30,15 +28,7 @@ function row(policy: string, carrier: string): IDataObject {
 }
 
 async function run(keyName: string, operation: string, items: IDataObject[]) {
-	const { output } = await runNode({
-		node: new SurplusLinesInvoice(),
-		parameters: { resource: 'invoice', operation, inputMode: 'columns', columns: AUTO, options: {} },
-		items,
-		credentials: { apiKey: keyByName(keyName).key, baseUrl: sb.baseUrl },
-		continueOnFail: true,
-		settings: { typeVersion: 2 },
-	});
-	return output!;
+	return (await runInvoiceOn(sb, keyName, { operation, inputMode: 'columns', columns: AUTO, options: {} }, items, 2)).output!;
 }
 
 async function storedOnPolicy(keyName: string, policy: string): Promise<IDataObject[]> {
