@@ -7,6 +7,5 @@
  * did not only patches and unpatches at once.
  */
 afterAll(() => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	(require('nock') as typeof import('nock')).restore();
 });

@@ -46,24 +46,13 @@ import {
 	settleLookAlike,
 	storedDuring,
 	type Attempt,
-	type Filed,
 } from './fileInvoice';
 import { sameSentFiling } from './sameFiling';
 import type { FilingSettings } from './options';
 import { policyBook } from './policyBook';
 import { setAsideRepeats, settleRepeats } from './sameRun';
+import type { Entry, Outcome } from './entry';
 
-export interface Entry {
-	/** Input item index. */
-	index: number;
-	body: IDataObject;
-	/** The row's Idempotency-Key (undefined: Idempotency Off). */
-	key?: string;
-	/** The key was derived by the node from the row. */
-	keyDerived: boolean;
-}
-
-export type Outcome = { index: number; filed: Filed } | { index: number; error: Error };
 
 const fileOptions = (entry: Entry, settings: FilingSettings) => ({
 	idempotencyKey: entry.key,

@@ -14,7 +14,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readErrorInfo, localError } from '../../shared/errors';
 import { isBlankValue } from '../../shared/values';
 import { canonicalJson } from './canonical';
-import type { Entry, Outcome } from './batch';
+import type { Entry, Outcome } from './entry';
 import { alreadyFiled } from './fileInvoice';
 import { filingBucket, sameSentFiling } from './sameFiling';
 

@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { InvoiceInput } from '../body/input';
-import type { Entry } from '../filing/batch';
+import type { Entry } from '../filing/entry';
 import { taxesAtBatchCost, type BatchTaxes } from './batchTaxes';
 import { billTaxLines } from './preview';
 import {

@@ -11,7 +11,8 @@ import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { itemParameter } from '../../../shared/params';
 import { rowsLabel, withRowPrefix, type RefusedNote } from '../../../shared/sheetRows';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
-import { fileInBatches, fileOneByOne, type Entry, type Outcome } from '../../filing/batch';
+import { fileInBatches, fileOneByOne } from '../../filing/batch';
+import type { Entry, Outcome } from '../../filing/entry';
 import { adaptToAccount, noteAdaptations, type Adaptation } from '../../account/adapt';
 import { unknownLobOption } from '../../account/options';
 import {
