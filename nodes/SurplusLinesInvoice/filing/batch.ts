@@ -53,7 +53,6 @@ import { policyBook } from './policyBook';
 import { setAsideRepeats, settleRepeats } from './sameRun';
 import type { Entry, Outcome } from './entry';
 
-
 const fileOptions = (entry: Entry, settings: FilingSettings) => ({
 	idempotencyKey: entry.key,
 	keyDerived: entry.keyDerived,
