@@ -51,3 +51,8 @@ export async function storedInvoice(sandbox: RunningSandbox, keyName: string, id
 	});
 	return ((await res.json()) as { data: IDataObject }).data;
 }
+
+/** Every kind of account (keyed and legacy, t2 and t3) with each filing operation: the pairs a sheet's rules must hold on. */
+export const EVERY_ACCOUNT_AND_OPERATION = ['create', 'createMany'].flatMap((operation) =>
+	['t2', 'legacy-t2', 't3', 'legacy-t3'].map((keyName) => [keyName, operation] as [string, string]),
+);

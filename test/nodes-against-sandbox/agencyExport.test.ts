@@ -8,7 +8,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AGENCY_HEADER, AGENCY_LEFT_OUT, type AgencyRow, agencyItem, agencyRows, storedFiling } from '../helpers/agencyExport';
-import { runInvoiceOn, storedInvoice, useSandboxSuite } from '../helpers/sandboxSuite';
+import { runInvoiceOn, storedInvoice, useSandboxSuite, EVERY_ACCOUNT_AND_OPERATION } from '../helpers/sandboxSuite';
 
 const sb = useSandboxSuite();
 
@@ -43,16 +43,7 @@ const expected = (rows: AgencyRow[]) =>
 	rows.map((row) => ('refused' in row.expect ? row.expect : { ...row.expect, ignored: [...row.expect.ignored].sort() }));
 
 describe('an agency-management export', () => {
-	it.each([
-		['t2', 'create'],
-		['legacy-t2', 'create'],
-		['t3', 'create'],
-		['legacy-t3', 'create'],
-		['t2', 'createMany'],
-		['legacy-t2', 'createMany'],
-		['t3', 'createMany'],
-		['legacy-t3', 'createMany'],
-	])('on %s with %s: each row filed as the sheet says or refused naming the column', async (keyName, operation) => {
+	it.each(EVERY_ACCOUNT_AND_OPERATION)('on %s with %s: each row filed as the sheet says or refused naming the column', async (keyName, operation) => {
 		const rows = agencyRows(`AMS-${keyName}-${operation}`);
 		const output = await run(keyName, operation, rows.map(agencyItem));
 		expect(await results(keyName, output, rows)).toEqual(expected(rows));

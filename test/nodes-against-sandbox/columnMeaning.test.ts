@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runInvoiceOn, storedInvoice, useSandboxSuite } from '../helpers/sandboxSuite';
+import { runInvoiceOn, storedInvoice, useSandboxSuite, EVERY_ACCOUNT_AND_OPERATION } from '../helpers/sandboxSuite';
 
 const sb = useSandboxSuite();
 
@@ -46,16 +46,7 @@ async function run(keyName: string, operation: string, items: IDataObject[]) {
 const stored = async (keyName: string, id: unknown) => await storedInvoice(sb, keyName, id);
 
 describe('columns whose meaning goes beyond one field', () => {
-	it.each([
-		['t2', 'create'],
-		['legacy-t2', 'create'],
-		['t3', 'create'],
-		['legacy-t3', 'create'],
-		['t2', 'createMany'],
-		['legacy-t2', 'createMany'],
-		['t3', 'createMany'],
-		['legacy-t3', 'createMany'],
-	])('on %s with %s: each row filed as the sheet says or refused naming its columns', async (keyName, operation) => {
+	it.each(EVERY_ACCOUNT_AND_OPERATION)('on %s with %s: each row filed as the sheet says or refused naming its columns', async (keyName, operation) => {
 		const items = CASES.map((c, n) => ({ ...base(`MEANING-${keyName}-${operation}-${n}`), ...c.cells }));
 		const output = await run(keyName, operation, items);
 		expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual([...CASES.keys()]);
