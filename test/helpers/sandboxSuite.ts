@@ -56,3 +56,16 @@ export async function storedInvoice(sandbox: RunningSandbox, keyName: string, id
 export const EVERY_ACCOUNT_AND_OPERATION = ['create', 'createMany'].flatMap((operation) =>
 	['t2', 'legacy-t2', 't3', 'legacy-t3'].map((keyName) => [keyName, operation] as [string, string]),
 );
+
+/**
+ * Each kind of account with each filing operation, and what a row filed before comes back as when
+ * the sheet runs again (accounts without idempotency find it; keyed accounts replay it).
+ */
+export const RERUN_CASES = (
+	[
+		{ key: 'legacy-t2', again: 'already_filed' },
+		{ key: 'legacy-t3', again: 'already_filed' },
+		{ key: 't2', again: 'replayed' },
+		{ key: 't3', again: 'replayed' },
+	] as const
+).flatMap((kind) => (['create', 'createMany'] as const).map((operation) => ({ ...kind, operation })));

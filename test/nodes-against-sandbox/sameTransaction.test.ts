@@ -11,7 +11,7 @@ import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLine
 import { runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
 import { sandboxCalls } from '../helpers/sandboxCalls';
-import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { RERUN_CASES, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { seedWhere } from '../sandbox/faults';
 
@@ -87,15 +87,7 @@ const EXPECTED = sheet('X')
 	)
 	.sort();
 
-const KINDS = [
-	{ key: 'legacy-t2', again: 'already_filed' },
-	{ key: 'legacy-t3', again: 'already_filed' },
-	{ key: 't2', again: 'replayed' },
-	{ key: 't3', again: 'replayed' },
-] as const;
-const CASES = KINDS.flatMap((kind) => (['create', 'createMany'] as const).map((operation) => ({ ...kind, operation })));
-
-describe.each(CASES)('$key $operation', ({ key, operation, again }) => {
+describe.each(RERUN_CASES)('$key $operation', ({ key, operation, again }) => {
 	it('different transactions of one policy are each filed (the same filings as on every account kind); a re-run files none again', async () => {
 		const prefix = `ST${key.replace(/\W/g, '')}${operation.length}`;
 		const rows = sheet(prefix);

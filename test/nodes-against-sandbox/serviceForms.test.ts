@@ -11,7 +11,7 @@ import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLine
 import { runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
 import { sandboxCalls } from '../helpers/sandboxCalls';
-import { useSandboxSuite } from '../helpers/sandboxSuite';
+import { RERUN_CASES, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 
 const sb = useSandboxSuite();
@@ -59,15 +59,7 @@ function sheet(p: string): IDataObject[] {
 const policiesOf = (rows: IDataObject[]) => rows.map((r) => String(r.policy_number));
 const outcomes = (output: Array<{ json: IDataObject }> | undefined) => (output ?? []).map((o) => o.json.outcome ?? o.json.error);
 
-const KINDS = [
-	{ key: 'legacy-t2', again: 'already_filed' },
-	{ key: 'legacy-t3', again: 'already_filed' },
-	{ key: 't2', again: 'replayed' },
-	{ key: 't3', again: 'replayed' },
-] as const;
-const CASES = KINDS.flatMap((kind) => (['create', 'createMany'] as const).map((operation) => ({ ...kind, operation })));
-
-describe.each(CASES)('forms switch on: $key $operation', ({ key, operation, again }) => {
+describe.each(RERUN_CASES)('forms switch on: $key $operation', ({ key, operation, again }) => {
 	it.each(['all', 'per_invoice'] as const)('the same sheet run twice stores each row once (forms: %s)', async (mode) => {
 		await showForms(mode);
 		const rows = sheet(`SF${key.replace(/\W/g, '')}${operation.length}${mode.length}`);

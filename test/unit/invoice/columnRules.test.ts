@@ -9,18 +9,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { matchItemColumns, readColumnName } from '../../../nodes/SurplusLinesInvoice/body/columns';
 import { differingColumns } from '../../../nodes/SurplusLinesInvoice/filing/sameRun';
-import { run, setupSuite } from './helpers';
+import { BASE_ROW, run, setupSuite } from './helpers';
 
 setupSuite();
 
-const BASE_ROW: IDataObject = {
-	'Policy #': 'P-1',
-	'Insured Name': 'Acme',
-	State: 'TX',
-	'Eff Date': '03/01/2026',
-	'Exp Date': '03/01/2027',
-	Premium: '500',
-};
 const read = (columns: IDataObject) => matchItemColumns({ ...BASE_ROW, ...columns });
 
 describe('columns that give one field', () => {

@@ -8,18 +8,10 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { matchItemColumns } from '../../../nodes/SurplusLinesInvoice/body/columns';
-import { run, setupSuite } from './helpers';
+import { BASE_ROW, run, setupSuite } from './helpers';
 
 setupSuite();
 
-const BASE_ROW: IDataObject = {
-	'Policy #': 'P-1',
-	'Insured Name': 'Acme',
-	State: 'TX',
-	'Eff Date': '03/01/2026',
-	'Exp Date': '03/01/2027',
-	Premium: '500',
-};
 const read = (columns: IDataObject, leftOut: string[] = []) =>
 	matchItemColumns({ ...BASE_ROW, ...columns }, new Set(leftOut.map((c) => c.toLowerCase())));
 const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };

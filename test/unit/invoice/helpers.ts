@@ -14,6 +14,16 @@ export const KEYS = {
 	t3: 'sltax_t3_cccccccccccccccccccccccccccccccc',
 };
 export const BASE = 'https://sl.example.com';
+
+/** A sheet row in a broker's own headers that files as it is; tests add or change columns. */
+export const BASE_ROW: IDataObject = {
+	'Policy #': 'P-1',
+	'Insured Name': 'Acme',
+	State: 'TX',
+	'Eff Date': '03/01/2026',
+	'Exp Date': '03/01/2027',
+	Premium: '500',
+};
 export const API = `${BASE}/api/v1`;
 
 export const NEW_FEATURES = ['idempotency', 'carrier_lookup', 'lob_name', 'transaction_effective_date', 'filing', 'coverage_warnings'];
