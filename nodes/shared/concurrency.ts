@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { getServiceCredential } from './credentials';
+import { getServiceCredential, type Tier } from './credentials';
 import { callsLeft } from './rateLimit';
+import { HOURLY_CALL_LIMITS } from './rules';
 import { clock } from './timing';
 
 /**
@@ -26,20 +27,32 @@ export const MAX_CONCURRENCY = 200;
 const BUDGET_SHARE = 4;
 
 /**
+ * The items a read starts with while the key's budget is not known: the share above of its
+ * tier's whole hour (t1 25; t2 and t3 reach the 200 cap). A read that meets a 429 waits at the
+ * key's gate and is sent again, nothing stored or lost, so it need not spend a round trip
+ * learning the budget before the rest of its items go; an operation that stores keeps 25.
+ */
+export function readsWhileUnknown(tier: Tier): number {
+	return Math.floor(HOURLY_CALL_LIMITS[tier] / BUDGET_SHARE);
+}
+
+/**
  * How many items may be in flight: the user's Concurrency when set (the bound it always was);
  * else a quarter of the calls the window has left, at least 25 and at most 200 (or the
- * operation's own most); 25 while the budget is not known. The transport still sends no more
- * calls than the window has left.
+ * operation's own most); while the budget is not known, `whileUnknown` (25, or a read's
+ * readsWhileUnknown) within the same bounds. The transport still sends no more calls than the
+ * window has left, and after a 429 one call goes alone before the rest.
  */
 export function itemsInFlight(
 	left: number | undefined,
 	concurrency: number | undefined,
 	most = MAX_CONCURRENCY,
+	whileUnknown = DEFAULT_CONCURRENCY,
 ): number {
 	if (concurrency !== undefined) return concurrency;
 	const least = Math.min(DEFAULT_CONCURRENCY, most);
-	if (left === undefined) return least;
-	return Math.min(most, Math.max(least, Math.floor(left / BUDGET_SHARE)));
+	const wanted = left === undefined ? whileUnknown : Math.floor(left / BUDGET_SHARE);
+	return Math.min(most, Math.max(least, wanted));
 }
 
 /** Request Options → Concurrency when the user set it (a whole number from 1), else undefined. */
@@ -58,14 +71,14 @@ function readConcurrency(ctx: IExecuteFunctions): number | undefined {
 export async function inFlightLimit(
 	ctx: IExecuteFunctions,
 	most = MAX_CONCURRENCY,
+	onlyReads = false,
 ): Promise<() => number> {
 	const concurrency = readConcurrency(ctx);
 	if (concurrency !== undefined) return () => concurrency;
 	// A credential that does not read fails each item on its own, as before; the run starts at 25.
-	const fingerprint = await getServiceCredential(ctx, 0).then(
-		(credential) => credential.fingerprint,
-		() => undefined,
-	);
-	const left = () => (fingerprint === undefined ? undefined : callsLeft(fingerprint, clock.now()));
-	return () => itemsInFlight(left(), undefined, most);
+	const credential = await getServiceCredential(ctx, 0).catch(() => undefined);
+	if (!credential) return () => itemsInFlight(undefined, undefined, most);
+	const whileUnknown = onlyReads ? readsWhileUnknown(credential.tier) : DEFAULT_CONCURRENCY;
+	return () =>
+		itemsInFlight(callsLeft(credential.fingerprint, clock.now()), undefined, most, whileUnknown);
 }

@@ -33,6 +33,11 @@ export interface OperationModule {
 	refusedNote?: RefusedNote;
 	/** The most items in flight whatever the key's budget (concurrency.ts), for items that hold much while in flight. */
 	mostInFlight?: number;
+	/**
+	 * Each item only reads (stores and changes nothing at the service): it may start with more items in
+	 * flight before the key's budget is known (concurrency.ts), since a 429 only delays it.
+	 */
+	onlyReads?: boolean;
 }
 
 /** orderKey of operations that change one invoice: its id (an id that does not read needs no order). */
@@ -133,7 +138,7 @@ export async function routeOperations(
 
 	// A promise pool whose size the key's budget sets (concurrency.ts), asked again each time an
 	// item ends: workers beyond the limit stop after their item, missing ones start.
-	const limit = await inFlightLimit(this, module.mostInFlight);
+	const limit = await inFlightLimit(this, module.mostInFlight, module.onlyReads);
 	const pending: Array<Promise<void>> = [];
 	let workers = 0;
 	const worker = async () => {

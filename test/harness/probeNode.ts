@@ -26,6 +26,7 @@ export class ProbeNode implements INodeType {
 			{ displayName: 'Idempotency Key', name: 'idempotencyKey', type: 'string', default: '' },
 			{ displayName: 'Read Only', name: 'readOnly', type: 'boolean', default: false },
 			{ displayName: 'Most In Flight', name: 'mostInFlight', type: 'number', default: 0 },
+			{ displayName: 'Only Reads', name: 'onlyReads', type: 'boolean', default: false },
 			requestOptionsProperty,
 		],
 	};
@@ -36,6 +37,7 @@ export class ProbeNode implements INodeType {
 				send: {
 					description: [],
 					mostInFlight: (this.getNodeParameter('mostInFlight', 0, 0) as number) || undefined,
+					onlyReads: this.getNodeParameter('onlyReads', 0, false) as boolean,
 					async execute(this: IExecuteFunctions, i: number) {
 						const body = this.getNodeParameter('body', i) as string;
 						const key = this.getNodeParameter('idempotencyKey', i) as string;

@@ -7,9 +7,12 @@
 import { ExecuteContext } from 'n8n-core';
 import nock from 'nock';
 
+import { resources as calculatorResources } from '../../nodes/SurplusLinesCalculator/actions/resources';
 import { resources as documentResources } from '../../nodes/SurplusLinesDocument/actions/resources';
+import { resources as invoiceResources } from '../../nodes/SurplusLinesInvoice/actions/resources';
+import { resources as referenceResources } from '../../nodes/SurplusLinesReference/actions/resources';
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, itemsInFlight } from '../../nodes/shared/concurrency';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, itemsInFlight, readsWhileUnknown } from '../../nodes/shared/concurrency';
 import { callAnswered, callsLeft, forgetRateLimits, takeTurn } from '../../nodes/shared/rateLimit';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
@@ -87,8 +90,10 @@ const ok = (id: number, delayMs = 20, headers: Record<string, string> = {}): Ans
 	delayMs,
 });
 
-function getEach(ids: number[], options: { concurrency?: number; continueOnFail?: boolean; maxRateLimitWaitSeconds?: number; mostInFlight?: number } = {}) {
-	const { continueOnFail, mostInFlight, ...requestOptions } = options;
+type GetOptions = { concurrency?: number; continueOnFail?: boolean; maxRateLimitWaitSeconds?: number; mostInFlight?: number; onlyReads?: boolean; apiKey?: string };
+
+function getEach(ids: number[], options: GetOptions = {}) {
+	const { continueOnFail, mostInFlight, onlyReads, apiKey, ...requestOptions } = options;
 	return runNode({
 		node: new ProbeNode(),
 		parameters: {
@@ -96,8 +101,9 @@ function getEach(ids: number[], options: { concurrency?: number; continueOnFail?
 			path: '={{ "/invoices/" + $json.id }}',
 			requestOptions,
 			...(mostInFlight ? { mostInFlight } : {}),
+			...(onlyReads ? { onlyReads } : {}),
 		},
-		credentials,
+		credentials: apiKey ? { ...credentials, apiKey } : credentials,
 		items: ids.map((id) => ({ id })),
 		continueOnFail,
 	});
@@ -286,6 +292,47 @@ describe('items in flight follow the key’s budget', () => {
 		expect(itemsInFlight(undefined, undefined, 10)).toBe(10);
 	});
 
+	it('a read while the budget is unknown starts with a quarter of its tier’s hour, within the same bounds', () => {
+		expect([readsWhileUnknown('t1'), readsWhileUnknown('t2'), readsWhileUnknown('t3')]).toEqual([25, 250, 1250]);
+		expect(itemsInFlight(undefined, undefined, MAX_CONCURRENCY, readsWhileUnknown('t2'))).toBe(MAX_CONCURRENCY);
+		expect(itemsInFlight(undefined, undefined, MAX_CONCURRENCY, readsWhileUnknown('t1'))).toBe(DEFAULT_CONCURRENCY);
+		// Once a reply tells the budget, the calls left decide, for reads as for the rest.
+		expect(itemsInFlight(400, undefined, MAX_CONCURRENCY, readsWhileUnknown('t3'))).toBe(100);
+		expect(itemsInFlight(60, undefined, MAX_CONCURRENCY, readsWhileUnknown('t3'))).toBe(DEFAULT_CONCURRENCY);
+		// An operation's own most and the user's Concurrency still bound it.
+		expect(itemsInFlight(undefined, undefined, DEFAULT_CONCURRENCY, readsWhileUnknown('t3'))).toBe(DEFAULT_CONCURRENCY);
+		expect(itemsInFlight(undefined, 10, MAX_CONCURRENCY, readsWhileUnknown('t3'))).toBe(10);
+	});
+
+	it('the operations that only read are the ones that store, change and file nothing', () => {
+		const reads: string[] = [];
+		const all: string[] = [];
+		for (const [node, map] of Object.entries({ invoice: invoiceResources, document: documentResources, calculator: calculatorResources, reference: referenceResources })) {
+			for (const [resource, operations] of Object.entries(map)) {
+				for (const [operation, module] of Object.entries(operations)) {
+					const name = `${node}:${resource}.${operation}`;
+					all.push(name);
+					if (module.onlyReads) reads.push(name);
+				}
+			}
+		}
+		const writes = all.filter((name) => !reads.includes(name));
+		expect(writes.sort()).toEqual(
+			[
+				'document:document.attach',
+				'document:document.delete',
+				'invoice:invoice.checkSheet',
+				'invoice:invoice.create',
+				'invoice:invoice.createMany',
+				'invoice:invoice.delete',
+				'invoice:invoice.update',
+				'invoice:invoice.watchLook',
+				'invoice:invoice.watchRecord',
+			].sort(),
+		);
+		expect(reads).toEqual(expect.arrayContaining(['invoice:invoice.get', 'invoice:invoice.getAll', 'invoice:invoice.preview', 'document:document.get', 'calculator:tax.estimate', 'reference:referenceData.getStates']));
+	});
+
 	it('the calls left are the freshest reply’s, the full limit once its window has reset, unknown after a 429', () => {
 		const now = fake.nowSeconds() * 1000;
 		expect(callsLeft('k', now)).toBeUndefined();
@@ -303,6 +350,41 @@ describe('items in flight follow the key’s budget', () => {
 		const { output } = await getEach(ids(80));
 		expect(output).toHaveLength(80);
 		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('a read on a t2 key not yet heard from: 200 in flight from the start, before any reply', async () => {
+		const arrivals = server((id) => ok(id, 40, budget(99_000)), [MAX_CONCURRENCY]);
+		const { output, error } = await getEach(ids(300), { onlyReads: true });
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(300));
+		expect(most(arrivals.slice(0, MAX_CONCURRENCY))).toBe(MAX_CONCURRENCY);
+	});
+
+	it('a read on a t1 key not yet heard from: 25 in flight (a quarter of its 100 calls an hour)', async () => {
+		const arrivals = server((id) => ok(id), [DEFAULT_CONCURRENCY]);
+		const { output } = await getEach(ids(80), { onlyReads: true, apiKey: 'sltax_t1_0123456789abcdefghijklmnopqrstuv' });
+		expect(output).toHaveLength(80);
+		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
+	});
+
+	it('a read whose first wave meets a spent window: those already sent get 429, then one call goes alone, nothing lost', async () => {
+		const start = fake.nowSeconds();
+		const arrivals = server((id) =>
+			fake.nowSeconds() < start + 30
+				? { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': String(start + 30 - fake.nowSeconds()) }, delayMs: 5 }
+				: ok(id, 40, budget(99_000)),
+			[1, MAX_CONCURRENCY],
+		);
+		const { output, error } = await getEach(ids(300), { onlyReads: true });
+		expect(error).toBeUndefined();
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(300));
+		const refused = arrivals.filter((a) => a.status === 429);
+		expect(refused.length).toBeGreaterThanOrEqual(1);
+		expect(refused.length).toBeLessThanOrEqual(MAX_CONCURRENCY);
+		const after = arrivals.slice(refused.length);
+		expect(after.every((a) => a.at >= start + 30)).toBe(true);
+		expect(after[0].inFlight).toBe(1);
+		expect(most(after)).toBe(MAX_CONCURRENCY);
 	});
 
 	it('ample budget: 25 until the first reply tells it, then up to 200 in flight', async () => {

@@ -60,11 +60,9 @@ function pairedIndex(item: INodeExecutionData, fallback: number): number {
 /** An operation whose items carry their row's identity (errors) and warnings (results). */
 export function withRowResults(module: OperationModule, mode: 'full' | 'partial'): OperationModule {
 	const { execute, executeAll, check } = module;
+	// Everything else the module says (order, words, items in flight, reads) is kept as it is.
 	return {
-		description: module.description,
-		orderKey: module.orderKey,
-		describeDone: module.describeDone,
-		refusedNote: module.refusedNote,
+		...module,
 		check:
 			check &&
 			async function (this: IExecuteFunctions, itemIndex: number) {

@@ -37,6 +37,9 @@ export const description = updateDisplayOptions(
 /** Each item in flight holds its file in memory: at most 25 at once, whatever the key's budget. */
 export const mostInFlight = DEFAULT_CONCURRENCY;
 
+/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
+export const onlyReads = true;
+
 /**
  * Asks the service for a fresh link and returns the file as binary data. The link itself is left out
  * of the output: it expires after 60 minutes and must not be stored.

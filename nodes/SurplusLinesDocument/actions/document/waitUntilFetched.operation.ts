@@ -77,6 +77,9 @@ function readBounds(ctx: IExecuteFunctions, itemIndex: number) {
 	return { maxWaitMs: maxWaitSeconds * 1000, intervalMs: intervalSeconds * 1000 };
 }
 
+/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
+export const onlyReads = true;
+
 /**
  * Polls the document until the service has fetched it (or failed to), within the user's bound.
  * Waits go through `clock.sleep` (n8n's sleep), so tests drive them with a fake clock.

@@ -52,6 +52,9 @@ function simplifyPreview(preview: IDataObject): IDataObject {
 	};
 }
 
+/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
+export const onlyReads = true;
+
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const input = await adaptToAccount(this, readInvoiceInput(this, i), i);

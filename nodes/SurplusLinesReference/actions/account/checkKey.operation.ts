@@ -11,6 +11,9 @@ export const description = updateDisplayOptions(
 	[],
 );
 
+/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
+export const onlyReads = true;
+
 /**
  * POST /auth/token with the credential's key: a check that creates nothing (so it may be resent).
  * The answer is an item with `valid` true or false; the key itself never appears in the output.

@@ -9,6 +9,9 @@ export const description = updateDisplayOptions(
 	[],
 );
 
+/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
+export const onlyReads = true;
+
 /**
  * GET /auth/me: key name, tier, account mode and features, scopes. `rate_limit_now` holds the
  * figures from this reply's X-RateLimit headers, i.e. after this call was counted.

@@ -12,8 +12,9 @@ interface ListSpec {
 }
 
 /** One reference list as an operation: one output item per row. */
-export function listOperation(spec: ListSpec): Pick<OperationModule, 'execute'> {
+export function listOperation(spec: ListSpec): Pick<OperationModule, 'execute' | 'onlyReads'> {
 	return {
+		onlyReads: true,
 		async execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 			const reply = await apiRequest.call(this, { method: 'GET', path: spec.path, itemIndex });
 			const rows = readList<IDataObject>(reply.data, spec.key);
