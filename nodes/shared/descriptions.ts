@@ -50,7 +50,7 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: 25,
 			description:
-				'The most items sent to the service at the same time; 1 sends items one by one. Not set: 25 until the key’s budget is known, then a quarter of the calls its hourly window has left, from 25 up to 200. All items share the key’s hourly limit.',
+				'The most items sent to the service at the same time; 1 sends items one by one. Not set: until the key’s budget is known, 25 (an operation that only reads: a quarter of the tier’s hourly calls, up to 200), then a quarter of the calls its hourly window has left, from 25 up to 200. All items share the key’s hourly limit.',
 		},
 		{
 			displayName: 'Max Rate-Limit Wait (Seconds)',

@@ -74,8 +74,8 @@ interface KeyBudget {
 	 * One call at a time until a reply that is not a 429 arrives after a 429 (the window may still
 	 * be closed), so parallel items do not spend a burst of calls on certain 429s. Not at the
 	 * start: a key not heard from yet is far more often fresh than spent, and waiting for one
-	 * reply first costs every run a round trip; the router keeps 25 in flight until the figures
-	 * are known (concurrency.ts).
+	 * reply first costs every run a round trip; until the figures are known the router keeps 25
+	 * in flight, or a read's first wave (concurrency.ts).
 	 */
 	probing: boolean;
 	/** Requests waiting for an in-flight call to be answered. */
