@@ -367,26 +367,6 @@ describe('items in flight follow the key’s budget', () => {
 		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
 	});
 
-	it('a read whose first wave meets a spent window: those already sent get 429, then one call goes alone, nothing lost', async () => {
-		const start = fake.nowSeconds();
-		const arrivals = server((id) =>
-			fake.nowSeconds() < start + 30
-				? { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': String(start + 30 - fake.nowSeconds()) }, delayMs: 5 }
-				: ok(id, 40, budget(99_000)),
-			[1, MAX_CONCURRENCY],
-		);
-		const { output, error } = await getEach(ids(300), { onlyReads: true });
-		expect(error).toBeUndefined();
-		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(300));
-		const refused = arrivals.filter((a) => a.status === 429);
-		expect(refused.length).toBeGreaterThanOrEqual(1);
-		expect(refused.length).toBeLessThanOrEqual(MAX_CONCURRENCY);
-		const after = arrivals.slice(refused.length);
-		expect(after.every((a) => a.at >= start + 30)).toBe(true);
-		expect(after[0].inFlight).toBe(1);
-		expect(most(after)).toBe(MAX_CONCURRENCY);
-	});
-
 	it('ample budget: 25 until the first reply tells it, then up to 200 in flight', async () => {
 		const arrivals = server((id) => ok(id, 40, budget(99_000)), [DEFAULT_CONCURRENCY, MAX_CONCURRENCY]);
 		const { output, error } = await getEach(ids(300));
@@ -408,22 +388,26 @@ describe('items in flight follow the key’s budget', () => {
 		expect(most(arrivals)).toBe(DEFAULT_CONCURRENCY);
 	});
 
-	it('a 429: every item waits its Retry-After, one call goes alone, then the reply’s figures set the count again', async () => {
+	it.each([
+		{ kind: 'an operation that stores', onlyReads: false, firstWave: DEFAULT_CONCURRENCY },
+		{ kind: 'a read (its tier’s first wave)', onlyReads: true, firstWave: MAX_CONCURRENCY },
+	])('a 429, $kind: only the first wave meets it, every item waits its Retry-After, one call goes alone, then the reply’s figures set the count again', async ({ onlyReads, firstWave }) => {
 		// The window is spent when the run starts (another workflow used it up) and opens in 30 s.
 		const start = fake.nowSeconds();
 		const arrivals = server((id) =>
 			fake.nowSeconds() < start + 30
 				? { status: 429, body: failure('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded'), headers: { 'Retry-After': String(start + 30 - fake.nowSeconds()) }, delayMs: 5 }
 				: ok(id, 40, budget(99_000)),
-			[DEFAULT_CONCURRENCY, 1, MAX_CONCURRENCY],
+			[firstWave, 1, MAX_CONCURRENCY],
 		);
-		const { output, error } = await getEach(ids(300));
+		const { output, error } = await getEach(ids(300), { onlyReads });
 		expect(error).toBeUndefined();
-		expect(output).toHaveLength(300);
-		// Only the first 25, sent before any reply, met the closed window.
+		expect(output!.map((o) => (o.json.data as { id: number }).id)).toEqual(ids(300));
+		// Only the first wave, sent before any reply, met the closed window.
 		const refused = arrivals.filter((a) => a.status === 429);
 		expect(refused.length).toBeGreaterThanOrEqual(1);
-		expect(refused.length).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
+		expect(refused.length).toBeLessThanOrEqual(firstWave);
+		expect(most(arrivals.slice(0, refused.length))).toBe(firstWave);
 		const after = arrivals.slice(refused.length);
 		expect(after.every((a) => a.at >= start + 30)).toBe(true);
 		expect(after[0].inFlight).toBe(1);
