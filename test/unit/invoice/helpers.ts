@@ -14,6 +14,7 @@ export const KEYS = {
 	t3: 'sltax_t3_cccccccccccccccccccccccccccccccc',
 };
 export const BASE = 'https://sl.example.com';
+export const API = `${BASE}/api/v1`;
 
 /** A sheet row in a broker's own headers that files as it is; tests add or change columns. */
 export const BASE_ROW: IDataObject = {
@@ -24,7 +25,6 @@ export const BASE_ROW: IDataObject = {
 	'Exp Date': '03/01/2027',
 	Premium: '500',
 };
-export const API = `${BASE}/api/v1`;
 
 export const NEW_FEATURES = ['idempotency', 'carrier_lookup', 'lob_name', 'transaction_effective_date', 'filing', 'coverage_warnings'];
 

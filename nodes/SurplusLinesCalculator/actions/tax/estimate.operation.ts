@@ -162,7 +162,6 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return body;
 }
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /** POST /calculator/estimate: changes nothing, so it is safe to resend after a lost reply. */

@@ -37,7 +37,6 @@ export const description = updateDisplayOptions(
 /** Each item in flight holds its file in memory: at most 25 at once, whatever the key's budget. */
 export const mostInFlight = DEFAULT_CONCURRENCY;
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /**

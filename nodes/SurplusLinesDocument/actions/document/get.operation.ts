@@ -13,7 +13,6 @@ export const description = updateDisplayOptions(
 	[invoiceField, ...referenceFields],
 );
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /** One document: `file_ready` says whether Download can get the file; the signed link is left out. */

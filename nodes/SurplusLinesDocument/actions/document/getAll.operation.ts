@@ -20,7 +20,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /** The invoice's documents, one item each (the service lists them in one reply, without paging). */

@@ -77,7 +77,6 @@ function readBounds(ctx: IExecuteFunctions, itemIndex: number) {
 	return { maxWaitMs: maxWaitSeconds * 1000, intervalMs: intervalSeconds * 1000 };
 }
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /**

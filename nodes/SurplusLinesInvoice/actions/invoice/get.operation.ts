@@ -13,7 +13,6 @@ export const description = updateDisplayOptions(
 	[invoiceIdProperty(), simplifyProperty],
 );
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {

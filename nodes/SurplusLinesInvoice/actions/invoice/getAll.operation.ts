@@ -25,7 +25,6 @@ export const description = updateDisplayOptions(
 const NO_FILTER_HINT =
 	'This account does not list invoices without a filter: enter a Policy Number to list that policy’s transactions.';
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /** Pages of up to 100; one output item per invoice. */

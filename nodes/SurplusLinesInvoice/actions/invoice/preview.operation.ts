@@ -52,7 +52,6 @@ function simplifyPreview(preview: IDataObject): IDataObject {
 	};
 }
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */

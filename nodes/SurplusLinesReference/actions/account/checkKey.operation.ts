@@ -11,7 +11,6 @@ export const description = updateDisplayOptions(
 	[],
 );
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /**

@@ -32,7 +32,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Stores and changes nothing: a read's first wave (OperationModule.onlyReads). */
 export const onlyReads = true;
 
 /** GET /companies/search?q=: one item per company ({id, name, naic}). */
