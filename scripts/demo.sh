@@ -4,13 +4,14 @@
 # Runs the current n8n (scripts/ensure-n8n.sh current; N8N_TARGET=oldest shows 2.8.4), installed
 # into a cache folder the first time (5-10 minutes). Ctrl-C stops everything.
 # Starts clean every time (the sandbox keeps nothing between runs; see test/e2e/demo.ts).
-# Env (the README's table): N8N_PORT (5678), SANDBOX_PORT (8787), SMTP_PORT (2525), INBOX_PORT (8025),
-# SLACK_PAGE_PORT (8026), SLACK_PROXY_PORT (free), N8N_RUNNERS_BROKER_PORT (free),
-# SANDBOX_AUTO_ADVANCE_SECONDS (20), DEMO_DIR (.cache/demo-n8n-<version>, emptied on each start),
-# N8N_TARGET (current|oldest).
+# Env (the README's table): the ports of scripts/demo-ports.js (N8N_PORT, SANDBOX_PORT, SMTP_PORT,
+# INBOX_PORT, SLACK_PAGE_PORT, SLACK_PROXY_PORT, N8N_RUNNERS_BROKER_PORT), SANDBOX_AUTO_ADVANCE_SECONDS
+# (20), DEMO_DIR (.cache/demo-n8n-<version>, emptied on each start), N8N_TARGET (current|oldest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A taken port stops the demo here, before n8n is installed or the package built.
+node scripts/demo-ports.js
 start=$(date +%s)
 N8N_BIN=$(bash scripts/ensure-n8n.sh | tail -1)
 bash scripts/ensure-openssl.sh

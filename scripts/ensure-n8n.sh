@@ -10,7 +10,7 @@
 #          Node names them (linux|darwin, x64|arm64); the trailing 24 is N8N_RUNTIME_NODE=24.
 #   current  the newest n8n that installs completely from the npm registry here (2.41.1)
 #   oldest   the oldest n8n this package supports (2.8.4)
-#   last-1x  n8n's last 1.x (1.123.81), checked by hand, not by `npm test` (see the README)
+#   last-1x  n8n's last 1.x (1.123.81), checked by hand, not by `npm test` (see docs/compatibility.md)
 #
 # Prints, as the last line, the path of an executable `n8n` wrapper that starts that n8n under the
 # Node it needs (for callers: `N8N_BIN=$(bash scripts/ensure-n8n.sh current | tail -1)`). Anything
@@ -24,7 +24,7 @@
 #   `@n8n/agents@0.26.2` is missing. n8n 2.41 needs Node >= 24: the machine's own Node when it is
 #   24 or later, else Node 24 from the registry (`node-<platform>-<arch>` packages ship `bin/node`
 #   and the headers), chosen for the machine by node24_package below.
-# - oldest = 2.8.4: the oldest version the README's compatibility table lists; it runs on Node 20.
+# - oldest = 2.8.4: the oldest version docs/compatibility.md's table lists; it runs on Node 20.
 # - last-1x = 1.123.81: its engines allow Node 20, but its isolated-vm does not compile against
 #   Node 20's V8 here, so it is installed with Node 24 like the current n8n.
 #

@@ -11,24 +11,26 @@
  * examples run as loaded.
  *
  * Every start is a clean one: the sandbox keeps nothing between runs (it starts again at invoice
- * 1001), so n8n's folder is made again too. Kept, the triggers' state of the last run would meet
- * the fresh sandbox and mail "moved from success to new". The folder holds a marker file; a
- * DEMO_DIR whose `.n8n` lacks it (an n8n of your own) is refused, never emptied. The default
- * folder, inside the checkout's .cache, is the demo's own (also when an earlier version of the
- * demo made it without the marker).
+ * 1001), so the demo's folder is emptied too (demoSetup.ts: n8n's folder, the results workbook,
+ * the mails...). Kept, the triggers' state of the last run would meet the fresh sandbox and mail
+ * "moved from success to new". The folder holds a marker file; a DEMO_DIR without it that holds
+ * an n8n or files of your own is refused, never emptied. The default folder, inside the
+ * checkout's .cache, is the demo's own (also when an earlier version of the demo made it without
+ * the marker).
  *
- * Env (each port is checked free before anything starts): DEMO_DIR (n8n user folder, default
- * <repo>/.cache/demo-n8n-<n8n version>), N8N_PORT (5678), SANDBOX_PORT (8787),
- * SANDBOX_AUTO_ADVANCE_SECONDS (20), SMTP_PORT (2525), INBOX_PORT (8025), SLACK_PAGE_PORT (8026),
- * SLACK_PROXY_PORT (the HTTPS proxy n8n reaches the Slack stand-in through; a free port when
- * unset), N8N_RUNNERS_BROKER_PORT (n8n's task runners' broker; a free port when unset).
+ * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n-<n8n version>),
+ * SANDBOX_AUTO_ADVANCE_SECONDS (20), and the ports of scripts/demo-ports.js (N8N_PORT,
+ * SANDBOX_PORT, SMTP_PORT, INBOX_PORT, SLACK_PAGE_PORT, SLACK_PROXY_PORT,
+ * N8N_RUNNERS_BROKER_PORT), checked free by scripts/demo.sh before it builds, and again here
+ * before anything starts.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
 import { serveInbox, startMailbox } from './mailbox';
 import { mcpCredential, MCP_TOKEN } from './mcp';
+import { demoPorts, startClean, takenPorts } from './demoSetup';
 import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, n8nVersion, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 import { waitForBaseline } from './serverRun';
 import { serveChannel, startSlackStandIn } from './slack';
@@ -47,8 +49,6 @@ const SLACK_CREDENTIAL = { id: 'slDemoSlack', name: 'Demo Slack (local stand-in)
 const TRIGGER_EXAMPLES = ['slExampleNotify1', 'slExampleSlack01'];
 export const WATCH_EXAMPLES = { file: 'slExampleWatchFile', slack: 'slExampleWatchSlack', mail: 'slExampleWatchMail' };
 const ACTIVE_EXAMPLES = [...TRIGGER_EXAMPLES, 'slExampleMcpRead'];
-/** In the demo's `.n8n`: says the folder is the demo's own, so a start may empty it. */
-const DEMO_MARKER = '.surplus-lines-demo';
 
 function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
@@ -56,15 +56,6 @@ function numberFromEnv(name: string, fallback: number): number {
 	const n = Number(raw);
 	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got '${raw}'`);
 	return n;
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-	try {
-		await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
-		return false;
-	} catch {
-		return true;
-	}
 }
 
 /** A few invoices so the trigger and document examples have something to show from the start. */
@@ -84,45 +75,22 @@ async function seed(baseUrl: string): Promise<void> {
 	}
 }
 
-/**
- * Empties what an earlier start left in the demo's folder (n8n's database with the triggers' state
- * and the data table, the package, mails, the proxy's CA), refusing a folder whose n8n is not the
- * demo's.
- */
-function startClean(userFolder: string, chosen: boolean): void {
-	const n8nFolder = join(userFolder, '.n8n');
-	if (chosen && existsSync(n8nFolder) && !existsSync(join(n8nFolder, DEMO_MARKER))) {
-		throw new Error(`${n8nFolder} is an n8n folder the demo did not make: the demo empties its folder on every start, so set DEMO_DIR to an empty folder or leave it unset`);
-	}
-	for (const made of ['.n8n', 'mailbox', 'demo-input', 'slack-ca']) rmSync(join(userFolder, made), { recursive: true, force: true });
-	mkdirSync(n8nFolder, { recursive: true });
-	writeFileSync(join(n8nFolder, DEMO_MARKER), 'Made by npm run demo (test/e2e/demo.ts), emptied on each start.\n');
-}
-
 async function main(): Promise<void> {
 	const bin = process.env.N8N_BIN;
 	if (!bin || !existsSync(bin)) throw new Error('N8N_BIN must point at the n8n binary (scripts/demo.sh sets it)');
 	const userFolder = process.env.DEMO_DIR || join(REPO_ROOT, '.cache', `demo-n8n-${n8nVersion(bin).n8n}`);
-	const n8nPort = numberFromEnv('N8N_PORT', 5678);
-	const sandboxPort = numberFromEnv('SANDBOX_PORT', 8787);
 	const advance = numberFromEnv('SANDBOX_AUTO_ADVANCE_SECONDS', 20);
-	const smtpPort = numberFromEnv('SMTP_PORT', 2525);
-	const inboxPort = numberFromEnv('INBOX_PORT', 8025);
-	const slackPagePort = numberFromEnv('SLACK_PAGE_PORT', 8026);
-	const slackProxyPort = process.env.SLACK_PROXY_PORT ? numberFromEnv('SLACK_PROXY_PORT', 0) : undefined;
-	const brokerPort = process.env.N8N_RUNNERS_BROKER_PORT ? numberFromEnv('N8N_RUNNERS_BROKER_PORT', 0) : undefined;
-	const ports: Array<[string, number | undefined, string]> = [
-		['n8n', n8nPort, 'N8N_PORT'],
-		['sandbox', sandboxPort, 'SANDBOX_PORT'],
-		['SMTP server', smtpPort, 'SMTP_PORT'],
-		['inbox page', inboxPort, 'INBOX_PORT'],
-		['Slack channel page', slackPagePort, 'SLACK_PAGE_PORT'],
-		['Slack proxy', slackProxyPort, 'SLACK_PROXY_PORT'],
-		["n8n's task broker", brokerPort, 'N8N_RUNNERS_BROKER_PORT'],
-	];
-	for (const [what, port, variable] of ports) {
-		if (port && !(await portIsFree(port))) throw new Error(`port ${port} (${what}) is in use: stop what runs there, or set ${variable}`);
-	}
+	const ports = demoPorts(process.env);
+	const taken = await takenPorts(process.env);
+	if (taken.length) throw new Error(taken.join('\n'));
+	// 0 (a free port) where a variable is set to 0; the last two pick a free port when unset too.
+	const n8nPort = ports.N8N_PORT;
+	const sandboxPort = ports.SANDBOX_PORT ?? 0;
+	const smtpPort = ports.SMTP_PORT ?? 0;
+	const inboxPort = ports.INBOX_PORT ?? 0;
+	const slackPagePort = ports.SLACK_PAGE_PORT ?? 0;
+	const slackProxyPort = ports.SLACK_PROXY_PORT;
+	const brokerPort = ports.N8N_RUNNERS_BROKER_PORT;
 	mkdirSync(userFolder, { recursive: true });
 	startClean(userFolder, Boolean(process.env.DEMO_DIR));
 

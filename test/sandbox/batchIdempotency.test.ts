@@ -1,5 +1,5 @@
 /**
- * Batch items with their own `idempotency_key` (an assumption: the batch row of the README's Assumptions) and the reply-held fault.
+ * Batch items with their own `idempotency_key` (an assumption: the batch row of docs/assumptions.md) and the reply-held fault.
  */
 import { invoiceBody, useSandbox, type Row } from './testkit';
 

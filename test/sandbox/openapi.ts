@@ -1,4 +1,4 @@
-// The service as the project understands it: the service description plus the project's assumptions (README, Assumptions). Hand-written so it
+// The service as the project understands it: the service description plus the project's assumptions (docs/assumptions.md). Hand-written so it
 // states the contract the nodes rely on; the sandbox's contract tests validate every reply
 // against it with ajv, so the two cannot drift apart silently.
 

@@ -2,7 +2,7 @@
  * scripts/ensure-n8n.sh chooses the Node an n8n runs under (the demo, the end-to-end runs): the
  * machine's own when n8n's engines allow it, else the registry's Node 24 for the machine. Its
  * `--node-choice` mode prints that choice without installing anything, so the choice for every
- * machine the README names is checked here, on whatever machine runs the tests.
+ * machine docs/compatibility.md names is checked here, on whatever machine runs the tests.
  */
 import { spawnSync } from 'child_process';
 import { join, resolve } from 'path';

@@ -62,7 +62,7 @@ function list(call: AuthedCall): Result {
 }
 
 /**
- * One batch item's `idempotency_key` (an assumption: the batch row of the README's Assumptions): the header's rules and key space, on
+ * One batch item's `idempotency_key` (an assumption: the batch row of docs/assumptions.md): the header's rules and key space, on
  * accounts with the feature; other accounts ignore the field. The key is not part of the invoice,
  * so "the same invoice" compares the item without it, as the header's body does.
  */
