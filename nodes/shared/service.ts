@@ -1,7 +1,7 @@
 /**
  * Everything this package assumes about the service where its description says "not shown".
  * Paths, feature names and reply readers live here and nowhere else, so a correction from the
- * operator is a one-line change. The README lists these under "Assumptions".
+ * operator is a one-line change. docs/assumptions.md lists them.
  */
 import type { IDataObject } from 'n8n-workflow';
 
