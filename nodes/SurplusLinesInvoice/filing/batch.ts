@@ -3,9 +3,9 @@
  * `POST /invoices/batch` with a t3 key, or one create per item with a t2 key. Each result is
  * paired back to its input item through the batch reply's `index`.
  *
- * Each batch item carries its row's Idempotency-Key as `idempotency_key` (an assumption, see docs/assumptions.md), derived
- * exactly as a single create derives it, so a row filed before, by either operation, comes back
- * replayed. Accounts without the idempotency feature ignore the field: there each row is looked
+ * Each batch item carries its row's Idempotency-Key as `idempotency_key` (an assumption, see
+ * docs/assumptions.md), derived exactly as a single create derives it, so a row filed before, by
+ * either operation, comes back replayed. Accounts without the idempotency feature ignore the field: there each row is looked
  * for on its policy first, as a single create does.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
