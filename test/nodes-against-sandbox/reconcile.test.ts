@@ -140,6 +140,7 @@ describe.each(['plain', 'forms'] as const)('Reconcile Sheet, the sandbox %s', (f
 				differences: [expect.objectContaining({ column: 'Insured Name', sheet: 'Harbor Marine Co', service: expect.stringMatching(/^harbour marine company$/i) })],
 			}),
 		]);
+		expect(refused.policy_number).toBe(`${p}-F`);
 		expect((refused.reasons as string[]).join(' ')).toContain('Column "State"');
 		expect(g).toMatchObject({ invoice_id: f.own.id });
 		// The service may show the sheet's own number in another form (INV-0077 as inv-77): the mark

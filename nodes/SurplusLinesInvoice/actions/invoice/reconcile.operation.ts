@@ -13,7 +13,7 @@ import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '
 import { inPeriod, readListing, type ListingSettings, type Period } from '../../reconcile/listing';
 import { reconcileSummary } from '../../reconcile/summary';
 import { bodyProperties } from './body.description';
-import { readSheetRow } from './checkSheet.operation';
+import { policyOf, readSheetRow } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -118,9 +118,8 @@ function readRows(ctx: IExecuteFunctions): SheetRow[] {
 		const row = sheetRow(ctx, index);
 		const read = readSheetRow(ctx, index);
 		if (read.reasons) {
-			const raw = ctx.getInputData()[index]?.json ?? {};
-			const policy = typeof raw.policy_number === 'string' ? raw.policy_number : undefined;
-			rows.push({ index, row, policy, reasons: read.reasons });
+			const policy = policyOf(ctx, index);
+			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
 			continue;
 		}
 		const own = read.input.body.invoice_number;
