@@ -221,3 +221,10 @@ export const ROUNDING_DECIMALS: Readonly<Record<string, number | null>> = {
 };
 /** Decimals kept of an unrounded amount (the reply's `unrounded_amount` shows no more). */
 export const UNROUNDED_DECIMALS = 6;
+/**
+ * The listing without a filter (gaps.md): a real account may refuse it with 422 VALIDATION_ERROR;
+ * Reconcile Sheet then lists each policy. Assumed: the refusal comes as that status or code, and
+ * an account that answers gives `pagination.total` over the whole account (its size decides
+ * whether the account's listing costs fewer calls than one listing per policy).
+ */
+export const ACCOUNT_LISTING_REFUSED = { status: 422, code: 'VALIDATION_ERROR' } as const;

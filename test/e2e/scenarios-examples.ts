@@ -294,4 +294,65 @@ const exampleNotifyActive: Scenario = {
 	},
 };
 
-export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive];
+
+/** A workbook the reconcile example wrote, as rows of cell values. */
+async function readAnswerWorkbook(ctx: Context, file: string, sheetName: string): Promise<IDataObject[]> {
+	const workbook = new ExcelJS.Workbook();
+	await workbook.xlsx.readFile(join(ctx.userFolder, EXAMPLE_FILES_DIR, file));
+	const sheet = workbook.getWorksheet(sheetName);
+	assert.ok(sheet, `${file} has a sheet named ${sheetName}`);
+	const rows: unknown[][] = [];
+	sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+	const [header, ...body] = rows;
+	return body.map((cells) => Object.fromEntries((header as string[]).map((name, i) => [name, cells[i] ?? ''])));
+}
+
+/**
+ * The reconcile example on the sample bordereau: a row entered by hand as the sheet says, one
+ * alike but for the insured's name, an invoice the sheet lacks; the sheet's own bad rows refused
+ * in Check Sheet's words; one workbook per answer; one mail of the differences.
+ */
+const exampleReconcile: Scenario = {
+	name: 'example: reconcile the bordereau',
+	workflow: 'reconcile-a-bordereau-with-the-service.json',
+	compat: true,
+	example: true,
+	async before(ctx) {
+		const filed = [
+			invoiceBody({ policy_number: 'BDX-26-0102', insured_name: 'Harbor Marine Repair LLC', state_code: 'CA', net_premium: 8500, effective_date: '2026-03-01', expiration_date: '2027-03-01', insurers: [{ naic: '90003', percent: 100 }] }),
+			invoiceBody({ policy_number: 'BDX-26-0104', insured_name: 'Cedar Lane Apts', state_code: 'FL', net_premium: 24750, effective_date: '2026-03-03', expiration_date: '2027-03-03', insurers: [{ naic: '90003', percent: 100 }], fees: [{ type: 'policy_fee_company', amount: 250 }, { type: 'inspection_fee', amount: 175 }] }),
+			invoiceBody({ policy_number: 'BDX-26-0101', type_code: 'CANCELLATION', net_premium: -1200, effective_date: '2026-09-01', expiration_date: '2027-03-01', insurers: [{ naic: '90001', percent: 100 }] }),
+		];
+		for (const body of filed) assert.equal((await api(ctx, 'POST', '/invoices', body)).status, 201, JSON.stringify(body));
+	},
+	async check(run, ctx) {
+		const answers = json(run, 'Reconcile Sheet');
+		const byPolicy = (policy: string) => answers.find((a) => a.policy_number === policy && a.row !== null);
+		assert.equal(answers.filter((a) => a.row !== null).length, 25, 'one answer per row');
+		assert.equal(byPolicy('BDX-26-0102')?.answer, 'filed as the sheet says');
+		assert.equal(byPolicy('BDX-26-0104')?.answer, 'cannot tell');
+		assert.equal(byPolicy('BDX-26-0101')?.answer, 'not filed');
+		// Four bad rows are the sheet's own problem; the unknown NAIC is the account's (Check Sheet
+		// looks nothing up), so that row is simply not filed.
+		assert.deepEqual(
+			answers.filter((a) => a.answer === 'refused').map((a) => a.policy_number),
+			['BDX-26-0105', 'BDX-26-0109', 'BDX-26-0114', 'BDX-26-0119'],
+			"the bad rows, in Check Sheet's words",
+		);
+		assert.match(String((byPolicy('BDX-26-0114')?.reasons as string[]).join(' ')), BAD_ROWS['BDX-26-0114']);
+		const extra = answers.filter((a) => a.answer === 'on the service, not on the sheet');
+		assert.deepEqual(extra.map((a) => a.policy_number), ['BDX-26-0101'], 'the cancellation the sheet lacks');
+		const filed = await readAnswerWorkbook(ctx, 'reconciliation-filed-as-the-sheet-says.xlsx', 'Filed');
+		assert.deepEqual(filed.map((r) => r['Policy #']), ['BDX-26-0102']);
+		const notFiled = await readAnswerWorkbook(ctx, 'reconciliation-not-filed.xlsx', 'Not Filed');
+		assert.equal(notFiled.length, 19, '25 rows − 4 refused − 1 filed − 1 cannot tell');
+		const cannotTell = await readAnswerWorkbook(ctx, 'reconciliation-cannot-tell.xlsx', 'Cannot Tell');
+		assert.match(String(cannotTell[0]['What Differs']), /Insured Name/);
+		await ctx.mailbox.waitFor(1, 60_000);
+		const [mail] = ctx.mailbox.messages;
+		assert.equal(mail.subject, 'Bordereau reconciliation: 0 filed differently, 19 not filed, 1 cannot tell, 4 refused, 1 not on the sheet');
+		assert.equal(mail.to, 'operations@example.com');
+	},
+};
+
+export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive, exampleReconcile];

@@ -21,6 +21,7 @@ import { WATCH_SCENARIOS } from './scenarios-watch';
 import { TRAP_SCENARIOS } from './scenarios-traps';
 import { AGENCY_SCENARIOS } from './scenarios-agency';
 import { WATCH_RESTART_SCENARIOS } from './scenarios-watch-restart';
+import { RECONCILE_SCENARIOS } from './scenarios-reconcile';
 
 export type { Context, Scenario } from './context';
 
@@ -359,6 +360,7 @@ export const SCENARIOS: Scenario[] = [
 	...SLACK_SCENARIOS,
 	...WATCH_SCENARIOS,
 	...WATCH_RESTART_SCENARIOS,
+	...RECONCILE_SCENARIOS,
 	// Last among the server scenarios: mcp-tools ends with the key's rate-limit window closed.
 	...AGENT_SCENARIOS,
 	...MCP_SCENARIOS,

@@ -178,6 +178,8 @@ export interface NodeRun {
 	/** The error that stopped the run, as n8n recorded it. */
 	error?: Error & { description?: string; context?: IDataObject; httpCode?: string };
 	run: IRun;
+	/** The node's workflow static data after the run. */
+	staticData?: IDataObject;
 }
 
 export interface RunOptions {
@@ -188,6 +190,8 @@ export interface RunOptions {
 	/** true: On Error "Continue"; 'errorOutput': "Continue (using error output)". */
 	continueOnFail?: boolean | 'errorOutput';
 	settings?: Partial<INode>;
+	/** The node's workflow static data before the run (as the database held it); the run's is returned. */
+	staticData?: IDataObject;
 }
 
 function nodeOf(options: Pick<RunOptions, 'node' | 'parameters' | 'credentials' | 'settings'>, name = 'Under Test'): INode {
@@ -233,6 +237,7 @@ export async function runNode(options: RunOptions): Promise<NodeRun> {
 		active: false,
 		nodeTypes,
 		settings: { executionOrder: 'v1' },
+		staticData: options.staticData ? { [`node:${underTest.name}`]: JSON.parse(JSON.stringify(options.staticData)) } : {},
 	});
 	const run = await new WorkflowExecute(additionalData(options.credentials, workflow, 'manual'), 'manual').run({
 		workflow,
@@ -244,6 +249,7 @@ export async function runNode(options: RunOptions): Promise<NodeRun> {
 		output: taskData?.data?.main?.[0] ?? undefined,
 		errorOutput: taskData?.data?.main?.[1] ?? undefined,
 		error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'],
+		staticData: JSON.parse(JSON.stringify((workflow.staticData as IDataObject)[`node:${underTest.name}`] ?? {})),
 	};
 }
 

@@ -13,6 +13,7 @@ export const resources: ResourceMap = {
 		getAll: invoice.getAll,
 		update: withRowResults(invoice.update, 'partial'),
 		delete: invoice.delete,
+		reconcile: invoice.reconcile,
 		watchLook: invoice.watchLook,
 		watchRecord: invoice.watchRecord,
 	},

@@ -8,6 +8,7 @@ import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as preview from './preview.operation';
+import * as reconcile from './reconcile.operation';
 import * as update from './update.operation';
 import * as watchLook from './watchLook.operation';
 import * as watchRecord from './watchRecord.operation';
@@ -20,6 +21,7 @@ export {
 	get,
 	getAll,
 	preview,
+	reconcile,
 	update,
 	watchLook,
 	watchRecord,
@@ -79,6 +81,13 @@ export const description: INodeProperties[] = [
 				description: 'Check an invoice and compute its taxes without storing it',
 			},
 			{
+				name: 'Reconcile Sheet',
+				value: 'reconcile',
+				action: 'Reconcile a sheet with the service',
+				description:
+					'Compare every row with what the service holds, filing nothing (needs t1): filed as the sheet says, differently, not filed, and the invoices the sheet lacks',
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update an invoice',
@@ -106,6 +115,7 @@ export const description: INodeProperties[] = [
 	...preview.description,
 	...get.description,
 	...getAll.description,
+	...reconcile.description,
 	...update.description,
 	...del.description,
 	...watchLook.description,
@@ -136,6 +146,8 @@ export const description: INodeProperties[] = [
 			'Safe to call again. It does not compute taxes nor ask the service’s own checks: use preview for those.',
 		createMany:
 			'Files every input item as an invoice in one run. Meant for workflows, not for an assistant: file one transaction at a time with the create tool instead.',
+		reconcile:
+			'Compares a sheet of policy transactions with the invoices the service holds and files nothing. Meant for month-end workflows, not for an assistant: to read one policy, use the getAll tool.',
 		watchLook:
 			'Reads the invoices of a watch list (rows from a data table) and says what changed since each row was stored. Meant for scheduled workflows, not for an assistant: to check one invoice, use the get tool with its invoice ID.',
 		watchRecord:

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readErrorInfo } from '../../../shared/errors';
 import { PATHS } from '../../../shared/service';
 import { refusedRowsMessage, sheetRow } from '../../../shared/sheetRows';
-import { readInvoiceInput, readRawBody } from '../../body/input';
+import { readInvoiceInput, readRawBody, type InvoiceInput } from '../../body/input';
 import { takeColumnNotes, takeInvoiceWarnings } from '../../body/warnings';
 import { canonicalInvoice } from '../../filing/canonical';
 import { idempotencyKeyFor } from '../../filing/idempotency';
@@ -41,18 +41,33 @@ function reasons(error: unknown): string[] {
 	return fields?.length ? fields : [(error as Error).message];
 }
 
-/** One row as Create would read it, before the account's look-ups and any call. */
-function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
-	const json: IDataObject = { row: sheetRow(ctx, index) };
+/** A row as Create reads it (call in row order): its input, or the reasons it is refused. */
+export type SheetRowReading =
+	| { input: InvoiceInput; body: IDataObject; reasons?: undefined }
+	| { reasons: string[] };
+
+/** Reads one row as Create would, before the account's look-ups and any call (Reconcile Sheet too). */
+export function readSheetRow(ctx: IExecuteFunctions, index: number): SheetRowReading {
 	try {
 		const input = readInvoiceInput(ctx, index);
 		const body = canonicalInvoice(input.body);
 		// As Create derives keys by default: a later row with an earlier row's key but other columns.
 		refuseSameKeyOtherRow(ctx, idempotencyKeyFor({ mode: 'derived' }, PATHS.invoices, body), index);
+		return { input, body };
+	} catch (error) {
+		return { reasons: reasons(error) };
+	}
+}
+
+/** One row as Create would read it, before the account's look-ups and any call. */
+function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
+	const json: IDataObject = { row: sheetRow(ctx, index) };
+	const read = readSheetRow(ctx, index);
+	if (read.reasons) Object.assign(json, { result: 'refused', reasons: read.reasons });
+	else {
+		const { input, body } = read;
 		Object.assign(json, { result: 'would be sent', body, columns: input.sources });
 		if (input.converted.length) json._converted = input.converted as unknown as IDataObject[];
-	} catch (error) {
-		Object.assign(json, { result: 'refused', reasons: reasons(error) });
 	}
 	const warnings = takeInvoiceWarnings(ctx, index);
 	if (warnings.length) json._warnings = warnings;
@@ -83,7 +98,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 }
 
 /** The row's policy number as read for the request, where it reads (a refused row may not). */
-function policyOf(ctx: IExecuteFunctions, index: number): unknown {
+export function policyOf(ctx: IExecuteFunctions, index: number): unknown {
 	try {
 		return (readRawBody(ctx, index, 'full') as IDataObject | undefined)?.policy_number;
 	} catch {

@@ -1,0 +1,173 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { dateOnly } from '../../../shared/dates';
+import { sheetRow } from '../../../shared/sheetRows';
+import { derivedMark } from '../../filing/mark';
+import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../reconcile/answers';
+import { inPeriod, readListing, type ListingSettings, type Period } from '../../reconcile/listing';
+import { reconcileSummary } from '../../reconcile/summary';
+import { bodyProperties } from './body.description';
+import { policyOf, readSheetRow } from './checkSheet.operation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Reads every row as Create would and compares it with what the service holds, filing nothing (a t1 key is enough). One item per row: filed as the sheet says, filed differently (each differing column with both values), not filed, cannot tell (the candidate invoices) or refused (Check Sheet’s reasons); then one item per invoice on the service that no row accounts for. The account’s listing is read 100 invoices a call where it is cheaper than one listing per policy. A run that spends its budget stops, and the next run of the active workflow goes on where it stopped.',
+		name: 'reconcileNotice',
+		type: 'notice',
+		default: '',
+	},
+	...bodyProperties(false),
+	{
+		displayName: 'Invoices Not on the Sheet',
+		name: 'notOnSheetScope',
+		type: 'options',
+		default: 'policies',
+		options: [
+			{
+				name: 'On the Sheet’s Policies',
+				value: 'policies',
+				description: 'Invoices of the policies the sheet names that no row accounts for',
+			},
+			{
+				name: 'In a Period',
+				value: 'period',
+				description:
+					'Every invoice of the account with its effective or created date in the period that no row accounts for (needs the account’s listing)',
+			},
+		],
+	},
+	{
+		displayName: 'Period By',
+		name: 'periodBy',
+		type: 'options',
+		default: 'effective',
+		displayOptions: { show: { notOnSheetScope: ['period'] } },
+		options: [
+			{ name: 'Effective Date', value: 'effective' },
+			{ name: 'Created Date', value: 'created' },
+		],
+	},
+	{
+		displayName: 'From',
+		name: 'periodFrom',
+		type: 'dateTime',
+		default: '',
+		description: 'First day of the period (included); empty: no start',
+		displayOptions: { show: { notOnSheetScope: ['period'] } },
+	},
+	{
+		displayName: 'To',
+		name: 'periodTo',
+		type: 'dateTime',
+		default: '',
+		description: 'Last day of the period (included); empty: no end',
+		displayOptions: { show: { notOnSheetScope: ['period'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Budget Share (%)',
+				name: 'budgetShare',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100 },
+				default: 50,
+				description:
+					'Share of the key’s hourly call limit one run may spend; the rest stays for filing and your other workflows. A run that needs more stops and the next run goes on.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['reconcile'] } },
+	properties,
+);
+
+export const onlyReads = true;
+
+/** The run's settings, read once. */
+function readSettings(ctx: IExecuteFunctions): ListingSettings {
+	const share = Number(ctx.getNodeParameter('options.budgetShare', 0, 50) ?? 50);
+	if (!(share > 0 && share <= 100))
+		throw new NodeOperationError(ctx.getNode(), 'Budget Share must be between 1 and 100');
+	if (ctx.getNodeParameter('notOnSheetScope', 0, 'policies') !== 'period') return { share: share / 100 };
+	const period: Period = {
+		by: ctx.getNodeParameter('periodBy', 0, 'effective') as Period['by'],
+		from: dateOnly(ctx.getNodeParameter('periodFrom', 0, '')),
+		to: dateOnly(ctx.getNodeParameter('periodTo', 0, '')),
+	};
+	return { share: share / 100, period };
+}
+
+/** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
+function readRows(ctx: IExecuteFunctions): SheetRow[] {
+	const rows: SheetRow[] = [];
+	for (let index = 0; index < ctx.getInputData().length; index++) {
+		const row = sheetRow(ctx, index);
+		const read = readSheetRow(ctx, index);
+		if (read.reasons) {
+			const policy = policyOf(ctx, index);
+			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
+			continue;
+		}
+		const own = read.input.body.invoice_number;
+		const mark = own !== undefined && own !== null && String(own).trim() !== '' ? String(own) : derivedMark(read.input.body);
+		rows.push({
+			index,
+			row,
+			policy: String(read.body.policy_number),
+			body: read.body,
+			mark,
+			sources: read.input.sources,
+		});
+	}
+	return rows;
+}
+
+/** All rows at once: the listing is chosen over the whole sheet. */
+export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const settings = readSettings(this);
+	const rows = readRows(this);
+	const policies = new Map<string, string>();
+	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
+	const listing = await readListing(this, policies, settings);
+	const { rows: answers, notOnSheet } = reconcileRows(rows, listing.byPolicy, listing.extra);
+	const period = settings.period;
+	const extra = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
+	const summary = reconcileSummary(answers, extra, listing);
+	this.addExecutionHints?.({
+		message: summary.message,
+		type: summary.warning ? 'warning' : 'info',
+		location: 'outputPane',
+	});
+	// An invoice no row accounts for belongs to no row: it is paired to the first input item (the
+	// sheet's first row stands for the sheet), since pairing it to every row would hold rows ×
+	// invoices pairs in memory on a month's sheet.
+	return [
+		...answers.map(({ index, json }) => ({ json: { ...json, summary: summary.json }, pairedItem: { item: index } })),
+		...extra.map((invoice) => ({
+			json: {
+				row: null,
+				policy_number: invoice.policy_number ?? null,
+				answer: ANSWERS.notOnSheet,
+				...invoiceFacts(invoice),
+				effective_date: invoice.effective_date ?? null,
+				net_premium: invoice.net_premium ?? null,
+				summary: summary.json,
+			} as IDataObject,
+			pairedItem: { item: 0 },
+		})),
+	];
+}
