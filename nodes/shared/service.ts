@@ -41,6 +41,17 @@ export const FEATURES = {
 /** `GET /invoices` paging: pages from 1, at most 100 a page. */
 export const INVOICE_LIST_MAX_PER_PAGE = 100;
 
+/**
+ * The most pages one listing reads (10,000 transactions: far more than one policy holds). The
+ * description shows neither a cap nor what a listing does past its end, so a listing is assumed
+ * to end and every loop over it is bounded: it stops at the first page that adds no invoice id
+ * not read before (a server repeating a page), at the total its first page gave, and at this cap.
+ * Where the listing matters to a filing (the look for rows already filed, the reconciliation
+ * after a lost reply), a listing stopped before its end refuses the filing instead of guessing.
+ */
+export const INVOICE_LIST_MAX_PAGES = 100;
+export const INVOICE_LIST_PAGING_RULE = `A listing stops at the first page that adds no invoice not read before, at the total its first page gave, and at ${INVOICE_LIST_MAX_PAGES} pages of ${INVOICE_LIST_MAX_PER_PAGE}.`;
+
 /** `POST /invoices/batch` takes 1 to 500 invoices. */
 export const BATCH_MAX_INVOICES = 500;
 
