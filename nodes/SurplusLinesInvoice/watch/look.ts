@@ -133,7 +133,11 @@ function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 	const before = decodeState(row.state);
 	const read = snapshot(invoice);
 	// A part missing from the reply is not a change: the row keeps what it had.
-	const now: InvoiceSnapshot = { s: read.s ?? before.s, f: read.f ?? before.f, d: read.d ?? before.d };
+	const now: InvoiceSnapshot = {
+		s: read.s ?? before.s,
+		f: read.f ?? before.f,
+		d: read.d ?? before.d,
+	};
 	const changes = changesBetween(before, now);
 	const detectedAt = new Date(run.now).toISOString();
 	const policyNumber = (invoice.policy_number as string | undefined) ?? row.policyNumber ?? null;
@@ -214,7 +218,9 @@ async function readUnit(run: LookRun, unit: Unit): Promise<void> {
 		},
 	});
 	if (pages.cut !== undefined)
-		run.cuts.push(describeCut(`The listing of policy ${unit.policyNumber} was not read whole`, pages));
+		run.cuts.push(
+			describeCut(`The listing of policy ${unit.policyNumber} was not read whole`, pages),
+		);
 	for (const row of unit.rows) {
 		const invoice = listed.get(row.invoiceId);
 		if (invoice) observe(run, row, invoice);

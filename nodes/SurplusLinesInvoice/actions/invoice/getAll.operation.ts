@@ -43,10 +43,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	});
 	if (pages.cut !== undefined)
 		this.addExecutionHints?.({
-			message: describeCut(
-				`Get Many (item ${i + 1}) did not read the whole listing`,
-				pages,
-			),
+			message: describeCut(`Get Many (item ${i + 1}) did not read the whole listing`, pages),
 			type: 'warning',
 			location: 'outputPane',
 		});
