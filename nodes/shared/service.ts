@@ -232,3 +232,30 @@ export const ROUNDING_DECIMALS: Readonly<Record<string, number | null>> = {
 };
 /** Decimals kept of an unrounded amount (the reply's `unrounded_amount` shows no more). */
 export const UNROUNDED_DECIMALS = 6;
+
+/**
+ * The rate-limit window. The description counts calls per hour and shows X-RateLimit-Reset and
+ * Retry-After without their range, so a header is read as describing at most this window: no
+ * wait (a 429's Retry-After, or the reset with no calls left) is taken as longer than an hour
+ * from the reply, and after that the key's figures count as a new window. A header that asks for
+ * more (`Retry-After: 1000000000`, a reset in milliseconds) would otherwise hold back every call
+ * of the key, in every workflow, until n8n restarts.
+ */
+export const RATE_LIMIT_WINDOW_SECONDS = 3600;
+
+/**
+ * X-RateLimit-Reset in Unix seconds, whatever form it came in: from 10^11 it is epoch
+ * milliseconds (10^11 seconds is the year 5138), from 10^9 epoch seconds (10^9 is September 2001),
+ * and below that seconds from now.
+ */
+export function readResetSeconds(raw: number, nowMs: number): number {
+	if (raw >= 1e11) return Math.ceil(raw / 1000);
+	if (raw >= 1e9) return raw;
+	return Math.floor(nowMs / 1000) + Math.max(0, raw);
+}
+
+/**
+ * A 429 answered again and again with a short Retry-After (0 included) is waited for at least
+ * 1, 2, 4, 8, then 16 s, and the call is refused after that many waits: 6 calls at most.
+ */
+export const RATE_LIMIT_RETRY_FLOOR_SECONDS = [1, 2, 4, 8, 16] as const;
