@@ -259,3 +259,29 @@ export function readResetSeconds(raw: number, nowMs: number): number {
  * 1, 2, 4, 8, then 16 s, and the call is refused after that many waits: 6 calls at most.
  */
 export const RATE_LIMIT_RETRY_FLOOR_SECONDS = [1, 2, 4, 8, 16] as const;
+
+/**
+ * Where documents are downloaded from. The description gives a fetched document a signed link
+ * that expires after 60 minutes and says nothing of its host: documents are assumed to be served
+ * over https from public hosts (a storage service's signed URL). A link, and every redirect
+ * (followed by hand, at most DOWNLOAD_MAX_REDIRECTS), must therefore be https and name neither a
+ * private, loopback, link-local, shared, multicast or cloud-metadata address nor an internal host
+ * name (DOWNLOAD_INTERNAL_NAMES, or a name without a dot). The one exception is a link on the
+ * credential's own loopback sandbox (a loopback host on the Base URL's port), which serves its
+ * files over plain http. Node code may not resolve names (it can import no DNS module), so a
+ * public-looking name whose DNS answer is a private address is not caught here: that is left to
+ * the network n8n runs in.
+ */
+export const DOWNLOAD_MAX_REDIRECTS = 5;
+/** Names (and their subdomains) that are never a public host. */
+export const DOWNLOAD_INTERNAL_NAMES: readonly string[] = [
+	'localhost',
+	'internal',
+	'local',
+	'localdomain',
+	'lan',
+	'home.arpa',
+	'metadata.google.internal',
+];
+/** The largest file Download keeps in memory unless the node's option says otherwise, in MB. */
+export const DOWNLOAD_DEFAULT_MAX_MB = 50;
