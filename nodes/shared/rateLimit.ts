@@ -68,8 +68,10 @@ export function rateLimitMessage(
 ): string {
 	const used = `the key has used ${info ? `${info.limit} calls an hour` : 'its hourly limit'}`;
 	const wait = Math.ceil(waitSeconds);
-	if (info && Math.abs(info.reset * 1000 - nowMs - waitSeconds * 1000) <= 1000) {
-		const reset = new Date(info.reset * 1000).toISOString();
+	// A reset further ahead than the window is read as the window's end (service.ts).
+	const resetMs = info && Math.min(info.reset * 1000, nowMs + WINDOW_MS);
+	if (resetMs && Math.abs(resetMs - nowMs - waitSeconds * 1000) <= 1000) {
+		const reset = new Date(resetMs).toISOString();
 		return `${used}; the count restarts at ${reset} (in ${wait} s), ${why}`;
 	}
 	const asked = info

@@ -221,6 +221,13 @@ describe('hostile rate-limit headers are clamped to the window they describe (an
 		expect(fake.sleeps).toEqual([20000]);
 	});
 
+	it('a 429 with no Retry-After and a reset years ahead waits for the window’s end (an hour), and says so', async () => {
+		nock(API).get('/auth/me').reply(429, refused, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '33000000000' });
+		const { error } = await probe({});
+		const end = new Date((fake.nowSeconds() + 3600) * 1000).toISOString();
+		expect(error!.message).toContain(`the count restarts at ${end} (in 3600 s), longer than the 60 s this node may wait`);
+	});
+
 	it('a reset a thousand years ahead with 0 calls left parks the key for one hour at most', async () => {
 		nock(API).get('/auth/me').reply(200, envelope({ n: 1 }), { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '33000000000' });
 		await probe({});
