@@ -35,6 +35,8 @@ interface PollRun {
 	factory: EventFactory;
 	now: number;
 	events: IDataObject[];
+	/** Calls this poll may still make: its budget bounds policy listings too. */
+	callsLeft: number;
 }
 
 async function checkInvoice(run: PollRun, unit: WatchUnit): Promise<void> {
@@ -42,6 +44,7 @@ async function checkInvoice(run: PollRun, unit: WatchUnit): Promise<void> {
 	const seq = ++state.readSeq;
 	// Not found before: the invoice did not exist yet when it was first looked for.
 	const reading = state.units[unit.key]?.missing ? 'firstSeen' : 'baseline';
+	run.callsLeft--;
 	const invoice = await readInvoice.call(run.ctx, unit.value);
 	run.events.push(...observeInvoice(state, invoice, seq, run.now, run.factory, reading).events);
 }
@@ -52,9 +55,10 @@ async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
 	// A transaction is new only against a complete earlier listing: a first listing counts once all its pages are read.
 	const baseline = memory.known === undefined;
 	const firstListing = new Set<number>();
-	memory.pages = await readPolicy.call(
+	const read = await readPolicy.call(
 		run.ctx,
 		unit.value,
+		Math.max(1, run.callsLeft),
 		() => ++state.readSeq,
 		(rows, seq, last) => {
 			// The record as it is now, not as it was when the poll began: an overlapping poll may have added to it.
@@ -81,6 +85,10 @@ async function checkPolicy(run: PollRun, unit: WatchUnit): Promise<void> {
 			}
 		},
 	);
+	memory.pages = read.calls;
+	run.callsLeft -= read.calls;
+	if (read.cut !== undefined)
+		run.ctx.logger.warn(`Surplus Lines Trigger: ${read.cut}`, logContext(run.ctx));
 }
 
 /** Reads one unit; returns the failure instead of throwing, so the poll decides what it means. */
@@ -162,6 +170,8 @@ async function trackChanges(
 		now,
 		events: [],
 		factory: { config, detectedAt: new Date(now).toISOString() },
+		// A paced poll pays for its calls by waiting before the next read: the hour's share bounds it.
+		callsLeft: budget.paced ? budget.callsPerHour : budget.callsPerPoll,
 	};
 	let attempted = picked;
 	for (const [index, unit] of picked.entries()) {

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { pageInvoices } from '../shared/invoiceList';
+import { describeCut, pageInvoices } from '../shared/invoiceList';
 import { PATHS } from '../shared/service';
 import { apiRequest } from '../shared/transport';
 
@@ -24,24 +24,32 @@ export async function readInvoice(this: IPollFunctions, id: string): Promise<IDa
 /**
  * GET /invoices?policy_number=, page by page (100 a page, the most the service gives), through the
  * shared pager. `onPage` receives each page as soon as it is read, so a failure on a later page
- * keeps what was read; `nextSeq` numbers each request just before it is sent. Returns the calls spent.
+ * keeps what was read; `nextSeq` numbers each request just before it is sent; at most `maxPages`
+ * calls (the poll's budget left). Returns the calls spent, and why the listing was stopped before
+ * its end, if it was.
  */
 export async function readPolicy(
 	this: IPollFunctions,
 	policyNumber: string,
+	maxPages: number,
 	nextSeq: () => number,
 	onPage: (rows: IDataObject[], seq: number, last: boolean) => void,
-): Promise<number> {
+): Promise<{ calls: number; cut?: string }> {
 	let seq = 0;
-	const { calls } = await pageInvoices(this, {
+	const pages = await pageInvoices(this, {
 		policyNumber,
+		maxPages,
 		settings: POLL_SETTINGS,
 		beforeRequest: () => {
 			seq = nextSeq();
 		},
 		onPage: (rows, _page, last) => onPage(rows, seq, last),
 	});
-	return calls;
+	const cut =
+		pages.cut === undefined
+			? undefined
+			: describeCut(`The listing of policy ${policyNumber} was not read whole this poll`, pages);
+	return { calls: pages.calls, cut };
 }
 
 // What a failed read means: shared with the Invoice node's watch list.

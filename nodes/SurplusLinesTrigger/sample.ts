@@ -70,18 +70,24 @@ export async function sampleRun(
 	};
 	const summary = budgetSummary(config, budget);
 	const events: IDataObject[] = [];
+	// As a poll: the budget bounds policy listings too (a paced one, the hour’s share).
+	let callsLeft = budget.paced ? budget.callsPerHour : budget.callsPerPoll;
 	for (const unit of pickUnits(config.units, scratch, budget.callsPerPoll)) {
 		if (unit.kind === 'invoice') {
+			callsLeft--;
 			events.push(...sampleEvents(await readInvoice.call(ctx, unit.value), factory, false));
 		} else {
-			await readPolicy.call(
+			const read = await readPolicy.call(
 				ctx,
 				unit.value,
+				Math.max(1, callsLeft),
 				() => 0,
 				(rows) => {
 					for (const row of rows) events.push(...sampleEvents(row, factory, true));
 				},
 			);
+			callsLeft -= read.calls;
+			if (read.cut !== undefined) ctx.logger.warn(`Surplus Lines Trigger: ${read.cut}`);
 		}
 	}
 	return events.map((event) => ({ ...event, sample: true, budget: summary }));

@@ -1,5 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { RATE_LIMIT_WINDOW_SECONDS, readResetSeconds } from './service';
+
+const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
+
 export interface RateLimitInfo {
 	limit: number;
 	remaining: number;
@@ -15,24 +19,40 @@ function header(headers: IDataObject, name: string): number | undefined {
 	return Number.isFinite(parsed) ? parsed : undefined;
 }
 
-export function readRateLimitHeaders(headers: IDataObject): RateLimitInfo | undefined {
+/** The figures of a reply, the reset in Unix seconds whatever form it came in (service.ts). */
+export function readRateLimitHeaders(
+	headers: IDataObject,
+	nowMs: number,
+): RateLimitInfo | undefined {
 	const limit = header(headers, 'x-ratelimit-limit');
 	const remaining = header(headers, 'x-ratelimit-remaining');
 	const reset = header(headers, 'x-ratelimit-reset');
 	if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-	return { limit, remaining, reset };
+	return { limit, remaining, reset: readResetSeconds(reset, nowMs) };
 }
 
-/** Seconds to wait before retrying a 429: `Retry-After`, else until the window resets, else a minute. */
+/** `Retry-After` in seconds: a number of seconds or an HTTP date; undefined when neither. */
+function retryAfterHeader(headers: IDataObject, nowMs: number): number | undefined {
+	const seconds = header(headers, 'retry-after');
+	if (seconds !== undefined) return seconds >= 0 ? seconds : undefined;
+	const raw = headers['retry-after'] ?? headers['Retry-After'];
+	const date = typeof raw === 'string' ? Date.parse(raw) : NaN;
+	return Number.isFinite(date) ? Math.max(0, (date - nowMs) / 1000) : undefined;
+}
+
+/**
+ * Seconds to wait before retrying a 429: `Retry-After`, else until the window resets, else a
+ * minute; never more than the window (an hour), nor past a reset the figures give.
+ */
 export function retryAfterSeconds(
 	headers: IDataObject,
 	nowMs: number,
 	info?: RateLimitInfo,
 ): number {
-	const retryAfter = header(headers, 'retry-after');
-	if (retryAfter !== undefined && retryAfter >= 0) return retryAfter;
-	if (info) return Math.max(0, info.reset - Math.floor(nowMs / 1000));
-	return 60;
+	const untilReset =
+		info && info.reset * 1000 > nowMs ? (info.reset * 1000 - nowMs) / 1000 : undefined;
+	const asked = retryAfterHeader(headers, nowMs) ?? untilReset ?? 60;
+	return Math.min(asked, untilReset ?? Infinity, RATE_LIMIT_WINDOW_SECONDS);
 }
 
 /**
@@ -48,8 +68,10 @@ export function rateLimitMessage(
 ): string {
 	const used = `the key has used ${info ? `${info.limit} calls an hour` : 'its hourly limit'}`;
 	const wait = Math.ceil(waitSeconds);
-	if (info && Math.abs(info.reset * 1000 - nowMs - waitSeconds * 1000) <= 1000) {
-		const reset = new Date(info.reset * 1000).toISOString();
+	// A reset further ahead than the window is read as the window's end (service.ts).
+	const resetMs = info && Math.min(info.reset * 1000, nowMs + WINDOW_MS);
+	if (resetMs && Math.abs(resetMs - nowMs - waitSeconds * 1000) <= 1000) {
+		const reset = new Date(resetMs).toISOString();
 		return `${used}; the count restarts at ${reset} (in ${wait} s), ${why}`;
 	}
 	const asked = info
@@ -93,8 +115,14 @@ function budgetOf(fingerprint: string): KeyBudget {
 	return budget;
 }
 
-function recordRateLimit(fingerprint: string, info: RateLimitInfo | undefined): void {
-	if (!info) return;
+/** Keeps a reply's figures; a reset more than the window ahead counts as the window's end. */
+function recordRateLimit(
+	fingerprint: string,
+	read: RateLimitInfo | undefined,
+	nowMs: number,
+): void {
+	if (!read) return;
+	const info = { ...read, reset: Math.min(read.reset, Math.ceil((nowMs + WINDOW_MS) / 1000)) };
 	const budget = budgetOf(fingerprint);
 	const known = budget.info;
 	if (!known || info.reset > known.reset || info.limit !== known.limit) budget.info = info;
@@ -162,9 +190,11 @@ export function callAnswered(
 ): void {
 	const budget = budgetOf(fingerprint);
 	budget.inFlight = Math.max(0, budget.inFlight - 1);
-	recordRateLimit(fingerprint, outcome.info);
+	recordRateLimit(fingerprint, outcome.info, nowMs);
 	if (outcome.retryAfterMs !== undefined) {
-		budget.gateUntilMs = Math.max(budget.gateUntilMs, nowMs + outcome.retryAfterMs);
+		const gate = nowMs + Math.min(outcome.retryAfterMs, WINDOW_MS);
+		// A gate closed further ahead than one window from now (an earlier clamp) is brought in.
+		budget.gateUntilMs = Math.min(Math.max(budget.gateUntilMs, gate), nowMs + WINDOW_MS);
 		budget.probing = true;
 	} else if (outcome.replied) {
 		budget.probing = false;

@@ -41,6 +41,17 @@ export const FEATURES = {
 /** `GET /invoices` paging: pages from 1, at most 100 a page. */
 export const INVOICE_LIST_MAX_PER_PAGE = 100;
 
+/**
+ * The most pages one listing reads (10,000 transactions: far more than one policy holds). The
+ * description shows neither a cap nor what a listing does past its end, so a listing is assumed
+ * to end and every loop over it is bounded: it stops at the first page that adds no invoice id
+ * not read before (a server repeating a page), at the total its first page gave, and at this cap.
+ * Where the listing matters to a filing (the look for rows already filed, the reconciliation
+ * after a lost reply), a listing stopped before its end refuses the filing instead of guessing.
+ */
+export const INVOICE_LIST_MAX_PAGES = 100;
+export const INVOICE_LIST_PAGING_RULE = `A listing stops at the first page that adds no invoice not read before, at the total its first page gave, and at ${INVOICE_LIST_MAX_PAGES} pages of ${INVOICE_LIST_MAX_PER_PAGE}.`;
+
 /** `POST /invoices/batch` takes 1 to 500 invoices. */
 export const BATCH_MAX_INVOICES = 500;
 
@@ -228,3 +239,56 @@ export const UNROUNDED_DECIMALS = 6;
  * whether the account's listing costs fewer calls than one listing per policy).
  */
 export const ACCOUNT_LISTING_REFUSED = { status: 422, code: 'VALIDATION_ERROR' } as const;
+
+/**
+ * The rate-limit window. The description counts calls per hour and shows X-RateLimit-Reset and
+ * Retry-After without their range, so a header is read as describing at most this window: no
+ * wait (a 429's Retry-After, or the reset with no calls left) is taken as longer than an hour
+ * from the reply, and after that the key's figures count as a new window. A header that asks for
+ * more (`Retry-After: 1000000000`, a reset in milliseconds) would otherwise hold back every call
+ * of the key, in every workflow, until n8n restarts.
+ */
+export const RATE_LIMIT_WINDOW_SECONDS = 3600;
+
+/**
+ * X-RateLimit-Reset in Unix seconds, whatever form it came in: from 10^11 it is epoch
+ * milliseconds (10^11 seconds is the year 5138), from 10^9 epoch seconds (10^9 is September 2001),
+ * and below that seconds from now.
+ */
+export function readResetSeconds(raw: number, nowMs: number): number {
+	if (raw >= 1e11) return Math.ceil(raw / 1000);
+	if (raw >= 1e9) return raw;
+	return Math.floor(nowMs / 1000) + Math.max(0, raw);
+}
+
+/**
+ * A 429 answered again and again with a short Retry-After (0 included) is waited for at least
+ * 1, 2, 4, 8, then 16 s, and the call is refused after that many waits: 6 calls at most.
+ */
+export const RATE_LIMIT_RETRY_FLOOR_SECONDS = [1, 2, 4, 8, 16] as const;
+
+/**
+ * Where documents are downloaded from. The description gives a fetched document a signed link
+ * that expires after 60 minutes and says nothing of its host: documents are assumed to be served
+ * over https from public hosts (a storage service's signed URL). A link, and every redirect
+ * (followed by hand, at most DOWNLOAD_MAX_REDIRECTS), must therefore be https and name neither a
+ * private, loopback, link-local, shared, multicast or cloud-metadata address nor an internal host
+ * name (DOWNLOAD_INTERNAL_NAMES, or a name without a dot). The one exception is a link on the
+ * credential's own loopback sandbox (a loopback host on the Base URL's port), which serves its
+ * files over plain http. Node code may not resolve names (it can import no DNS module), so a
+ * public-looking name whose DNS answer is a private address is not caught here: that is left to
+ * the network n8n runs in.
+ */
+export const DOWNLOAD_MAX_REDIRECTS = 5;
+/** Names (and their subdomains) that are never a public host. */
+export const DOWNLOAD_INTERNAL_NAMES: readonly string[] = [
+	'localhost',
+	'internal',
+	'local',
+	'localdomain',
+	'lan',
+	'home.arpa',
+	'metadata.google.internal',
+];
+/** The largest file Download keeps in memory unless the node's option says otherwise, in MB. */
+export const DOWNLOAD_DEFAULT_MAX_MB = 50;

@@ -19,7 +19,7 @@ import {
 	takeTurn,
 	type RateLimitInfo,
 } from './rateLimit';
-import { readKeptInvoiceId } from './service';
+import { RATE_LIMIT_RETRY_FLOOR_SECONDS, readKeptInvoiceId } from './service';
 import { clock } from './timing';
 import { isToolUse } from './toolUse';
 
@@ -37,9 +37,9 @@ const DEFAULT_SETTINGS: TransportSettings = {
 /** Backoff for network errors, timeouts, 408 and 5xx: 3 tries, from about 0.5 s, capped at 4 s. */
 const RETRY_POLICY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, jitterMs: 250 };
 
-// A 429 is not processed by the service, so it is safe to resend any request; this only bounds a
-// service that keeps answering 429 with a zero Retry-After.
-const MAX_RATE_LIMIT_RETRIES = 10;
+// A 429 is not processed by the service, so it is safe to resend any request; the waits grow and
+// are bounded for a service that keeps answering 429 with a short (or zero) Retry-After.
+const MAX_RATE_LIMIT_RETRIES = RATE_LIMIT_RETRY_FLOOR_SECONDS.length;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -310,22 +310,34 @@ interface Answer {
 	rateLimit: RateLimitInfo | undefined;
 	/** Set on a 429: how long the key's gate stays closed. */
 	retryAfterMs?: number;
+	/** Set on a 429: the wait the service asked for (clamped to the window). */
+	askedMs?: number;
 }
 
-/** Tells the key's shared budget how the attempt went (a reply, its limits, a 429's wait). */
-function recordAnswer(fingerprint: string, response: RawResponse | undefined): Answer {
+/**
+ * Tells the key's shared budget how the attempt went (a reply, its limits, a 429's wait). The
+ * `retries`-th wait after a 429 lasts at least its floor, so a Retry-After of 0 backs off.
+ */
+function recordAnswer(
+	fingerprint: string,
+	response: RawResponse | undefined,
+	retries: number,
+): Answer {
 	const headers = (response?.headers ?? {}) as IDataObject;
-	const rateLimit = readRateLimitHeaders(headers);
-	const retryAfterMs =
+	const rateLimit = readRateLimitHeaders(headers, clock.now());
+	const askedMs =
 		response?.statusCode === 429
 			? retryAfterSeconds(headers, clock.now(), rateLimit) * 1000
 			: undefined;
+	const floors = RATE_LIMIT_RETRY_FLOOR_SECONDS;
+	const floorMs = floors[Math.min(retries, floors.length - 1)] * 1000;
+	const retryAfterMs = askedMs === undefined ? undefined : Math.max(askedMs, floorMs);
 	callAnswered(fingerprint, clock.now(), {
 		replied: response !== undefined,
 		info: rateLimit,
 		retryAfterMs,
 	});
-	return { headers, rateLimit, retryAfterMs };
+	return { headers, rateLimit, retryAfterMs, askedMs };
 }
 
 /** A failure before any reply that is not a network failure or a timeout: never sent again. */
@@ -469,7 +481,7 @@ export async function apiRequest<T = IDataObject>(
 	for (;;) {
 		await waitForTurn(this, req, credential.fingerprint, settings, waited);
 		const { response, thrown } = await send(this, options, decrypted);
-		const answer = recordAnswer(credential.fingerprint, response);
+		const answer = recordAnswer(credential.fingerprint, response, rateLimitRetries);
 
 		if (response === undefined) {
 			const failure = classifyThrown(thrown);
@@ -496,7 +508,7 @@ export async function apiRequest<T = IDataObject>(
 				throw rateLimitFailure(
 					this,
 					req,
-					answer.retryAfterMs / 1000,
+					(tooLong ? answer.retryAfterMs : (answer.askedMs ?? answer.retryAfterMs)) / 1000,
 					why,
 					answer.rateLimit,
 					requestId,

@@ -34,8 +34,9 @@ const AFTER_FIRST_RESTART = [
 const AFTER_SECOND_RESTART = [
 	':white_check_mark: Invoice *success* for policy *DEMO-POL-1* (invoice 1001)\nInvoice status changed from sent to success.',
 	':white_check_mark: State filing *confirmed* for policy *DEMO-POL-1* (invoice 1001)\nState filing changed from sent to confirmed.\nConfirmation number: TX-CONF-1001',
-	// Filed and rejected while n8n was down: first seen at the restart, already rejected.
-	':rotating_light: State filing *REJECTED* for policy *DEMO-POL-2* (invoice 1003)\nState filing changed from (first seen) to rejected.\n> State’s message: Broker signature missing',
+	// Filed and rejected while n8n was down: first seen at the restart, already rejected. The
+	// state's text is escaped for Slack's mrkdwn: no @channel ping, no disguised link.
+	':rotating_light: State filing *REJECTED* for policy *DEMO-POL-2* (invoice 1003)\nState filing changed from (first seen) to rejected.\n> State’s message: Broker signature missing &lt;!channel&gt; &amp; &lt;https://evil.example/|see form&gt;',
 ];
 
 function standIn(ctx: Context): SlackStandIn {
@@ -107,7 +108,7 @@ async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 		const endorsement = await api(ctx, 'POST', '/invoices', invoiceBody({ policy_number: 'DEMO-POL-2', type_code: 'ENDORSEMENT', net_premium: 500, transaction_effective_date: '2026-06-01' }));
 		assert.equal(endorsement.status, 201);
 		assert.equal(endorsement.data.id, 1003);
-		await control(ctx, '/invoices/1003/status', { status: 'sent', state_status: 'rejected', message: 'Broker signature missing' });
+		await control(ctx, '/invoices/1003/status', { status: 'sent', state_status: 'rejected', message: 'Broker signature missing <!channel> & <https://evil.example/|see form>' });
 		await n8n.start();
 		await expectMessages(slack, 5, 5000);
 		const refused = slack.proxy.refused;

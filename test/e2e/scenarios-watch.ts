@@ -27,7 +27,8 @@ async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	assert.equal(slack.messages.length, 0, `nothing changed, nothing posted: ${JSON.stringify(slack.messages.map((m) => m.text))}`);
 
 	const [rejected, settled, sent] = recorded.map((r) => r.invoice_id as number);
-	await control(ctx, `/invoices/${rejected}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2 form' });
+	// The state's text reaches Slack escaped for mrkdwn: no @channel ping, no disguised link.
+	await control(ctx, `/invoices/${rejected}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2 form <!channel> <https://evil.example/|form>' });
 	await control(ctx, `/invoices/${settled}/status`, { status: 'success', state_status: 'confirmed' });
 	await control(ctx, `/invoices/${sent}/status`, { status: 'sent', state_status: 'sent' });
 	// Two looks at once (a slow look overlapping the next): each change is still posted once.
@@ -39,7 +40,7 @@ async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 
 	const texts = slack.messages.map((m) => m.text).sort();
 	assert.equal(texts.length, 2, `two messages (the rejection and the settled one; "sent" is not acted on): ${JSON.stringify(texts)}`);
-	assert.match(texts.find((t) => t.includes(`Invoice ${rejected} `)) ?? '', /:rotating_light: .*status new → error; filing not_sent → rejected: Missing SL-2 form/);
+	assert.match(texts.find((t) => t.includes(`Invoice ${rejected} `)) ?? '', /:rotating_light: .*status new → error; filing not_sent → rejected: Missing SL-2 form &lt;!channel&gt; &lt;https:\/\/evil\.example\/\|form&gt;/);
 	assert.match(texts.find((t) => t.includes(`Invoice ${settled} `)) ?? '', /:white_check_mark: .*status new → success; filing not_sent → confirmed/);
 	const left = await rows();
 	assert.equal(left.length, recorded.length - 1, 'the settled invoice left the watch list');

@@ -10,6 +10,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { RATE_LIMIT_RETRY_FLOOR_SECONDS } from '../../nodes/shared/service';
 import { pollNode, runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
@@ -337,7 +338,7 @@ describe('Replies held past the node’s timeout (Timeout 2 s; the first POST an
 });
 
 describe('429 storm', () => {
-	it('rate_limit_429 0.3: every row filed exactly once; each 429 waited its Retry-After (virtual time)', async () => {
+	it('rate_limit_429 0.3: every row filed exactly once; each 429 waited its Retry-After or, refused again, longer (virtual time)', async () => {
 		const settings = { rate_limit_429: 0.3, seed: 31, methods: ['POST'] };
 		// The draws are seeded: replaying them gives how many 429s the run must meet (one draw per request).
 		const replay = new Faults();
@@ -351,7 +352,10 @@ describe('429 storm', () => {
 		// before it injects faults).
 		expect(calls).toBe(ROWS + 1 + expected429);
 		expect(expected429).toBeGreaterThan(30);
-		expect(fake.sleeps).toEqual(new Array(expected429).fill(1000));
+		// One wait per 429: the Retry-After (1 s), longer for a request refused again (2, 4, … s).
+		expect(fake.sleeps).toHaveLength(expected429);
+		const floors = RATE_LIMIT_RETRY_FLOOR_SECONDS.map((floor) => floor * 1000);
+		fake.sleeps.forEach((ms) => expect(floors).toContain(ms));
 		const waited = fake.sleeps.reduce((a, b) => a + b, 0) / 1000;
 		table[table.length - 1] += `  429s ${expected429}, virtual wait ${waited} s`;
 	});
@@ -371,9 +375,11 @@ describe('429 storm', () => {
 		while (draw()) refusals++;
 		const { tally, calls } = await prove(`Create Many t3 (429 0.3, seed ${seed})`, 't3', 'createMany', { ...settings, seed }, 'RB');
 		expect(tally).toMatchObject({ filed: ROWS, errors: 0, replayed: 0, recovered: 0, duplicates: 0 });
-		expect(fake.sleeps).toEqual(new Array(refusals).fill(1000));
+		// Each 429 in a row waits longer: 1, 2, 4, … s (the sandbox asks for 1 s every time).
+		const waits = RATE_LIMIT_RETRY_FLOOR_SECONDS.slice(0, refusals).map((floor) => floor * 1000);
+		expect(fake.sleeps).toEqual(waits);
 		expect(calls).toBe(refusals + 1 + 1); // the batch call and the account check
-		table[table.length - 1] += `  429s ${refusals}, virtual wait ${refusals} s`;
+		table[table.length - 1] += `  429s ${refusals}, virtual wait ${waits.reduce((a, b) => a + b, 0) / 1000} s`;
 	});
 });
 

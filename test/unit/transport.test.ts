@@ -148,14 +148,15 @@ describe('rate limits', () => {
 		scope.done();
 	});
 
-	it('stops after 10 short waits when the service keeps answering 429, saying so', async () => {
+	it('stops after 5 growing waits when the service keeps answering 429 with a short Retry-After, saying so', async () => {
 		const scope = nock(API)
 			.get('/auth/me')
-			.times(11)
+			.times(6)
 			.reply(429, failure('RATE_LIMIT_EXCEEDED', 'Too many requests'), { 'Retry-After': '1' });
 		const { error } = await probe({});
-		expect(error!.message).toContain('and the service still refused after 10 waits');
-		expect(fake.sleeps).toEqual(Array(10).fill(1000));
+		expect(error!.message).toContain('the next call may be made in about 1 s');
+		expect(error!.message).toContain('and the service still refused after 5 waits');
+		expect(fake.sleeps).toEqual([1000, 2000, 4000, 8000, 16000]);
 		scope.done();
 	});
 
@@ -180,6 +181,82 @@ describe('rate limits', () => {
 		});
 		expect(output!.map((o) => (o.json.data as { n: number }).n)).toEqual([1, 2]);
 		expect(fake.sleeps).toEqual([20000]);
+	});
+});
+
+describe('hostile rate-limit headers are clamped to the window they describe (an hour)', () => {
+	const refused = failure('RATE_LIMIT_EXCEEDED', 'Too many requests');
+	const HOUR_MS = 3600 * 1000;
+
+	it('Retry-After: 1000000000 refuses this call, but the key is not parked past the hour: a call an hour later is sent', async () => {
+		nock(API).get('/auth/me').reply(429, refused, { 'Retry-After': '1000000000' });
+		const first = await probe({});
+		expect(first.error!.message).toContain('the next call may be made in about 3600 s, longer than the 60 s this node may wait');
+		fake.advance(HOUR_MS);
+		const later = nock(API).get('/auth/me').reply(200, envelope({ ok: true }));
+		const { output, error } = await probe({});
+		expect(error).toBeUndefined();
+		expect(output![0].json.data).toEqual({ ok: true });
+		later.done();
+	});
+
+	it('X-RateLimit-Reset in epoch milliseconds with 0 calls left: read as ms, the next call waits the 20 s to the reset', async () => {
+		const resetMs = (fake.nowSeconds() + 20) * 1000;
+		nock(API).get('/auth/me').reply(200, envelope({ n: 1 }), { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(resetMs) });
+		nock(API).get('/auth/me').reply(200, envelope({ n: 2 }), { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '99', 'X-RateLimit-Reset': String(resetMs + HOUR_MS) });
+		const { output, error } = await probe({});
+		expect(error).toBeUndefined();
+		expect(output![0].json.rateLimit).toEqual({ limit: 100, remaining: 0, reset: resetMs / 1000 });
+		const second = await probe({});
+		expect(second.error).toBeUndefined();
+		expect(fake.sleeps).toEqual([20000]);
+	});
+
+	it('X-RateLimit-Reset as seconds from now (20) with 0 calls left: the next call waits 20 s instead of spending a 429', async () => {
+		nock(API).get('/auth/me').reply(200, envelope({ n: 1 }), { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '20' });
+		nock(API).get('/auth/me').reply(200, envelope({ n: 2 }));
+		const { output } = await probe({});
+		expect(output![0].json.rateLimit).toEqual({ limit: 100, remaining: 0, reset: fake.nowSeconds() + 20 });
+		await probe({});
+		expect(fake.sleeps).toEqual([20000]);
+	});
+
+	it('a 429 with no Retry-After and a reset years ahead waits for the window’s end (an hour), and says so', async () => {
+		nock(API).get('/auth/me').reply(429, refused, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '33000000000' });
+		const { error } = await probe({});
+		const end = new Date((fake.nowSeconds() + 3600) * 1000).toISOString();
+		expect(error!.message).toContain(`the count restarts at ${end} (in 3600 s), longer than the 60 s this node may wait`);
+	});
+
+	it('a reset a thousand years ahead with 0 calls left parks the key for one hour at most', async () => {
+		nock(API).get('/auth/me').reply(200, envelope({ n: 1 }), { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '33000000000' });
+		await probe({});
+		const refusedLocally = await probe({});
+		expect(refusedLocally.error!.message).toContain('(in 3600 s)');
+		fake.advance(HOUR_MS);
+		const later = nock(API).get('/auth/me').reply(200, envelope({ n: 2 }));
+		const { error } = await probe({});
+		expect(error).toBeUndefined();
+		later.done();
+	});
+
+	it('Retry-After: 0 on every reply: the waits grow (1, 2, 4, 8, 16 s) and the item stops after 6 calls, saying so', async () => {
+		const scope = nock(API).get('/auth/me').times(6).reply(429, refused, { 'Retry-After': '0' });
+		const extra = nock(API).get('/auth/me').reply(429, refused, { 'Retry-After': '0' });
+		const { error } = await probe({});
+		expect(error!.message).toContain('and the service still refused after 5 waits');
+		expect(fake.sleeps).toEqual([1000, 2000, 4000, 8000, 16000]);
+		scope.done();
+		expect(extra.isDone()).toBe(false);
+	});
+
+	it('Retry-After: 0 where the node does not wait (the trigger, a look, tool use): one call, not eleven', async () => {
+		const scope = nock(API).get('/auth/me').reply(429, refused, { 'Retry-After': '0' });
+		const extra = nock(API).get('/auth/me').reply(429, refused, { 'Retry-After': '0' });
+		const { error } = await probe({ requestOptions: { maxRateLimitWaitSeconds: 0 } });
+		expect(error!.message).toContain('this node answers at once instead of waiting');
+		scope.done();
+		expect(extra.isDone()).toBe(false);
 	});
 });
 

@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { computeBudget, describeSpan, type Budget } from '../../shared/callBudget';
 import { getServiceCredential } from '../../shared/credentials';
-import { pageInvoices } from '../../shared/invoiceList';
+import { describeCut, pageInvoices } from '../../shared/invoiceList';
 import { isSettledInvoice, snapshot, type InvoiceSnapshot } from '../../shared/invoiceState';
 import { lastRateLimit } from '../../shared/rateLimit';
 import { classifyFailure } from '../../shared/readFailure';
@@ -51,6 +51,8 @@ interface LookRun {
 	now: number;
 	results: RowResult[];
 	rowsRead: number;
+	/** Policies whose listing stopped before its end (the look's budget, the paging rule). */
+	cuts: string[];
 }
 
 function unitsOf(rows: WatchRow[]): Unit[] {
@@ -131,7 +133,11 @@ function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 	const before = decodeState(row.state);
 	const read = snapshot(invoice);
 	// A part missing from the reply is not a change: the row keeps what it had.
-	const now: InvoiceSnapshot = { s: read.s ?? before.s, f: read.f ?? before.f, d: read.d ?? before.d };
+	const now: InvoiceSnapshot = {
+		s: read.s ?? before.s,
+		f: read.f ?? before.f,
+		d: read.d ?? before.d,
+	};
 	const changes = changesBetween(before, now);
 	const detectedAt = new Date(run.now).toISOString();
 	const policyNumber = (invoice.policy_number as string | undefined) ?? row.policyNumber ?? null;
@@ -198,9 +204,11 @@ async function readOne(run: LookRun, row: WatchRow): Promise<void> {
 async function readUnit(run: LookRun, unit: Unit): Promise<void> {
 	if (!unit.policyNumber) return await readOne(run, unit.rows[0]);
 	const listed = new Map<number, IDataObject>();
-	await pageInvoices(run.ctx, {
+	const pages = await pageInvoices(run.ctx, {
 		policyNumber: unit.policyNumber,
 		settings: LOOK_SETTINGS,
+		// The look's budget bounds the listing too (always at least one page).
+		maxPages: Math.max(1, run.callsPerLook - run.calls),
 		// Counted as sent: a failed page still spent its call.
 		beforeRequest: () => {
 			run.calls++;
@@ -209,6 +217,10 @@ async function readUnit(run: LookRun, unit: Unit): Promise<void> {
 			for (const invoice of rows) listed.set(Number(invoice.id), invoice);
 		},
 	});
+	if (pages.cut !== undefined)
+		run.cuts.push(
+			describeCut(`The listing of policy ${unit.policyNumber} was not read whole`, pages),
+		);
 	for (const row of unit.rows) {
 		const invoice = listed.get(row.invoiceId);
 		if (invoice) observe(run, row, invoice);
@@ -222,6 +234,8 @@ export interface LookSummary {
 	behind?: string;
 	/** Said when the look stopped early (429, network): the rest is read next time. */
 	stopped?: string;
+	/** Said for each policy listing stopped before its end. */
+	cuts: string[];
 }
 
 function summarize(
@@ -253,7 +267,7 @@ function summarize(
 		looksPerSweep > 1
 			? `${waiting} of ${rows} watched invoices were not read this look: reading all of them takes ${sweepCalls} calls, ${looksPerSweep} looks at ${budget.callsPerPoll} calls a look, so each invoice is read about every ${sweep}. Raise Budget Share, look less often, or use a higher tier key to read them sooner.`
 			: undefined;
-	return { json, behind };
+	return { json, behind, cuts: run.cuts };
 }
 
 /** One look over the rows given; returns one result per row read (and per copy leaving the list). */
@@ -276,6 +290,7 @@ export async function lookAtRows(
 		now: clock.now(),
 		results: [],
 		rowsRead: 0,
+		cuts: [],
 	};
 	const kept = withoutCopies(rows, run.results);
 	const units = unitsOf(kept);

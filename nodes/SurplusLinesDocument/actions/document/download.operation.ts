@@ -7,9 +7,9 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../../../shared/concurrency';
-import { serviceError } from '../../../shared/errors';
+import { inputError, serviceError } from '../../../shared/errors';
 import { readInvoiceId, readTextParameter } from '../../../shared/params';
-import { PATHS } from '../../../shared/service';
+import { DOWNLOAD_DEFAULT_MAX_MB, PATHS } from '../../../shared/service';
 import { apiRequest, readSettings } from '../../../shared/transport';
 import { fetchFile } from '../../fetchFile';
 import { withoutLink } from '../../../shared/links';
@@ -27,6 +27,24 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		hint: 'The name of the output binary field to put the file in',
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max File Size (MB)',
+				name: 'maxFileSizeMb',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DOWNLOAD_DEFAULT_MAX_MB,
+				description:
+					'A larger file is not downloaded: the item fails saying so. Each file is held in memory while the item runs.',
+			},
+		],
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -41,7 +59,8 @@ export const onlyReads = true;
 
 /**
  * Asks the service for a fresh link and returns the file as binary data. The link itself is left out
- * of the output: it expires after 60 minutes and must not be stored.
+ * of the output: it expires after 60 minutes and must not be stored. Only https links on public
+ * hosts are fetched, up to Max File Size (fetchFile.ts).
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -51,6 +70,21 @@ export async function execute(
 	const binaryPropertyName =
 		readTextParameter(this, 'binaryPropertyName', itemIndex, 'Put Output File in Field', 'data') ||
 		'data';
+	const maxFileSizeMb = Number(
+		(this.getNodeParameter(
+			'options.maxFileSizeMb',
+			itemIndex,
+			DOWNLOAD_DEFAULT_MAX_MB,
+		) as number) ?? DOWNLOAD_DEFAULT_MAX_MB,
+	);
+	if (!(maxFileSizeMb > 0))
+		throw inputError(
+			this,
+			[`Options → Max File Size (MB): must be above 0 (got ${maxFileSizeMb})`],
+			{
+				itemIndex,
+			},
+		);
 	const ref = await documentPathRef(this, itemIndex, invoiceId);
 	const reply = await apiRequest.call(this, {
 		method: 'GET',
@@ -76,7 +110,11 @@ export async function execute(
 		);
 	}
 	const { timeoutSeconds } = readSettings(this, itemIndex);
-	const bytes = await fetchFile(this, doc.url, { itemIndex, timeoutSeconds });
+	const bytes = await fetchFile(this, doc.url, {
+		itemIndex,
+		timeoutSeconds,
+		maxBytes: maxFileSizeMb * 1024 * 1024,
+	});
 	const mimeType = typeof doc.mime_type === 'string' ? doc.mime_type : undefined;
 	const binary = await this.helpers.prepareBinaryData(
 		bytes,

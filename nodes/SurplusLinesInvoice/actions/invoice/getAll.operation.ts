@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listInvoices } from '../../../shared/invoiceList';
+import { describeCut, pageInvoices } from '../../../shared/invoiceList';
 import { invoiceJson } from '../../output';
 import { returnAllProperties } from '../../../shared/descriptions';
 import { simplifyProperty } from './body.description';
@@ -27,13 +27,13 @@ const NO_FILTER_HINT =
 
 export const onlyReads = true;
 
-/** Pages of up to 100; one output item per invoice. */
+/** Pages of up to 100; one output item per distinct invoice. A listing stopped early says so over the output. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const policyNumber = String(this.getNodeParameter('policyNumber', i, '') ?? '').trim();
 	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i, 50) as number);
 	const simplify = this.getNodeParameter('simplify', i, false) as boolean;
-	const invoices = await listInvoices(this, {
+	const pages = await pageInvoices(this, {
 		policyNumber: policyNumber || undefined,
 		limit,
 		itemIndex: i,
@@ -41,5 +41,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			? undefined
 			: { VALIDATION_ERROR: NO_FILTER_HINT, '422': NO_FILTER_HINT },
 	});
-	return invoices.map((invoice) => ({ json: invoiceJson(invoice, simplify) }));
+	if (pages.cut !== undefined)
+		this.addExecutionHints?.({
+			message: describeCut(`Get Many (item ${i + 1}) did not read the whole listing`, pages),
+			type: 'warning',
+			location: 'outputPane',
+		});
+	return pages.invoices.map((invoice) => ({ json: invoiceJson(invoice, simplify) }));
 }

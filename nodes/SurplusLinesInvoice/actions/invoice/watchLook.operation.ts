@@ -1,8 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { lookAtRows, type LookSettings } from '../../watch/look';
@@ -72,7 +68,9 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		else unreadable.push(index + 1);
 	}
 	const { results, summary } = await lookAtRows(this, rows, settings);
-	const hints = [summary.behind, summary.stopped].filter((h): h is string => h !== undefined);
+	const hints = [summary.behind, summary.stopped, ...summary.cuts].filter(
+		(h): h is string => h !== undefined,
+	);
 	if (unreadable.length)
 		hints.push(
 			`${unreadable.length} input items name no invoice_id (items ${unreadable.slice(0, 20).join(', ')}${unreadable.length > 20 ? ', …' : ''}): they are not watch-list rows and were left out.`,
