@@ -31,12 +31,15 @@ import { apiRequest, type ApiReply } from '../../shared/transport';
 import type { InvoiceInput } from '../body/input';
 import { previewInvoice } from './preview';
 import {
+	codesBody,
 	computeTaxes,
 	describeRates,
+	learnCodes,
 	learnModel,
 	probeBody,
 	sameRates,
 	taxDifference,
+	unlearned,
 	type TaxModel,
 } from './rates';
 import { hasSheetTaxes, sheetTaxesDiffer, type TaxCheckSettings } from './sheetCheck';
@@ -55,7 +58,7 @@ export type RowTaxes =
 
 export interface BatchTaxes {
 	rows: Map<number, RowTaxes>;
-	/** How the taxes were obtained: groups, calls, rows confirmed by their own preview. */
+	/** How the taxes were obtained: groups, calls by kind, rows with their own preview and why. */
 	summary: string;
 	/** Set when the calculator could not be used: every row was previewed. */
 	warning?: string;
@@ -93,6 +96,8 @@ const dateOf = (row: TaxRow) => String(row.body[TAX_DATE_FIELD]);
 class Run {
 	readonly rows = new Map<number, RowTaxes>();
 	estimates = 0;
+	/** Of the estimates, those learning fee codes one by one (rates.ts learnCodes). */
+	codeEstimates = 0;
 	confirmations = 0;
 	groups = 0;
 	readonly ownReasons = new Map<string, number>();
@@ -118,6 +123,38 @@ class Run {
 		const model = learnModel(state, date, reply.data as IDataObject);
 		if ('problem' in model) throw new Unusable(model.problem);
 		return model;
+	}
+
+	/**
+	 * The model with the rules of the unsettled codes the rows carry learned, by one estimate at
+	 * the period's first date; the model as it is when they carry none.
+	 */
+	async learnCodesOf(model: TaxModel, rows: TaxRow[], date: string): Promise<TaxModel> {
+		const carried = new Set(
+			rows.flatMap((row) =>
+				(Array.isArray(row.body.fees) ? (row.body.fees as IDataObject[]) : []).map((f) =>
+					String(f.type),
+				),
+			),
+		);
+		const codes = [...model.unsettled.keys()].filter((code) => carried.has(code));
+		if (!codes.length) return model;
+		this.estimates++;
+		this.codeEstimates++;
+		try {
+			const reply = await this.limit(() =>
+				apiRequest.call(this.ctx, {
+					method: 'POST',
+					path: PATHS.calculatorEstimate,
+					body: codesBody(model.state, date, codes),
+					readOnly: true,
+					itemIndex: rows[0].index,
+				}),
+			);
+			return learnCodes(model, codes, reply.data as IDataObject);
+		} catch (error) {
+			return unlearned(model, codes, `its estimate failed: ${(error as Error).message}`);
+		}
 	}
 
 	async preview(row: TaxRow) {
@@ -192,7 +229,9 @@ class Run {
 			this.fellBack.push(
 				`${period}${kind}: the computation did not match the preview of row ${chosen.row.index + 1} (${difference}); its ${others.length} other rows were previewed one by one`,
 			);
-			await Promise.all(others.map(({ row }) => this.own(row, 'its group did not match its preview')));
+			await Promise.all(
+				others.map(({ row }) => this.own(row, 'its group did not match its preview')),
+			);
 			return;
 		}
 		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${chosen.row.index + 1}`;
@@ -234,24 +273,41 @@ class Run {
 	async state(state: string, rows: TaxRow[], first: TaxModel): Promise<void> {
 		const dates = [...new Set(rows.map(dateOf))].sort();
 		const periods = await this.periods(state, dates, rows[0].index, first);
-		const work: Array<Promise<void>> = [];
-		for (const { from, to, model } of periods) {
-			this.groups++;
-			const inPeriod = rows.filter((r) => dateOf(r) >= dates[from] && dateOf(r) <= dates[to]);
-			const period = `the ${state} rates in force on ${dates[from]}${to > from ? ` to ${dates[to]}` : ''}`;
-			const flat = model.lines.some((l) => l.flat);
-			// Kinds of row the computation treats apart, each confirmed on its own.
-			const kinds = new Map<string, TaxRow[]>();
-			for (const row of inPeriod) {
-				const change = flat && FLAT_CHARGE_SKIPPED_ON.includes(String(row.body.type_code));
-				const kind = `${change ? 'change' : ''}|${Number(row.body.net_premium) < 0 ? 'return' : ''}`;
-				if (!kinds.has(kind)) kinds.set(kind, []);
-				kinds.get(kind)!.push(row);
-			}
-			for (const kindRows of kinds.values())
-				work.push(this.confirmAndCompute(model, kindRows, period));
+		await Promise.all(
+			periods.map(async ({ from, to, model }) => {
+				const inPeriod = rows.filter((r) => dateOf(r) >= dates[from] && dateOf(r) <= dates[to]);
+				await this.period(
+					await this.learnCodesOf(model, inPeriod, dates[from]),
+					inPeriod,
+					dates,
+					from,
+					to,
+				);
+			}),
+		);
+	}
+
+	/** A state's rate period: each kind of row the computation treats apart confirmed on its own. */
+	private async period(
+		model: TaxModel,
+		inPeriod: TaxRow[],
+		dates: string[],
+		from: number,
+		to: number,
+	) {
+		this.groups++;
+		const period = `the ${model.state} rates in force on ${dates[from]}${to > from ? ` to ${dates[to]}` : ''}`;
+		const flat = model.lines.some((l) => l.flat);
+		const kinds = new Map<string, TaxRow[]>();
+		for (const row of inPeriod) {
+			const change = flat && FLAT_CHARGE_SKIPPED_ON.includes(String(row.body.type_code));
+			const kind = `${change ? 'change' : ''}|${Number(row.body.net_premium) < 0 ? 'return' : ''}`;
+			if (!kinds.has(kind)) kinds.set(kind, []);
+			kinds.get(kind)!.push(row);
 		}
-		await Promise.all(work);
+		await Promise.all(
+			[...kinds.values()].map((rows) => this.confirmAndCompute(model, rows, period)),
+		);
 	}
 }
 
@@ -330,7 +386,9 @@ export async function taxesAtBatchCost(
 					.then((model) => run.state(state, stateRows, model))
 					.catch(async (error: unknown) => {
 						const why = error instanceof Unusable ? error.message : (error as Error).message;
-						run.fellBack.push(`${state}: ${why}; its ${stateRows.length} rows were previewed one by one`);
+						run.fellBack.push(
+							`${state}: ${why}; its ${stateRows.length} rows were previewed one by one`,
+						);
 						await Promise.all(
 							stateRows
 								.filter((row) => !run.rows.has(row.index))
@@ -345,14 +403,17 @@ export async function taxesAtBatchCost(
 			? undefined
 			: `The calculator is not available to this key (${off}), so the taxes of ${grouped} rows come from a preview per row: ${grouped} calls of the key's hourly limit instead of about ${states.length * 3} (an estimate and a confirming preview per state and rate period). Ask the operator for the calculator scope on this key, or to enable the calculator for the account.`;
 	await Promise.all(work);
-	const own = [...run.ownReasons.entries()].map(([reason, n]) => `${n} for ${reason}`);
-	const previews = run.confirmations + [...run.ownReasons.values()].reduce((a, b) => a + b, 0);
+	const own = [...run.ownReasons.entries()].map(([reason, n]) => `${n}: ${reason}`);
+	const owned = [...run.ownReasons.values()].reduce((a, b) => a + b, 0);
+	const calls = run.estimates + run.confirmations + owned;
 	const summary = [
-		`Taxes of ${rows.length} rows: ${run.groups} groups (state and rate period), ${run.estimates} calculator estimates, ${run.confirmations} previews confirming a group`,
-		own.length ? `; rows with their own preview: ${own.join(', ')}` : '',
-		`. ${run.estimates + previews} calls in all`,
-		run.fellBack.length ? `. Previewed row by row: ${run.fellBack.join('; ')}` : '',
+		`Taxes of ${rows.length} rows: ${run.groups} groups (state and rate period).`,
+		` Calls: ${calls} in all, ${run.estimates} calculator estimates`,
+		run.codeEstimates ? ` (${run.codeEstimates} of them learning fee codes one by one)` : '',
+		`, ${run.confirmations} previews confirming a group, ${owned} rows' own previews`,
+		own.length ? ` (${own.join('; ')})` : '',
 		'.',
+		run.fellBack.length ? ` Previewed row by row: ${run.fellBack.join('; ')}.` : '',
 	].join('');
 	return { rows: run.rows, summary, ...(warning ? { warning } : {}) };
 }
