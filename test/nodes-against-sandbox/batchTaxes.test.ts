@@ -131,7 +131,7 @@ describe('Create Many taxes at batch cost', () => {
 		const many = await createMany('t3', rows);
 		expect(verdicts(many.output)).toEqual(verdicts(single.output));
 		const from = (many.output ?? []).map((i) => String(i.json._taxesFrom));
-		expect(from.filter((f) => /^computed from the TX rates .*, rows on a rounding tie, confirmed by the preview of row \d+$/.test(f))).toHaveLength(9);
+		expect(from.filter((f) => /^computed from the TX rates .*, rows on a rounding tie, confirmed by the preview of row 12 and the rounding at a tie by the preview of row \d+$/.test(f))).toHaveLength(9);
 		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
 		expect(hint.message).toMatch(/ Calls: 3 in all, 1 calculator estimates, 2 previews confirming a group, 0 rows' own previews\.$/);
 	});
@@ -209,7 +209,7 @@ describe('Create Many taxes: fee rules learned per code (issue 47)', () => {
 		const filed = items.filter((i) => i.json.error === undefined);
 		expect(filed).toHaveLength(990);
 		// No filed row needed a preview of its own: each is computed, or is its group's confirmation.
-		expect(filed.map((i) => String(i.json._taxesFrom)).filter((f) => !/^computed from|confirmed its group/.test(f))).toEqual([]);
+		expect(filed.map((i) => String(i.json._taxesFrom)).filter((f) => !/^computed from|^its own preview, which confirmed (its group|the rounding at a tie)$/.test(f))).toEqual([]);
 		const policies = filed.map((i) => String(i.json.policy_number));
 		expect(new Set(policies).size).toBe(990);
 		// Each stored once, with the sheet's tax lines as sent.

@@ -19,7 +19,7 @@ const CHANGING = new Set(['AL', 'KS', 'MT', 'IA', 'LA']);
 
 it(`the national bordereau (${ROWS} rows, 51 states): wrong rows refused, the others stored once, calls within the budget`, async () => {
 	const table = nationalTable();
-	const rows = Array.from({ length: ROWS }, (_, i) => nationalRow(i, table));
+	const rows = Array.from({ length: ROWS }, (_, i) => nationalRow(i, table) as IDataObject);
 	const wrong = rows.filter((_, i) => i % 100 === 37).length;
 	const before = await remaining('t3');
 	const many = await runInvoiceOn(sb, 't3', { operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}', options: { billTaxesFromPreview: true, sheetTaxCheck: 'fail' } }, rows, 2);

@@ -37,9 +37,11 @@ import {
 	learnCodes,
 	learnModel,
 	probeBody,
+	readRates,
 	sameRates,
 	taxDifference,
 	unlearned,
+	type StateRates,
 	type TaxModel,
 } from './rates';
 import { hasSheetTaxes, sheetTaxesDiffer, type TaxCheckSettings } from './sheetCheck';
@@ -99,9 +101,14 @@ class Run {
 	/** Of the estimates, those learning fee codes one by one (rates.ts learnCodes). */
 	codeEstimates = 0;
 	confirmations = 0;
+	/** Every preview asked: confirmations, rows' own, and those that only gave a period's last rates. */
+	previewCalls = 0;
 	groups = 0;
 	readonly ownReasons = new Map<string, number>();
 	readonly fellBack: string[] = [];
+	private readonly previews = new Map<number, Promise<ApiReply<IDataObject>>>();
+	/** The run's checks of the rounding at a tie, per rounding rule, sign and oddness. */
+	private readonly tieChecks = new Map<string, Promise<string | undefined>>();
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -157,8 +164,35 @@ class Run {
 		}
 	}
 
-	async preview(row: TaxRow) {
-		return await this.limit(() => previewInvoice(this.ctx, row.body, row.index));
+	/** Asked once per row: the preview that gives a period's last rates also confirms its set. */
+	preview(row: TaxRow): Promise<ApiReply<IDataObject>> {
+		if (!this.previews.has(row.index)) {
+			this.previewCalls++;
+			this.previews.set(
+				row.index,
+				this.limit(() => previewInvoice(this.ctx, row.body, row.index)),
+			);
+		}
+		return this.previews.get(row.index)!;
+	}
+
+	/**
+	 * The rates in force on the last date, read from the preview of a row of that date (the one
+	 * its set's confirmation then reuses); undefined when no row fits or its preview does not say.
+	 */
+	async lastRates(rows: TaxRow[], date: string): Promise<StateRates | undefined> {
+		const fits = (row: TaxRow) =>
+			dateOf(row) === date &&
+			!FLAT_CHARGE_SKIPPED_ON.includes(String(row.body.type_code)) &&
+			Number(row.body.net_premium) > 0;
+		const row = rows.filter(fits).pop();
+		if (!row) return undefined;
+		try {
+			const reply = await this.preview(row);
+			return readRates(reply.data.tax_calculation as IDataObject | undefined);
+		} catch {
+			return undefined;
+		}
 	}
 
 	/** The row's own preview gives its figures; `reason` says why it has one. */
@@ -179,14 +213,14 @@ class Run {
 	}
 
 	/**
-	 * A group's rows of one kind: those on a rounding tie apart (confirmed by a row where half up
-	 * and half to even differ, when there is one), each set confirmed by the preview of one of its
-	 * rows, then computed.
+	 * A group's rows of one kind: the rows off a tie confirmed by the preview of one of them, then
+	 * computed. Rows on a rounding tie are computed when that confirmation holds and the run's
+	 * check of the rounding at a tie does (tieCheck); a group of ties alone is its own set.
 	 */
 	async confirmAndCompute(model: TaxModel, rows: TaxRow[], period: string): Promise<void> {
 		const plain: Computed[] = [];
 		const ties: Computed[] = [];
-		const work: Array<Promise<void>> = [];
+		const work: Array<Promise<unknown>> = [];
 		for (const row of rows) {
 			const computed = computeTaxes(model, row.body);
 			if ('unsure' in computed) work.push(this.own(row, computed.unsure.replace(/^its /, 'a ')));
@@ -200,30 +234,101 @@ class Run {
 					odd: computed.tie?.odd === true,
 				});
 		}
-		work.push(this.confirmSet(model, plain, period, ''));
-		work.push(this.confirmSet(model, ties, period, ', rows on a rounding tie'));
+		if (!plain.length) work.push(this.confirmSet(model, ties, period, ', rows on a rounding tie'));
+		else {
+			const confirmed = this.confirmSet(model, plain, period, '');
+			work.push(confirmed);
+			if (ties.length) work.push(this.computeTies(model, ties, period, confirmed));
+		}
 		await Promise.all(work);
 	}
 
-	/** Confirmed by the preview of its latest row (an odd tie first), then computed; else previewed. */
-	private async confirmSet(model: TaxModel, set: Computed[], period: string, kind: string) {
-		const later = (best: Computed | undefined, c: Computed) =>
-			!best || (c.odd && !best.odd) || (c.odd === best.odd && dateOf(c.row) >= dateOf(best.row))
-				? c
-				: best;
-		const chosen = set.reduce<Computed | undefined>(later, undefined);
-		if (!chosen) return;
+	/** Rows on a tie of a group whose rates a preview confirmed (`confirmed` says by which row). */
+	private async computeTies(
+		model: TaxModel,
+		ties: Computed[],
+		period: string,
+		confirmed: Promise<string | undefined>,
+	) {
+		const sign = Number(ties[0].row.body.net_premium) < 0 ? 'returned' : 'paid';
+		const odd = ties.some((c) => c.odd);
+		const key = (oddness: boolean) => `${model.rounding}|${sign}|${oddness}`;
+		// An odd tie tells half up from half to even; a check on one serves even ties too.
+		let check = this.tieChecks.get(key(true)) ?? (odd ? undefined : this.tieChecks.get(key(false)));
+		let own: Computed | undefined;
+		if (!check) {
+			const asked = ties.filter((c) => this.previews.has(c.row.index));
+			own = [...asked, ...ties].find((c) => c.odd === odd);
+			check = this.tieCheck(own!, model.rounding, sign);
+			this.tieChecks.set(key(odd), check);
+		}
+		const [rates, rounding] = await Promise.all([confirmed, check]);
+		const rest = ties.filter((c) => c !== own);
+		if (!rates || !rounding) {
+			const why = rates
+				? 'the rounding at a tie did not match its preview'
+				: 'its group did not match its preview';
+			await Promise.all(rest.map(({ row }) => this.own(row, why)));
+			return;
+		}
+		const how = `computed from ${period} (${describeRates(model)}), rows on a rounding tie, confirmed by the preview of row ${rates} and the rounding at a tie by the preview of row ${rounding}`;
+		for (const { row, tax } of rest)
+			this.rows.set(row.index, {
+				reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
+				how,
+			});
+	}
+
+	/** The run's check of how the service rounds at a tie: the row's number when it matched. */
+	private async tieCheck(tie: Computed, rounding: string, sign: string) {
 		this.confirmations++;
-		let difference: string | undefined;
+		const difference = await this.compare(
+			tie,
+			'its own preview, which confirmed the rounding at a tie',
+		);
+		if (!difference) return String(tie.row.index + 1);
+		this.fellBack.push(
+			`rows on a rounding tie (${rounding}, premium ${sign}): the computation did not match the preview of row ${tie.row.index + 1} (${difference}); the other such rows were previewed one by one`,
+		);
+		return undefined;
+	}
+
+	/** The row's preview against its computation: undefined when they agree. */
+	private async compare(chosen: Computed, how: string): Promise<string | undefined> {
 		try {
 			const reply = await this.preview(chosen.row);
 			const served = reply.data.tax_calculation as IDataObject | undefined;
-			difference = served ? taxDifference(chosen.tax, served) : 'the preview has no taxes';
-			this.rows.set(chosen.row.index, { reply, how: 'its own preview, which confirmed its group' });
+			this.rows.set(chosen.row.index, { reply, how });
+			return served ? taxDifference(chosen.tax, served) : 'the preview has no taxes';
 		} catch (error) {
 			this.rows.set(chosen.row.index, { error: error as Error });
-			difference = `its preview failed (${(error as Error).message})`;
+			return `its preview failed (${(error as Error).message})`;
 		}
+	}
+
+	/**
+	 * Confirmed by the preview of one row (one already previewed first, then an odd tie, then the
+	 * latest), then computed; else previewed. The confirming row's number, when it matched.
+	 */
+	private async confirmSet(
+		model: TaxModel,
+		set: Computed[],
+		period: string,
+		kind: string,
+	): Promise<string | undefined> {
+		const asked = (c: Computed) => this.previews.has(c.row.index);
+		const later = (best: Computed | undefined, c: Computed) =>
+			!best ||
+			(asked(c) && !asked(best)) ||
+			(asked(c) === asked(best) &&
+				((c.odd && !best.odd) || (c.odd === best.odd && dateOf(c.row) >= dateOf(best.row))))
+				? c
+				: best;
+		const chosen = set.reduce<Computed | undefined>(later, undefined);
+		if (!chosen) return undefined;
+		// A preview asked for the period's last rates is already counted among the calls.
+		this.confirmations++;
+		const difference = await this.compare(chosen, 'its own preview, which confirmed its group');
 		const others = set.filter((c) => c !== chosen);
 		if (difference) {
 			this.fellBack.push(
@@ -232,7 +337,7 @@ class Run {
 			await Promise.all(
 				others.map(({ row }) => this.own(row, 'its group did not match its preview')),
 			);
-			return;
+			return undefined;
 		}
 		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${chosen.row.index + 1}`;
 		for (const { row, tax } of others)
@@ -240,14 +345,32 @@ class Run {
 				reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
 				how,
 			});
+		return String(chosen.row.index + 1);
 	}
 
 	/** The state's rate periods over its rows' dates, each with the model of its first date. */
-	async periods(state: string, dates: string[], itemIndex: number, first: TaxModel) {
-		const models = new Map<number, Promise<TaxModel>>([[0, Promise.resolve(first)]]);
+	async periods(state: string, rows: TaxRow[], dates: string[], first: TaxModel) {
+		const itemIndex = rows[0].index;
+		const models = new Map<number, Promise<StateRates>>([[0, Promise.resolve(first)]]);
 		const at = (n: number) => {
 			if (!models.has(n)) models.set(n, this.estimate(state, dates[n], itemIndex));
 			return models.get(n)!;
+		};
+		// The last date's rates from a row's preview (its set's confirmation), else an estimate.
+		const last = dates.length - 1;
+		if (last > 0)
+			models.set(
+				last,
+				this.lastRates(rows, dates[last]).then(
+					(rates) => rates ?? this.estimate(state, dates[last], itemIndex),
+				),
+			);
+		const modelAt = async (n: number): Promise<TaxModel> => {
+			const rates = await at(n);
+			if ('state' in rates) return rates as TaxModel;
+			// Rates read from a preview carry no fee rules: the period's model is estimated.
+			models.set(n, this.estimate(state, dates[n], itemIndex));
+			return (await models.get(n)!) as TaxModel;
 		};
 		const found: Array<{ from: number; to: number; model: TaxModel }> = [];
 		let from = 0;
@@ -257,7 +380,7 @@ class Run {
 			const end = other > from ? at(other) : undefined;
 			// Its failure is the state's, met below when awaited; unawaited it would be unhandled.
 			end?.catch(() => undefined);
-			const model = await at(from);
+			const model = await modelAt(from);
 			if (end && sameRates(await end, model)) same = other;
 			while (other - same > 1) {
 				const middle = Math.floor((same + other) / 2);
@@ -272,7 +395,7 @@ class Run {
 
 	async state(state: string, rows: TaxRow[], first: TaxModel): Promise<void> {
 		const dates = [...new Set(rows.map(dateOf))].sort();
-		const periods = await this.periods(state, dates, rows[0].index, first);
+		const periods = await this.periods(state, rows, dates, first);
 		await Promise.all(
 			periods.map(async ({ from, to, model }) => {
 				const inPeriod = rows.filter((r) => dateOf(r) >= dates[from] && dateOf(r) <= dates[to]);
@@ -405,12 +528,14 @@ export async function taxesAtBatchCost(
 	await Promise.all(work);
 	const own = [...run.ownReasons.entries()].map(([reason, n]) => `${n}: ${reason}`);
 	const owned = [...run.ownReasons.values()].reduce((a, b) => a + b, 0);
-	const calls = run.estimates + run.confirmations + owned;
+	const ratesOnly = run.previewCalls - run.confirmations - owned;
 	const summary = [
 		`Taxes of ${rows.length} rows: ${run.groups} groups (state and rate period).`,
-		` Calls: ${calls} in all, ${run.estimates} calculator estimates`,
+		` Calls: ${run.estimates + run.previewCalls} in all, ${run.estimates} calculator estimates`,
 		run.codeEstimates ? ` (${run.codeEstimates} of them learning fee codes one by one)` : '',
-		`, ${run.confirmations} previews confirming a group, ${owned} rows' own previews`,
+		`, ${run.confirmations} previews confirming a group`,
+		ratesOnly > 0 ? `, ${ratesOnly} previews read for a period's last rates` : '',
+		`, ${owned} rows' own previews`,
 		own.length ? ` (${own.join('; ')})` : '',
 		'.',
 		run.fellBack.length ? ` Previewed row by row: ${run.fellBack.join('; ')}.` : '',
