@@ -40,12 +40,7 @@ it(`the national bordereau (${ROWS} rows, 51 states): wrong rows refused, the ot
 		.flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string }>)
 		.find((h) => h.message.startsWith('Taxes of'));
 	process.stdout.write(`national bordereau, ${ROWS} rows: ${spent} calls (the issue's budget ${budget}); ${hint?.message}\n`);
-	// What the run spends today, none of it growing with rows: per state an estimate at each end
-	// of its dates and a confirming preview (a second for rows on a rounding tie); per changing
-	// state the halvings (log2 of 12 months) and the new period's confirmations; TX's fee codes.
-	// The issue's budget (2 per state and period) is not met yet: the estimate at the last date
-	// and the tie confirmations are the excess (docs/benchmarks.md).
-	const estimates = 2 * states.size + 4 * CHANGING.size + 1;
-	const confirmations = 2 * periods;
-	expect(spent).toBeLessThanOrEqual(Math.ceil(ROWS / 500) + estimates + confirmations + wrong + 1);
+	// Beyond the budget, by design: a check of the rounding at a tie per rounding rule met
+	// (standard, whole dollar), and LA's change on 07-01 found after the 01-01 guess.
+	expect(spent).toBeLessThanOrEqual(budget + 2 + 1);
 }, 600_000);

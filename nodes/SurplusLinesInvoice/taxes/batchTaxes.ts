@@ -1,17 +1,23 @@
 /**
  * Taxes for a whole sheet at batch cost (Create Many's Bill Taxes From Preview and Sheet Tax
  * Check). Rows are grouped by state and rate period; one calculator estimate per group learns the
- * state's lines, rates, taxed fees and rounding (rates.ts) and each row's lines are computed from
- * it. The service's preview stays the authority:
+ * state's lines, rates, taxed fees and rounding, one more the rules of the fee codes its rows
+ * carry where the state treats a category's codes apart (rates.ts), and each row's lines are
+ * computed from them. The service's preview stays the authority:
  * - each group (and each kind of row in it the computation treats apart: a change where a flat
  *   charge is skipped, a returned premium) is confirmed against the preview of one of its rows,
  *   its latest; a group that does not match is previewed row by row, and the run says so;
- * - a row whose sheet taxes differ from the computation, whose line falls on a rounding tie, or
- *   that carries a fee the state treats apart, gets its own preview, and its figures are the
- *   preview's: a refusal rests on the service's figure, a billed line is one it computes.
- * Rate periods: the state's rows' dates are estimated at the first and the last; where the rates
- * differ, the dates between are halved until the first date of the new rates is found
- * (the assumption this rests on is in nodes/shared/service.ts).
+ * - rows on a rounding tie are computed once their group is confirmed and the run's one check of
+ *   the rounding at a tie (per rounding rule and sign, on a row where half up and half to even
+ *   differ when there is one) matched;
+ * - a row whose sheet taxes differ from the computation, or whose figures the model cannot give
+ *   (rates.ts lists why), gets its own preview, and its figures are the preview's: a refusal
+ *   rests on the service's figure, a billed line is one it computes.
+ * Rate periods: a state's rows' first date is estimated, its last read from the preview of a row
+ * of that date (which then confirms its set); where the rates differ, the first date of a new year
+ * or half-year is tried first (the date before it read from a preview that confirms the earlier
+ * period), then the dates between are halved until the first date of the new rates is found (the
+ * assumption this rests on is in nodes/shared/service.ts). Each preview is asked once per row.
  * Without the calculator (no scope on the key, switched off on the account) every row is
  * previewed, and the run's warning names the cost.
  */
@@ -177,15 +183,21 @@ class Run {
 	}
 
 	/**
-	 * The rates in force on the last date, read from the preview of a row of that date (the one
-	 * its set's confirmation then reuses); undefined when no row fits or its preview does not say.
+	 * The rates in force on a date, read from the preview of a row of that date (the one its set's
+	 * confirmation then reuses); undefined when no row fits or its preview does not say.
 	 */
-	async lastRates(rows: TaxRow[], date: string): Promise<StateRates | undefined> {
+	async ratesOn(rows: TaxRow[], date: string, model: TaxModel): Promise<StateRates | undefined> {
 		const fits = (row: TaxRow) =>
 			dateOf(row) === date &&
 			!FLAT_CHARGE_SKIPPED_ON.includes(String(row.body.type_code)) &&
 			Number(row.body.net_premium) > 0;
-		const row = rows.filter(fits).pop();
+		// Where the rates are the model's, a row off a tie is the one its set's confirmation reuses.
+		const offTie = (row: TaxRow) => {
+			const computed = computeTaxes(model, row.body);
+			return !('unsure' in computed) && !computed.tie;
+		};
+		const candidates = rows.filter(fits);
+		const row = candidates.filter(offTie).pop() ?? candidates.pop();
 		if (!row) return undefined;
 		try {
 			const reply = await this.preview(row);
@@ -356,15 +368,18 @@ class Run {
 			if (!models.has(n)) models.set(n, this.estimate(state, dates[n], itemIndex));
 			return models.get(n)!;
 		};
-		// The last date's rates from a row's preview (its set's confirmation), else an estimate.
-		const last = dates.length - 1;
-		if (last > 0)
-			models.set(
-				last,
-				this.lastRates(rows, dates[last]).then(
-					(rates) => rates ?? this.estimate(state, dates[last], itemIndex),
-				),
-			);
+		// A period's last date: its rates from a row's preview (its set's confirmation), else an estimate.
+		const previewed = (n: number) => {
+			if (!models.has(n))
+				models.set(
+					n,
+					this.ratesOn(rows, dates[n], first).then(
+						(rates) => rates ?? this.estimate(state, dates[n], itemIndex),
+					),
+				);
+			return models.get(n)!;
+		};
+		if (dates.length > 1) void previewed(dates.length - 1).catch(() => undefined);
 		const modelAt = async (n: number): Promise<TaxModel> => {
 			const rates = await at(n);
 			if ('state' in rates) return rates as TaxModel;
@@ -382,6 +397,17 @@ class Run {
 			end?.catch(() => undefined);
 			const model = await modelAt(from);
 			if (end && sameRates(await end, model)) same = other;
+			// Rates change most often on a new year or half-year: those dates first, and where the
+			// rates changed there, the date before read from a preview that confirms the earlier period.
+			for (
+				let guess = likelyChange(dates, same, other);
+				guess !== undefined;
+				guess = likelyChange(dates, same, other)
+			) {
+				if (sameRates(await at(guess), model)) same = guess;
+				else if (sameRates(await previewed(guess - 1), model)) [same, other] = [guess - 1, guess];
+				else other = guess - 1;
+			}
 			while (other - same > 1) {
 				const middle = Math.floor((same + other) / 2);
 				if (sameRates(await at(middle), model)) same = middle;
@@ -432,6 +458,20 @@ class Run {
 			[...kinds.values()].map((rows) => this.confirmAndCompute(model, rows, period)),
 		);
 	}
+}
+
+/**
+ * The first index after same, up to other, whose date starts a new year, else a new half-year, after the
+ * date before it: where a rate change most likely falls. Undefined when there is none.
+ */
+function likelyChange(dates: string[], same: number, other: number): number | undefined {
+	if (other - same <= 1) return undefined;
+	const half = (date: string) => `${date.slice(0, 4)}-${date.slice(5, 7) <= '06' ? 1 : 2}`;
+	const inside = Array.from({ length: other - same }, (_, n) => same + 1 + n);
+	return (
+		inside.find((k) => dates[k].slice(0, 4) !== dates[k - 1].slice(0, 4)) ??
+		inside.find((k) => half(dates[k]) !== half(dates[k - 1]))
+	);
 }
 
 const groupable = (row: TaxRow) =>
