@@ -8,24 +8,17 @@
  * check reads them as that tax, so on a sheet they are tax figures, not fees.
  * `nationalRow` reads nothing outside its arguments: the n8n bench runs its source in a Code node.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { loadRates } from '../../test/sandbox/calculator/rates';
 
 type Item = [code: string, rate: number | null, flat: 0 | 1, from: string | null];
 export interface NationalTable {
 	states: Array<{ code: string; rounding: string; base: [boolean, boolean, boolean]; items: Item[] }>;
 }
 
-export function nationalTable(root = resolve(__dirname, '../..')): NationalTable {
-	const file = resolve(root, 'test/sandbox/data/sl-rates.json');
-	const rates = JSON.parse(readFileSync(file, 'utf8')) as Array<{
-		code: string;
-		rounding_rule: string;
-		tax_base: { policy_fees: boolean; inspection_fees: boolean; broker_fees: boolean };
-		items: Array<{ code: string; rate: number | null; rate_type: string; effective_from: string | null }>;
-	}>;
+/** The sandbox's rates (test/sandbox/data/sl-rates.json), as small as nationalRow needs them. */
+export function nationalTable(): NationalTable {
 	return {
-		states: rates.map((s) => ({
+		states: loadRates().map((s) => ({
 			code: s.code,
 			rounding: s.rounding_rule,
 			base: [s.tax_base.policy_fees, s.tax_base.inspection_fees, s.tax_base.broker_fees],

@@ -107,7 +107,7 @@ class Run {
 	/** Of the estimates, those learning fee codes one by one (rates.ts learnCodes). */
 	codeEstimates = 0;
 	confirmations = 0;
-	/** Every preview asked: confirmations, rows' own, and those that only gave a period's last rates. */
+	/** Every preview asked: confirmations, rows' own, and those that only gave a period's rates. */
 	previewCalls = 0;
 	groups = 0;
 	readonly ownReasons = new Map<string, number>();
@@ -191,10 +191,12 @@ class Run {
 			dateOf(row) === date &&
 			!FLAT_CHARGE_SKIPPED_ON.includes(String(row.body.type_code)) &&
 			Number(row.body.net_premium) > 0;
-		// Where the rates are the model's, a row off a tie is the one its set's confirmation reuses.
+		// Where the rates are the model's, a row off a tie and right is the one its set's confirmation reuses.
 		const offTie = (row: TaxRow) => {
 			const computed = computeTaxes(model, row.body);
-			return !('unsure' in computed) && !computed.tie;
+			return (
+				!('unsure' in computed) && !computed.tie && !this.differs(row, computed.taxCalculation)
+			);
 		};
 		const candidates = rows.filter(fits);
 		const row = candidates.filter(offTie).pop() ?? candidates.pop();
@@ -574,7 +576,7 @@ export async function taxesAtBatchCost(
 		` Calls: ${run.estimates + run.previewCalls} in all, ${run.estimates} calculator estimates`,
 		run.codeEstimates ? ` (${run.codeEstimates} of them learning fee codes one by one)` : '',
 		`, ${run.confirmations} previews confirming a group`,
-		ratesOnly > 0 ? `, ${ratesOnly} previews read for a period's last rates` : '',
+		ratesOnly > 0 ? `, ${ratesOnly} previews read for a period's rates alone` : '',
 		`, ${owned} rows' own previews`,
 		own.length ? ` (${own.join('; ')})` : '',
 		'.',
