@@ -119,8 +119,23 @@ describe('Create Many taxes at batch cost', () => {
 		expect(from.filter((f) => /in force on 2024-01-10 to 2024-12-10/.test(f)).length).toBe(23);
 		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
 		expect(hint.message).toMatch(/^Taxes of 48 rows: 2 groups/);
-		// One batch, the estimates that find the change (log2 of 24 dates), a preview per period.
-		expect(spent).toBeLessThanOrEqual(1 + 2 + 5 + 2 + 1);
+		// The batch; the estimate of 2023-01-10 and the preview of a 2024-12-10 row (its rates differ,
+		// and it confirms 2024); 2024-01-10, a new year, estimated first and a 2023-12-10 row's preview
+		// (the old rates: it confirms 2023); the account check.
+		expect(spent).toBe(6);
+		expect(hint.message).toMatch(/ Calls: 4 in all, 2 calculator estimates, 2 previews confirming a group, 0 rows' own previews\.$/);
+	});
+
+	it('finds a rate change off a new year or half-year by halving (FL FIGA ends on 2026-10-01)', async () => {
+		const months = Array.from({ length: 12 }, (_, m) => `2026-${String(m + 1).padStart(2, '0')}-10`);
+		const rows = months.map((date, m) => row(`FG-${m}`, 'FL', { net_premium: 3000.37 + m * 10, effective_date: date }));
+		const single = await createEach('t3', rows);
+		sb.reset();
+		const many = await createMany('t3', rows);
+		expect(verdicts(many.output)).toEqual(verdicts(single.output));
+		const from = (many.output ?? []).map((i) => String(i.json._taxesFrom));
+		expect(from.filter((f) => /in force on 2026-01-10 to 2026-09-10/.test(f))).toHaveLength(8);
+		expect(from.filter((f) => /in force on 2026-10-10 to 2026-12-10/.test(f))).toHaveLength(2);
 	});
 
 	it('rows on a rounding tie are confirmed as a set of their own, not previewed one by one', async () => {

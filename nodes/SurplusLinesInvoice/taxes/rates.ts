@@ -27,9 +27,11 @@
  *   row then previewed, and the run says which group and why;
  * - its state could not be estimated, or the key has no calculator: every row of it previewed,
  *   the run's warning names the cost.
- * Rows on a rounding tie are not previewed one by one: they are a set of their own in the group,
- * confirmed by one preview (of a row where half up and half to even differ, when there is one);
- * they stay rare (a half cent exactly). Changes and returned premiums are likewise each a set.
+ * Rows on a rounding tie are not previewed one by one: the group's confirmation checks their
+ * rates, and one preview per run, rounding rule and sign (of a row where half up and half to
+ * even differ, when there is one) checks the rounding at a tie; a tie the service rounds
+ * otherwise makes those rows previewed, and the run says so. Ties stay rare (a half cent exactly).
+ * Changes and returned premiums are each a set of their own in the group, confirmed apart.
  */
 import type { IDataObject } from 'n8n-workflow';
 
