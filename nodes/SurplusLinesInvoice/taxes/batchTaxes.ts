@@ -122,18 +122,23 @@ class Run {
 		private readonly check: TaxCheckSettings | undefined,
 	) {}
 
-	async estimate(state: string, date: string, itemIndex: number): Promise<TaxModel> {
+	/** A calculator estimate, counted. */
+	private async ask(body: IDataObject, itemIndex: number): Promise<IDataObject> {
 		this.estimates++;
 		const reply = await this.limit(() =>
 			apiRequest.call(this.ctx, {
 				method: 'POST',
 				path: PATHS.calculatorEstimate,
-				body: probeBody(state, date),
+				body,
 				readOnly: true,
 				itemIndex,
 			}),
 		);
-		const model = learnModel(state, date, reply.data as IDataObject);
+		return reply.data as IDataObject;
+	}
+
+	async estimate(state: string, date: string, itemIndex: number): Promise<TaxModel> {
+		const model = learnModel(state, date, await this.ask(probeBody(state, date), itemIndex));
 		if ('problem' in model) throw new Unusable(model.problem);
 		return model;
 	}
@@ -152,19 +157,10 @@ class Run {
 		);
 		const codes = [...model.unsettled.keys()].filter((code) => carried.has(code));
 		if (!codes.length) return model;
-		this.estimates++;
 		this.codeEstimates++;
 		try {
-			const reply = await this.limit(() =>
-				apiRequest.call(this.ctx, {
-					method: 'POST',
-					path: PATHS.calculatorEstimate,
-					body: codesBody(model.state, date, codes),
-					readOnly: true,
-					itemIndex: rows[0].index,
-				}),
-			);
-			return learnCodes(model, codes, reply.data as IDataObject);
+			const reply = await this.ask(codesBody(model.state, date, codes), rows[0].index);
+			return learnCodes(model, codes, reply);
 		} catch (error) {
 			return unlearned(model, codes, `its estimate failed: ${(error as Error).message}`);
 		}
@@ -566,7 +562,7 @@ export async function taxesAtBatchCost(
 	const warning =
 		typeof off !== 'string'
 			? undefined
-			: `The calculator is not available to this key (${off}), so the taxes of ${grouped} rows come from a preview per row: ${grouped} calls of the key's hourly limit instead of about ${states.length * 3} (an estimate and a confirming preview per state and rate period). Ask the operator for the calculator scope on this key, or to enable the calculator for the account.`;
+			: `The calculator is not available to this key (${off}), so the taxes of ${grouped} rows come from a preview per row: ${grouped} calls of the key's hourly limit instead of about ${states.length * 2} (an estimate and a confirming preview per state and rate period). Ask the operator for the calculator scope on this key, or to enable the calculator for the account.`;
 	await Promise.all(work);
 	const own = [...run.ownReasons.entries()].map(([reason, n]) => `${n}: ${reason}`);
 	const owned = [...run.ownReasons.values()].reduce((a, b) => a + b, 0);
