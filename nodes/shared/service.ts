@@ -292,3 +292,20 @@ export const DOWNLOAD_INTERNAL_NAMES: readonly string[] = [
 ];
 /** The largest file Download keeps in memory unless the node's option says otherwise, in MB. */
 export const DOWNLOAD_DEFAULT_MAX_MB = 50;
+
+/**
+ * Create Many's batch taxes (taxes/batchTaxes.ts, rates.ts), beyond the calculator's figures above:
+ * - fee rules per code: where a state treats some codes of a category otherwise (the
+ *   description's TX vehicle crime fee: zeroed, untaxed), each code is assumed wholly in the tax
+ *   base or out of it, and wholly in the fees' total or out of it, whatever its amount: so one
+ *   estimate with each code at its own power of two dollars reads the codes taxed from each
+ *   category's `fee_breakdown` figure and those counted from `total_fees`. A reply that is no
+ *   such sum (a cap, a share of a fee) leaves the codes unlearned and their rows previewed;
+ * - a preview's `tax_calculation` states the rates in force on the invoice's date, as an estimate
+ *   does on its date: a period's last rates are read from the preview that confirms it;
+ * - the rounding at a half unit is the same in every state of a rounding rule: one preview of a
+ *   row on a tie per rounding rule and sign confirms every group's rows on a tie (each group's
+ *   rates being confirmed by its own preview).
+ */
+/** The amount of the n-th code in that estimate. */
+export const feeCodeProbeAmount = (n: number) => 2 ** n;

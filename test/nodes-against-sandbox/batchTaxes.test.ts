@@ -11,9 +11,11 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { sandboxCalls } from '../helpers/sandboxCalls';
 import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';
+import { estimate } from '../sandbox/calculator/estimate';
+import { World } from '../sandbox/world';
 
 const sb = useSandboxSuite();
-const { control, remaining } = sandboxCalls(sb);
+const { control, remaining, storedUnder } = sandboxCalls(sb);
 
 const RATES = JSON.parse(readFileSync(resolve(__dirname, '../sandbox/data/sl-rates.json'), 'utf8')) as Array<{ code: string; rounding_rule: string }>;
 const JSON_BODY = { inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}' };
@@ -117,8 +119,23 @@ describe('Create Many taxes at batch cost', () => {
 		expect(from.filter((f) => /in force on 2024-01-10 to 2024-12-10/.test(f)).length).toBe(23);
 		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
 		expect(hint.message).toMatch(/^Taxes of 48 rows: 2 groups/);
-		// One batch, the estimates that find the change (log2 of 24 dates), a preview per period.
-		expect(spent).toBeLessThanOrEqual(1 + 2 + 5 + 2 + 1);
+		// The batch; the estimate of 2023-01-10 and the preview of a 2024-12-10 row (its rates differ,
+		// and it confirms 2024); 2024-01-10, a new year, estimated first and a 2023-12-10 row's preview
+		// (the old rates: it confirms 2023); the account check.
+		expect(spent).toBe(6);
+		expect(hint.message).toMatch(/ Calls: 4 in all, 2 calculator estimates, 2 previews confirming a group, 0 rows' own previews\.$/);
+	});
+
+	it('finds a rate change off a new year or half-year by halving (FL FIGA ends on 2026-10-01)', async () => {
+		const months = Array.from({ length: 12 }, (_, m) => `2026-${String(m + 1).padStart(2, '0')}-10`);
+		const rows = months.map((date, m) => row(`FG-${m}`, 'FL', { net_premium: 3000.37 + m * 10, effective_date: date }));
+		const single = await createEach('t3', rows);
+		sb.reset();
+		const many = await createMany('t3', rows);
+		expect(verdicts(many.output)).toEqual(verdicts(single.output));
+		const from = (many.output ?? []).map((i) => String(i.json._taxesFrom));
+		expect(from.filter((f) => /in force on 2026-01-10 to 2026-09-10/.test(f))).toHaveLength(8);
+		expect(from.filter((f) => /in force on 2026-10-10 to 2026-12-10/.test(f))).toHaveLength(2);
 	});
 
 	it('rows on a rounding tie are confirmed as a set of their own, not previewed one by one', async () => {
@@ -129,9 +146,9 @@ describe('Create Many taxes at batch cost', () => {
 		const many = await createMany('t3', rows);
 		expect(verdicts(many.output)).toEqual(verdicts(single.output));
 		const from = (many.output ?? []).map((i) => String(i.json._taxesFrom));
-		expect(from.filter((f) => /^computed from the TX rates .*, rows on a rounding tie, confirmed by the preview of row \d+$/.test(f))).toHaveLength(9);
+		expect(from.filter((f) => /^computed from the TX rates .*, rows on a rounding tie, confirmed by the preview of row 12 and the rounding at a tie by the preview of row \d+$/.test(f))).toHaveLength(9);
 		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
-		expect(hint.message).toMatch(/1 calculator estimates, 2 previews confirming a group\. 3 calls in all\.$/);
+		expect(hint.message).toMatch(/ Calls: 3 in all, 1 calculator estimates, 2 previews confirming a group, 0 rows' own previews\.$/);
 	});
 
 	it('a group whose estimate does not match its preview is previewed row by row, and says so', async () => {
@@ -168,5 +185,88 @@ describe('Create Many taxes at batch cost', () => {
 		expect(before - (await remaining('t3')) - 1).toBe(2);
 		expect(verdicts(many.output)[0].fees).toEqual(['sl_tax 1']);
 		expect(many.output?.[0].json._taxesFrom).toBeUndefined();
+	});
+});
+
+/**
+ * Issue 47's bordereau: 1,000 rows in six states on one date, each with a policy fee (TX rows
+ * also with the vehicle crime fee TX neither taxes nor counts) and the state's tax lines as the
+ * calculator gives them, 10 with an SL Tax 5.00 too high.
+ */
+function sixStateBordereau(): IDataObject[] {
+	const world = new World(() => new Date());
+	const STATES = ['TX', 'NY', 'CA', 'IL', 'WA', 'GA'];
+	const POLICY_FEES = ['policy_fee_company', 'policy_fee_broker', 'technology_fee'];
+	return Array.from({ length: 1000 }, (_, i) => {
+		const state = STATES[i % STATES.length];
+		const premium = 1000 + ((i * 7919) % 90000) / 100;
+		const fees = [{ type: POLICY_FEES[Math.floor(i / 6) % 3], amount: 150 }];
+		if (state === 'TX' && i % 4 === 0) fees.push({ type: 'vehicle_crime_fee', amount: 20 });
+		const { rates, row: stateRow } = world.state(state)!;
+		const computed = estimate({ rates, state: stateRow, premium, policyFees: 0, fees, effectiveDate: '2026-03-01', flatCharges: true, now: new Date() });
+		const lines = computed.line_items.map((l) => ({ type: l.code, amount: l.code === 'sl_tax' && i % 100 === 37 ? Math.round((l.amount + 5) * 100) / 100 : l.amount }));
+		return row(`SIX-${i}`, state, { net_premium: premium, fees: [...fees, ...lines] });
+	});
+}
+
+describe('Create Many taxes: fee rules learned per code (issue 47)', () => {
+	it('the six-state bordereau: 10 refused, 990 stored once with their lines, at most 40 calls', async () => {
+		const rows = sixStateBordereau();
+		const before = await remaining('t3');
+		const many = await createMany('t3', rows, CHECKED);
+		const spent = before - (await remaining('t3')) - 1;
+		expect(many.error).toBeUndefined();
+		// Two batches, an estimate and a confirmation per state (and rows on a tie), TX's fee codes, the 10, the account check.
+		expect(spent).toBeLessThanOrEqual(40);
+		const items = many.output ?? [];
+		const refused = items.filter((i) => i.json.code === 'TAX_CHECK_FAILED').map((i) => String(i.json.message));
+		expect(refused).toHaveLength(10);
+		const filed = items.filter((i) => i.json.error === undefined);
+		expect(filed).toHaveLength(990);
+		// No filed row needed a preview of its own: each is computed, or is its group's confirmation.
+		expect(filed.map((i) => String(i.json._taxesFrom)).filter((f) => !/^computed from|^its own preview, which confirmed (its group|the rounding at a tie)$/.test(f))).toEqual([]);
+		const policies = filed.map((i) => String(i.json.policy_number));
+		expect(new Set(policies).size).toBe(990);
+		// Each stored once, with the sheet's tax lines as sent.
+		const stored = await storedUnder('t3', policies.filter((_, n) => n % 50 === 0));
+		expect(stored).toHaveLength(20);
+		for (const invoice of stored) expect(((invoice.fees ?? []) as IDataObject[]).some((f) => f.type === 'sl_tax')).toBe(true);
+		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
+		expect(hint.message).toMatch(/ Calls: \d+ in all, 7 calculator estimates \(1 of them learning fee codes one by one\), \d+ previews confirming a group, 10 rows' own previews \(10: its sheet taxes differ from the computation\)\./);
+	});
+
+	it('TX rows with the vehicle crime fee are computed per code and match Create’s preview', async () => {
+		const fees = (...list: Array<[string, number]>) => list.map(([type, amount]) => ({ type, amount }));
+		const rows = [
+			row('VC-1', 'TX', { net_premium: 2000.37, fees: fees(['vehicle_crime_fee', 20], ['policy_fee_company', 150]) }),
+			row('VC-2', 'TX', { net_premium: 3000.41, fees: fees(['technology_fee', 35]) }),
+			row('VC-3', 'TX', { net_premium: 4000.43, fees: fees(['vehicle_crime_fee', 15], ['inspection_fee', 80], ['sl_tax', 9.99]) }),
+			row('VC-4', 'TX', { net_premium: 5000.47, fees: fees(['policy_fee_broker', 60], ['fslso_service', 5]) }),
+		];
+		const single = await createEach('t3', rows);
+		sb.reset();
+		const before = await remaining('t3');
+		const many = await createMany('t3', rows);
+		const spent = before - (await remaining('t3')) - 1;
+		expect(verdicts(many.output)).toEqual(verdicts(single.output));
+		const from = (many.output ?? []).map((i) => String(i.json._taxesFrom ?? i.json.code));
+		expect(from.filter((f) => f.startsWith('computed from the TX rates'))).toHaveLength(2);
+		expect(from).toContain('TAX_CHECK_FAILED');
+		// The batch, the probe, the estimate learning the four codes, the confirmation, VC-3's own preview, the account check.
+		expect(spent).toBe(6);
+		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
+		expect(hint.message).toBe(
+			"Taxes of 4 rows: 1 groups (state and rate period). Calls: 4 in all, 2 calculator estimates (1 of them learning fee codes one by one), 1 previews confirming a group, 1 rows' own previews (1: its sheet taxes differ from the computation).",
+		);
+	});
+
+	it('a row whose figures the model cannot give still gets its own preview, and the summary says why', async () => {
+		const rows = [row('ZP-1', 'NY', { net_premium: 0 }), row('ZP-2', 'NY', { net_premium: 1500.5 })];
+		const single = await createEach('t3', rows);
+		sb.reset();
+		const many = await createMany('t3', rows);
+		expect(verdicts(many.output)).toEqual(verdicts(single.output));
+		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
+		expect(hint.message).toMatch(/1 rows' own previews \(1: its state, date or premium is not one to group\)\./);
 	});
 });

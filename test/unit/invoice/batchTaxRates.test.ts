@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { computeTaxes, learnModel, probeBody, readRates, sameRates, taxDifference, type TaxModel } from '../../../nodes/SurplusLinesInvoice/taxes/rates';
+import { codesBody, computeTaxes, learnCodes, learnModel, probeBody, readRates, sameRates, taxDifference, type TaxModel } from '../../../nodes/SurplusLinesInvoice/taxes/rates';
 
 const line = (code: string, rate: number, amount: number, flat = false) => ({ name: code, code, rate, rate_type: flat ? 'flat' : 'percentage', amount, unrounded_amount: amount });
 
@@ -51,20 +51,59 @@ describe('the probe estimate', () => {
 		]);
 	});
 
-	it('a category partly taxed marks its codes as ruled apart: such a row is not computed', () => {
+	it('a category partly taxed leaves its codes unsettled: such a row is not computed until they are learned', () => {
 		const m = model(probeReply({ tax_base: 1009, fee_breakdown: { policy_fees_taxable: 8, inspection_fees_taxable: 1, broker_fees_taxable: 0 }, line_items: [line('sl_tax', 4.85, 48.94)] }));
-		expect(amounts(m, { net_premium: 1000, fees: [{ type: 'technology_fee', amount: 5 }] })).toMatch(/technology_fee\) has a rule of its own in XX/);
+		expect(amounts(m, { net_premium: 1000, fees: [{ type: 'technology_fee', amount: 5 }] })).toBe('Technology Fee (technology_fee) is in a category partly taxed in XX');
 		expect(amounts(m, { net_premium: 1000, fees: [{ type: 'inspection_fee', amount: 5 }] })).toEqual([['sl_tax', 48.74]]);
 	});
 
-	it('a fee code a warning names is ruled apart', () => {
+	it('a fee code a warning names, or a fees’ total short of the probe’s, leaves codes unsettled', () => {
 		const m = model(probeReply({ warnings: ['vehicle_crime_fee does not apply to Texas surplus lines; its amount was set to 0'] }));
-		expect(m.ruledCodes.has('vehicle_crime_fee')).toBe(true);
+		expect(m.unsettled.get('vehicle_crime_fee')).toBe('is named by a warning of the XX estimate');
+		expect(m.unsettled.has('technology_fee')).toBe(false);
+		const short = model(probeReply({ fee_breakdown: { policy_fees_taxable: 9, inspection_fees_taxable: 1, broker_fees_taxable: 0, total_fees: 14 } }));
+		expect(short.unsettled.get('broker_fee')).toBe("may be left out of the fees' total in XX");
 	});
 
 	it('a reply whose figures do not follow from its rates is not used', () => {
 		expect(learnModel('XX', '2026-01-01', probeReply({ line_items: [line('sl_tax', 4.85, 50)] }))).toEqual({ problem: expect.stringMatching(/does not follow from its own rates \(sl_tax\)/) });
 		expect(learnModel('XX', '2026-01-01', probeReply({ rounding_rule: 'banker' }))).toEqual({ problem: expect.stringMatching(/gives no rate/) });
+	});
+});
+
+describe('fee codes learned one by one', () => {
+	// TX as the description gives it: policy fees taxed, the vehicle crime fee zeroed (untaxed, uncounted).
+	const tx = () => model(probeReply({ tax_base: 1009, fee_breakdown: { policy_fees_taxable: 8, inspection_fees_taxable: 1, broker_fees_taxable: 0, total_fees: 14 }, line_items: [line('sl_tax', 4.85, 48.94)], warnings: ['vehicle_crime_fee does not apply'] }));
+	const codes = ['policy_fee_company', 'vehicle_crime_fee', 'inspection_fee', 'fslso_service'];
+	// Amounts 1, 2, 4, 8: company and inspection taxed (1 + 4), all but the vehicle crime fee counted (1 + 4 + 8).
+	const reply = (overrides: IDataObject = {}) => ({ tax_base: 1005, rounding_rule: 'standard', line_items: [line('sl_tax', 4.85, 48.74)], fee_breakdown: { policy_fees_taxable: 1, inspection_fees_taxable: 4, broker_fees_taxable: 0, total_fees: 13 }, ...overrides });
+
+	it('asks the codes at their own powers of two', () => {
+		expect(codesBody('TX', '2026-03-01', codes)).toEqual({ state: 'TX', premium: 1000, effective_date: '2026-03-01', fees: [{ type: 'policy_fee_company', amount: 1 }, { type: 'vehicle_crime_fee', amount: 2 }, { type: 'inspection_fee', amount: 4 }, { type: 'fslso_service', amount: 8 }] });
+	});
+
+	it('reads each code taxed or not, counted or not, and computes rows carrying them', () => {
+		const m = learnCodes(tx(), codes, reply());
+		expect(m.codeRules.get('vehicle_crime_fee')).toEqual({ taxed: false, counted: false });
+		expect(m.codeRules.get('policy_fee_company')).toEqual({ taxed: true, counted: true });
+		expect(m.unsettled.has('policy_fee_company')).toBe(false);
+		// Codes the sheet does not carry stay unsettled.
+		expect(m.unsettled.has('technology_fee')).toBe(true);
+		const computed = computeTaxes(m, { net_premium: 2000, fees: [{ type: 'policy_fee_company', amount: 100 }, { type: 'vehicle_crime_fee', amount: 20 }, { type: 'fslso_service', amount: 5 }] });
+		expect(computed).toMatchObject({ taxCalculation: { tax_base: 2100, line_items: [{ code: 'sl_tax', amount: 101.85 }], total_due: 2000 + 105 + 101.85 } });
+	});
+
+	it('a reply that is no set of the codes sent (a cap, a share of a fee) leaves them unsettled, saying why', () => {
+		for (const [overrides, why] of [
+			[{ fee_breakdown: { policy_fees_taxable: 0.5, inspection_fees_taxable: 4, broker_fees_taxable: 0, total_fees: 13 } }, 'policy_fees_taxable is not a sum of the fees sent'],
+			[{ fee_breakdown: { policy_fees_taxable: 4, inspection_fees_taxable: 0, broker_fees_taxable: 0, total_fees: 13 } }, 'policy_fees_taxable is not a sum of the fees sent'],
+			[{ fee_breakdown: { policy_fees_taxable: 1, inspection_fees_taxable: 4, broker_fees_taxable: 0, total_fees: 16 } }, 'total_fees is not a sum of the fees sent'],
+			[{ tax_base: 1013 }, 'its tax base is not the premium and the taxed fees'],
+			[{ line_items: [line('sl_tax', 5, 50.25)] }, 'the estimate gives other rates'],
+		] as const) {
+			const m = learnCodes(tx(), codes, reply(overrides));
+			expect(amounts(m, { net_premium: 1000, fees: [{ type: 'vehicle_crime_fee', amount: 5 }] })).toBe(`Vehicle Crime Fee (vehicle_crime_fee) has a rule of its own in XX that could not be learned (${why})`);
+		}
 	});
 });
 
