@@ -12,7 +12,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { computeBudget } from '../../shared/callBudget';
 import { getServiceCredential } from '../../shared/credentials';
 import { readErrorInfo } from '../../shared/errors';
-import { pageInvoices } from '../../shared/invoiceList';
+import { describeCut, pageInvoices } from '../../shared/invoiceList';
 import { lastRateLimit } from '../../shared/rateLimit';
 import { classifyFailure } from '../../shared/readFailure';
 import { ACCOUNT_LISTING_REFUSED, INVOICE_LIST_MAX_PER_PAGE } from '../../shared/service';
@@ -169,11 +169,16 @@ export async function readListing(
 			if (progress.policies[policy] || stopped) continue;
 			if (calls >= budget) break;
 			try {
-				const { invoices } = await pageInvoices(ctx, {
+				const pages = await pageInvoices(ctx, {
 					policyNumber: sheetPolicies.get(policy),
 					beforeRequest: count,
 				});
-				progress.policies[policy] = invoices.map(kept);
+				// A policy's listing stopped before its end is not known whole: not recorded as read.
+				if (pages.cut !== undefined) {
+					stopped = `The run stopped at policy ${policy}: ${describeCut('its transactions were not all read', pages)} The next run reads it again.`;
+					break;
+				}
+				progress.policies[policy] = pages.invoices.map(kept);
 			} catch (error) {
 				stop(error, `${Object.keys(progress.policies).length} of ${policies.length} policies`);
 			}

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
+import { endlessListing } from '../../helpers/endlessListing';
 import { API, BASE, KEYS, envelope, failure, hintsOf, invoiceFor, jsonParams, row, setupSuite } from './helpers';
 
 setupSuite();
@@ -138,5 +139,18 @@ describe('Reconcile Sheet: calls grow with the invoices listed, not with the row
 		expect(answersOf(second.output)).toEqual({ 'filed as the sheet says': 16 });
 		expect((second.output![0].json.summary as IDataObject).resumed).toBe(true);
 		expect(second.staticData?.reconcileSheet).toBeUndefined();
+	});
+
+	it('a policy whose listing never ends is not taken as read: its rows are not answered, and the run says why', async () => {
+		const rows = rowsOn(1, 2).map((r) => ({ ...r, policy_number: 'POL-100' }));
+		nock(API)
+			.get('/invoices')
+			.query((q) => q.policy_number === undefined)
+			.reply(422, failure('VALIDATION_ERROR', 'policy_number is required'));
+		const { pages } = endlessListing(API, 'repeat');
+		const { output } = await reconcile(rows);
+		expect(pages).toEqual([1, 2]);
+		expect(answersOf(output)).toEqual({ 'not read yet': 2 });
+		expect(String((output![0].json.summary as IDataObject).note)).toContain('page 2 added no invoice not read before');
 	});
 });
