@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from './context';
+import { maskKnownKeysDeep, redactKeys } from './mask';
 
 /** What every error of this package carries, for messages and for continue-on-fail items. */
 export interface ServiceErrorInfo {
@@ -19,15 +20,7 @@ export interface ServiceErrorInfo {
 
 const CONTEXT_KEY = 'surplusLines';
 
-// Anything that starts like a key (a prefix, the tier, then any tail) is masked whole, even when a
-// reply cut it short or added to it, and so is any Bearer value: text from a reply (an echoed
-// request, a proxy's debug page) reaches error messages and n8n stores those.
-const KEY_PATTERN = /[^\s"'`<>()[\]{},;:=]*_t[123]_[^\s"'`<>()[\]{},;]*/gi;
-const BEARER_PATTERN = /\b(bearer)(\s|%20|&nbsp;|\+)+[^\s"'`<>,;]+/gi;
-
-export function redactKeys(text: string): string {
-	return text.replace(BEARER_PATTERN, '$1 [redacted]').replace(KEY_PATTERN, '[redacted API key]');
-}
+export { redactKeys } from './mask';
 
 const HEADLINES: Record<string, string> = {
 	BAD_REQUEST: 'The service could not read the request',
@@ -76,8 +69,11 @@ function headline(info: ServiceErrorInfo): string {
 function attach<T extends NodeApiError | NodeOperationError>(error: T, info: ServiceErrorInfo): T {
 	error.context[CONTEXT_KEY] = {
 		...info,
+		code: redactKeys(info.code),
 		message: redactKeys(info.message),
 		fields: info.fields?.map(redactKeys),
+		requestId: info.requestId === undefined ? undefined : redactKeys(info.requestId),
+		extra: info.extra === undefined ? undefined : maskKnownKeysDeep(info.extra),
 	} as unknown as IDataObject;
 	return error;
 }
@@ -89,10 +85,10 @@ export function serviceError(
 	options: { itemIndex?: number; hint?: string } = {},
 ): NodeApiError {
 	const errorResponse: JsonObject = {
-		code: info.code,
+		code: redactKeys(info.code),
 		message: redactKeys(info.message),
 		httpStatus: info.httpStatus ?? null,
-		requestId: info.requestId ?? null,
+		requestId: info.requestId === undefined ? null : redactKeys(info.requestId),
 	};
 	const message = headline(info);
 	const description = redactKeys(describe(info, options.hint));

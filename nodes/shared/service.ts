@@ -235,7 +235,8 @@ export function documentSegmentProblem(value: string): string | undefined {
 		return 'must not start with a dot (a server may read ".", ".." or "..;x" as a step up the path)';
 	if (forms.some((form) => /[/\\%]/.test(form)))
 		return 'must not contain "/", "\\" or "%" (a server may read it as more than one path segment, or decode it into one)';
-	if (forms.some((form) => /[\u0000-\u001f\u007f]/.test(form)))
+	const isControl = (char: string) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f;
+	if (forms.some((form) => [...form].some(isControl)))
 		return 'must not contain control characters (a server may cut the path there)';
 	return undefined;
 }
@@ -247,7 +248,9 @@ export function documentSegmentProblem(value: string): string | undefined {
 function invoiceSegment(id: string | number): string {
 	const text = String(id);
 	if (!/^\d+$/.test(text))
-		throw new Error(`Invoice ID refused for the request path: must be a whole number (got "${text.slice(0, 40)}")`);
+		throw new Error(
+			`Invoice ID refused for the request path: must be a whole number (got "${text.slice(0, 40)}")`,
+		);
 	return text;
 }
 
