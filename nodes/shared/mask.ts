@@ -30,7 +30,8 @@ function maskKeyLikeRuns(text: string): string {
 // The keys of the credentials read in this process, newest last: their exact forms in every
 // encoding are masked wherever they appear. Masking another workflow's key too costs nothing.
 const MOST_KEYS = 16;
-const known = new Map<string, RegExp>();
+// Each with the length of its shortest form: shorter text cannot hold it (most values of an item).
+const known = new Map<string, { pattern: RegExp; shortest: number }>();
 
 const hex = (code: number) => code.toString(16).padStart(2, '0');
 
@@ -58,33 +59,36 @@ function base64Forms(bytes: Buffer): string[] {
 	return forms;
 }
 
-function keyPattern(key: string): RegExp {
+function keyPattern(key: string): { pattern: RegExp; shortest: number } {
 	const secret = key.slice(key.search(KEY_MARK) + 4);
 	const parts = [key, ...(secret.length >= 16 && secret !== key ? [secret] : [])];
+	const base64 = parts.flatMap((part) => base64Forms(Buffer.from(part, 'utf8')));
 	// The key before its secret: where both could start, the whole key is masked.
 	const alternatives = [
 		...parts.map((part) => [...part].map(anyEncoding).join('')),
-		...parts
-			.flatMap((part) => base64Forms(Buffer.from(part, 'utf8')))
-			.map((form) => form.replace(/[+/]/g, '\\$&')),
+		...base64.map((form) => form.replace(/[+/]/g, '\\$&')),
 	];
-	return new RegExp(alternatives.join('|'), 'gi');
+	return {
+		pattern: new RegExp(alternatives.join('|'), 'gi'),
+		shortest: Math.min(...parts.map((part) => part.length), ...base64.map((form) => form.length)),
+	};
 }
 
 /** Remembers a credential's key so that its exact forms are masked in all text from now on. */
 export function rememberKey(apiKey: string): void {
 	const key = apiKey.trim();
 	if (key.length < 16) return;
-	const pattern = known.get(key) ?? keyPattern(key);
+	const masker = known.get(key) ?? keyPattern(key);
 	known.delete(key);
-	known.set(key, pattern);
+	known.set(key, masker);
 	if (known.size > MOST_KEYS) known.delete(known.keys().next().value as string);
 }
 
 /** The known keys in any encoding, masked; nothing else touched (safe on any text, items included). */
 export function maskKnownKeys(text: string): string {
 	let masked = text;
-	for (const pattern of known.values()) masked = masked.replace(pattern, KEY_MASK);
+	for (const { pattern, shortest } of known.values())
+		if (masked.length >= shortest) masked = masked.replace(pattern, KEY_MASK);
 	return masked;
 }
 
