@@ -5,6 +5,7 @@
  */
 
 const KEY_MASK = '[redacted API key]';
+const REPEATED_MASK = /(?:\[redacted API key\]){2,}/g;
 
 // A run of characters between delimiters. `+` over one class with nothing after it cannot
 // backtrack: each character of the text is read once.
@@ -59,14 +60,21 @@ function base64Forms(bytes: Buffer): string[] {
 	return forms;
 }
 
+/**
+ * Characters in order with up to two spaces or line breaks between any two: a key split by a
+ * space or wrapped onto the next line, base64 wrapped at 76 characters. Bounded, so no backtracking
+ * beyond three tries a character.
+ */
+const spaced = (units: string[]) => units.join('\\s{0,2}');
+
 function keyPattern(key: string): { pattern: RegExp; shortest: number } {
 	const secret = key.slice(key.search(KEY_MARK) + 4);
 	const parts = [key, ...(secret.length >= 16 && secret !== key ? [secret] : [])];
 	const base64 = parts.flatMap((part) => base64Forms(Buffer.from(part, 'utf8')));
 	// The key before its secret: where both could start, the whole key is masked.
 	const alternatives = [
-		...parts.map((part) => [...part].map(anyEncoding).join('')),
-		...base64.map((form) => form.replace(/[+/]/g, '\\$&')),
+		...parts.map((part) => spaced([...part].map(anyEncoding))),
+		...base64.map((form) => spaced([...form].map((char) => char.replace(/[+/]/, '\\$&')))),
 	];
 	return {
 		pattern: new RegExp(alternatives.join('|'), 'gi'),
@@ -97,8 +105,12 @@ export function maskKnownKeys(text: string): string {
  * anything shaped like a key.
  */
 export function redactKeys(text: string): string {
-	// The shapes first: a key-like run is masked whole, not cut where its exact secret starts.
-	return maskKnownKeys(maskKeyLikeRuns(text.replace(BEARER, '$1 [redacted]')));
+	// The exact forms first (a split key is whole only before the shapes mask its first part); a
+	// key-like prefix left before a masked secret becomes a second mask, folded into one.
+	return maskKeyLikeRuns(maskKnownKeys(text).replace(BEARER, '$1 [redacted]')).replace(
+		REPEATED_MASK,
+		KEY_MASK,
+	);
 }
 
 /** Every string in a value (keys of objects too), masked of the known keys; the value is copied. */

@@ -37,6 +37,9 @@ const FORMS: Record<string, string> = {
 	'JSON escapes of every character': [...KEY].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join(''),
 	'HTML entities': KEY.replace(/_/g, '&#95;'),
 	'the secret alone': SECRET,
+	'split by a space': `${KEY.slice(0, 21)} ${KEY.slice(21)}`,
+	'wrapped onto the next line': `${KEY.slice(0, 30)}\r\n${KEY.slice(30)}`,
+	'base64 wrapped as MIME wraps it': b64(`Authorization: Bearer ${KEY}`).replace(/(.{20})/, '$1\r\n'),
 };
 
 /** Whether any 8-character run of the secret, in any form above, is left in `text`. */
@@ -103,6 +106,14 @@ describe('masking takes linear time: megabyte inputs', () => {
 		expect(redactKeys(`_t1${token}`)).toBe(`_t1${token}`);
 		const spaced = `bearer${' '.repeat(MB)}"`;
 		expect(redactKeys(spaced)).toBe(spaced);
+	});
+
+	it('1 MB of near misses (the key without its last character, again and again, spaced and glued) passes unchanged', () => {
+		const nearMiss = KEY.slice(0, -1);
+		for (const separator of ['', ' ', '%5F']) {
+			const text = `${nearMiss}${separator}`.repeat(Math.ceil(MB / (nearMiss.length + separator.length)));
+			expect(maskKnownKeys(text)).toBe(text);
+		}
 	});
 
 	it('a 1 MB token that is a key-like run is masked whole', () => {
