@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-import { docUuidRule, documentReference } from '../shared/documentRules';
+import { docUuidInPath, documentReference } from '../shared/documentRules';
 
 /** The description's document input rules (Document), checked before any call. */
-export const attachInput = documentReference;
+export const attachInput = documentReference.extend({ docUUID: docUuidInPath() });
 
 export const referenceInput = z.discriminatedUnion('referenceType', [
 	z.object({
@@ -12,6 +12,8 @@ export const referenceInput = z.discriminatedUnion('referenceType', [
 	}),
 	z.object({
 		referenceType: z.literal('docUUID'),
-		value: docUuidRule,
+		value: docUuidInPath(
+			'; a document attached with such a docUUID is reached by its Service Document ID',
+		),
 	}),
 ]);

@@ -8,6 +8,7 @@ import {
 
 import { getServiceCredential } from '../shared/credentials';
 import { eventWithoutLinks } from '../shared/links';
+import { maskKnownKeysDeep } from '../shared/mask';
 import { lastRateLimit } from '../shared/rateLimit';
 import { clock } from '../shared/timing';
 import {
@@ -222,14 +223,18 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 
 	if (this.getMode() === 'manual') {
 		const sample = await sampleRun(this, config, budgetOf());
-		return sample.length ? [this.helpers.returnJsonArray(sample.map(eventWithoutLinks))] : null;
+		return sample.length
+			? [this.helpers.returnJsonArray(sample.map(eventWithoutLinks).map(maskKnownKeysDeep))]
+			: null;
 	}
 
 	const staticData = this.getWorkflowStaticData('node');
 	const state = loadState(staticData);
 	try {
 		const events = await trackChanges(this, state, config, budgetOf);
-		return events.length ? [this.helpers.returnJsonArray(events.map(eventWithoutLinks))] : null;
+		return events.length
+			? [this.helpers.returnJsonArray(events.map(eventWithoutLinks).map(maskKnownKeysDeep))]
+			: null;
 	} finally {
 		const limit = lastRateLimit(credential.fingerprint)?.limit;
 		if (limit) state.limit = limit;

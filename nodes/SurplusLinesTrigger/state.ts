@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { maskKnownKeysDeep } from '../shared/mask';
+
 /**
  * What the trigger remembers between polls, kept in the node's static data, which n8n writes to
  * its database with the workflow so that it survives a restart. Short keys: 500 watched invoices
@@ -82,7 +84,8 @@ export function loadState(staticData: IDataObject): TriggerState {
  * node's static data always sets the flag.
  */
 export function saveState(staticData: IDataObject, state: TriggerState): void {
-	staticData.trigger = state;
+	// Static data is stored with the workflow: a key a reply echoed into the state is not kept.
+	staticData.trigger = maskKnownKeysDeep(state);
 }
 
 export function unitMemory(state: TriggerState, key: string): UnitMemory {

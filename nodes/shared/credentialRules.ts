@@ -21,6 +21,13 @@ function isLoopback(hostname: string): boolean {
 
 const BASE_URL_FORM = 'enter it as https://host/api/v1';
 
+/** Why an address cannot be read, without repeating any of it. */
+function unreadableUrl(text: string): string {
+	if (/\s/.test(text)) return 'it contains a space';
+	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return 'it does not start with https://';
+	return 'its host part cannot be read';
+}
+
 /**
  * Trailing slashes off, `/api/v1` added when missing; plain http only for a loopback sandbox. A
  * query, fragment or user/password part is refused: the nodes append paths to the base URL, so
@@ -32,14 +39,22 @@ export function checkBaseUrl(raw: string): Checked<string> {
 		.replace(/\/+$/, '');
 	if (!trimmed)
 		return { ok: false, problem: 'Base URL is empty: enter the service address ending in /api/v1' };
+	// No problem repeats the address: it may hold a user:password or a token.
 	let url: URL;
 	try {
 		url = new URL(trimmed);
 	} catch {
-		return { ok: false, problem: `Base URL "${trimmed}" is not a valid URL: ${BASE_URL_FORM}` };
+		return {
+			ok: false,
+			problem: `Base URL is not a valid URL: ${unreadableUrl(trimmed)}; ${BASE_URL_FORM}`,
+		};
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return { ok: false, problem: `Base URL must start with https:// (got "${url.protocol}")` };
+		// "user:password@host" reads as the scheme "user:": only a scheme followed by // is named.
+		const scheme = trimmed.slice(url.protocol.length).startsWith('//')
+			? ` (got "${url.protocol}")`
+			: '';
+		return { ok: false, problem: `Base URL must start with https://${scheme}; ${BASE_URL_FORM}` };
 	}
 	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
 		return {

@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isExecuteContext, type ApiContext } from './context';
 import { checkCredentialFields, type Tier } from './credentialRules';
 import { localError } from './errors';
+import { rememberKey } from './mask';
 
 export { checkApiKey, checkBaseUrl, type Tier } from './credentialRules';
 
@@ -28,6 +29,8 @@ async function readServiceCredential(
 	itemIndex?: number,
 ): Promise<ServiceCredential> {
 	const raw = (await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex)) as IDataObject;
+	// Before the check: a key refused for its form is still masked wherever a reply echoes it.
+	if (typeof raw.apiKey === 'string') rememberKey(raw.apiKey);
 	const checked = checkCredentialFields(raw);
 	if (!checked.ok) {
 		throw localError(ctx, 'INVALID_CREDENTIAL', checked.problem, {

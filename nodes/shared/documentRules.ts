@@ -6,6 +6,7 @@
 import { z } from 'zod';
 
 import { DOCUMENT_MIME_TYPES, DOCUMENT_TYPE_PATTERN, LIMITS } from './rules';
+import { documentSegmentProblem } from './service';
 import { isBlankValue, readText, readWith } from './values';
 
 const blankAsMissing = (value: unknown) => (isBlankValue(value) ? undefined : value);
@@ -23,6 +24,18 @@ const text = (required: boolean) => readWith(z, readText, required);
 
 /** A docUUID: required, at most 256 characters. */
 export const docUuidRule = text(true).pipe(z.string().max(LIMITS.docUuid, tooLong(LIMITS.docUuid)));
+
+/**
+ * A docUUID that goes in a request path (Attach, and Get, Download, Wait and Delete by docUUID):
+ * also one path segment that means itself on any server (service.ts). A docUUID in an invoice
+ * body goes in no path and keeps the plain rule. `advice` follows the rule in the message.
+ */
+export const docUuidInPath = (advice = '') =>
+	docUuidRule.superRefine((value, issues) => {
+		// A value already refused (missing, too long) reaches here too; it is said once.
+		const problem = typeof value === 'string' ? documentSegmentProblem(value) : undefined;
+		if (problem) issues.addIssue({ code: 'custom', message: `${problem}${advice}` });
+	});
 
 /** One document reference; `.passthrough()` it where unknown fields should travel on. */
 export const documentReference = z.object({

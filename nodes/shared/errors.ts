@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from './context';
+import { maskKnownKeysDeep, redactKeys } from './mask';
 
 /** What every error of this package carries, for messages and for continue-on-fail items. */
 export interface ServiceErrorInfo {
@@ -19,14 +20,46 @@ export interface ServiceErrorInfo {
 
 const CONTEXT_KEY = 'surplusLines';
 
-// Anything that starts like a key (a prefix, the tier, then any tail) is masked whole, even when a
-// reply cut it short or added to it, and so is any Bearer value: text from a reply (an echoed
-// request, a proxy's debug page) reaches error messages and n8n stores those.
-const KEY_PATTERN = /[^\s"'`<>()[\]{},;:=]*_t[123]_[^\s"'`<>()[\]{},;]*/gi;
-const BEARER_PATTERN = /\b(bearer)(\s|%20|&nbsp;|\+)+[^\s"'`<>,;]+/gi;
+export { redactKeys } from './mask';
 
-export function redactKeys(text: string): string {
-	return text.replace(BEARER_PATTERN, '$1 [redacted]').replace(KEY_PATTERN, '[redacted API key]');
+/** The most characters of one quoted value an error repeats; the rest is cut, saying its length. */
+const ECHO_MAX = 200;
+/** The most characters of one line of an error, for values echoed without quotes. */
+const LINE_MAX = 2_000;
+// A quoted run longer than ECHO_MAX. Each quote starts at most one scan, which stops at the next
+// quote or line end: linear.
+const LONG_QUOTED = new RegExp(`(["“])([^"”\\n]{${ECHO_MAX + 1},})(["”])`, 'g');
+
+const WAS_CUT = /… \(\d+ characters\)$/;
+// Said again (an error's text passes here more than once), a cut value keeps its first length.
+const cut = (text: string, max: number) =>
+	WAS_CUT.test(text) ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+
+/**
+ * Text from outside (a reply, a cell) as an error may carry it: keys masked first, then every
+ * quoted value cut to ECHO_MAX characters and every line to LINE_MAX, so that a 100,000-character
+ * cell makes an error of a few hundred characters.
+ */
+function safeText(text: string): string {
+	return redactKeys(text)
+		.split('\n')
+		.map((line) => {
+			const bounded = line.replace(
+				LONG_QUOTED,
+				(_all, open: string, value: string, close: string) =>
+					`${open}${cut(value, ECHO_MAX)}${close}`,
+			);
+			return bounded.length > LINE_MAX ? cut(bounded, LINE_MAX) : bounded;
+		})
+		.join('\n');
+}
+
+/** The string values of a record (a row's identity, an error's extras) masked and cut. */
+function safeValues(values: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [name, value] of Object.entries(maskKnownKeysDeep(values)))
+		out[name] = typeof value === 'string' ? safeText(value) : value;
+	return out;
 }
 
 const HEADLINES: Record<string, string> = {
@@ -70,14 +103,17 @@ function headline(info: ServiceErrorInfo): string {
 	const text = title
 		? `${title} (${status}${info.code}): ${info.message}`
 		: `${info.message} (${status}${info.code})`;
-	return redactKeys(text);
+	return safeText(text);
 }
 
 function attach<T extends NodeApiError | NodeOperationError>(error: T, info: ServiceErrorInfo): T {
 	error.context[CONTEXT_KEY] = {
 		...info,
-		message: redactKeys(info.message),
-		fields: info.fields?.map(redactKeys),
+		code: safeText(info.code),
+		message: safeText(info.message),
+		fields: info.fields?.map(safeText),
+		requestId: info.requestId === undefined ? undefined : safeText(info.requestId),
+		extra: info.extra === undefined ? undefined : safeValues(info.extra),
 	} as unknown as IDataObject;
 	return error;
 }
@@ -89,13 +125,13 @@ export function serviceError(
 	options: { itemIndex?: number; hint?: string } = {},
 ): NodeApiError {
 	const errorResponse: JsonObject = {
-		code: info.code,
-		message: redactKeys(info.message),
+		code: safeText(info.code),
+		message: safeText(info.message),
 		httpStatus: info.httpStatus ?? null,
-		requestId: info.requestId ?? null,
+		requestId: info.requestId === undefined ? null : safeText(info.requestId),
 	};
 	const message = headline(info);
-	const description = redactKeys(describe(info, options.hint));
+	const description = safeText(describe(info, options.hint));
 	const error = new NodeApiError(ctx.getNode(), errorResponse, {
 		message,
 		description,
@@ -115,9 +151,9 @@ export function localError(
 	message: string,
 	options: { itemIndex?: number; description: string; fields?: string[] },
 ): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), redactKeys(message), {
+	const error = new NodeOperationError(ctx.getNode(), safeText(message), {
 		itemIndex: options.itemIndex,
-		description: redactKeys(options.description),
+		description: safeText(options.description),
 	});
 	return attach(error, { code, message, fields: options.fields });
 }
@@ -158,17 +194,18 @@ export function withRow<T>(error: T, row: IDataObject): T {
 /** Message, description, code, field messages, request ID, extras and row identity of an error. */
 function errorDetails(error: Error): IDataObject {
 	const info = readErrorInfo(error);
-	const details: IDataObject = { message: redactKeys(String(error.message)) };
+	const details: IDataObject = { message: safeText(String(error.message)) };
 	const description = (error as { description?: string | null }).description;
-	if (description) details.description = redactKeys(description);
+	if (description) details.description = safeText(description);
 	if (info) {
 		details.code = info.code;
 		if (info.httpStatus) details.httpStatus = info.httpStatus;
-		if (info.fields?.length) details.fields = info.fields.map(redactKeys);
+		if (info.fields?.length) details.fields = info.fields.map(safeText);
 		if (info.requestId) details.requestId = info.requestId;
 		Object.assign(details, info.extra ?? {});
 	}
-	return { ...details, ...ROWS.get(error) };
+	const row = ROWS.get(error);
+	return { ...details, ...(row ? safeValues(row) : {}) };
 }
 
 const ERROR_ITEMS = new WeakSet<INodeExecutionData>();
@@ -200,7 +237,8 @@ export function errorItem(error: Error, itemIndex: number, node?: INode): INodeE
 
 /** Adds fields to an error item in the place its continue mode keeps them. */
 export function addToErrorItem(item: INodeExecutionData, fields: IDataObject): void {
-	Object.assign(isRouted(item.json) ? (item.json.error as IDataObject) : item.json, fields);
+	const target = isRouted(item.json) ? (item.json.error as IDataObject) : item.json;
+	Object.assign(target, safeValues(fields));
 }
 
 /** Whether an output item was built by errorItem (either continue mode). */

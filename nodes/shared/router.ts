@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inFlightLimit } from './concurrency';
 import { errorItem } from './errors';
+import { maskKnownKeysDeep, redactKeys } from './mask';
 import { readInvoiceId } from './params';
 import { sayRefusedRows, withRowPrefix, type RefusedNote } from './sheetRows';
 import { noteDoneBeforeStop, noteRefusedBeforeAnyCall, type DescribeDone } from './stopped';
@@ -56,7 +57,7 @@ function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number):
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
 	}
-	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex });
+	return new NodeOperationError(ctx.getNode(), redactKeys(error.message), { itemIndex });
 }
 
 /**
@@ -67,6 +68,16 @@ function stopError(ctx: IExecuteFunctions, error: Error, itemIndex: number): Err
 	const stop = withItemIndex(ctx, error, itemIndex);
 	if (ctx.getInputData().length > 1) stop.message = withRowPrefix(ctx, itemIndex, stop.message);
 	return stop;
+}
+
+/**
+ * Every output item of every action node passes here: a reply that echoed the credential's key (in
+ * any encoding) does not put it in an item. The items stay the same objects (errors.ts knows its
+ * error items by identity); only their json is replaced.
+ */
+function withKeysMasked(items: INodeExecutionData[]): INodeExecutionData[] {
+	for (const item of items) item.json = maskKnownKeysDeep(item.json);
+	return items;
 }
 
 /** The router every action node uses: resource and operation pick a module; each item runs on its own. */
@@ -86,7 +97,7 @@ export async function routeOperations(
 	if (module.executeAll) {
 		const items = await module.executeAll.call(this);
 		sayRefusedRows(this, items, module.refusedNote);
-		return [items];
+		return [withKeysMasked(items)];
 	}
 
 	const count = this.getInputData().length;
@@ -169,5 +180,5 @@ export async function routeOperations(
 	}
 	const items = results.flat();
 	sayRefusedRows(this, items, module.refusedNote);
-	return [items];
+	return [withKeysMasked(items)];
 }

@@ -14,11 +14,10 @@ export const PATHS = {
 	invoices: '/invoices',
 	invoicePreview: '/invoices/preview',
 	invoiceBatch: '/invoices/batch',
-	invoice: (id: string | number) => `/invoices/${encodeURIComponent(String(id))}`,
-	documents: (invoiceId: string | number) =>
-		`/invoices/${encodeURIComponent(String(invoiceId))}/documents`,
+	invoice: (id: string | number) => `/invoices/${invoiceSegment(id)}`,
+	documents: (invoiceId: string | number) => `/invoices/${invoiceSegment(invoiceId)}/documents`,
 	document: (invoiceId: string | number, ref: string | number) =>
-		`/invoices/${encodeURIComponent(String(invoiceId))}/documents/${encodeURIComponent(String(ref))}`,
+		`/invoices/${invoiceSegment(invoiceId)}/documents/${documentSegment(ref)}`,
 	calculatorEstimate: '/calculator/estimate',
 	companiesSearch: '/companies/search',
 	lobs: '/lobs',
@@ -309,3 +308,43 @@ export const DOWNLOAD_DEFAULT_MAX_MB = 50;
  */
 /** The amount of the n-th code in that estimate. */
 export const feeCodeProbeAmount = (n: number) => 2 ** n;
+
+/**
+ * What a document reference may not be, to go in a path as one segment meaning itself. Assumed of
+ * every server and proxy on the way, since none is shown: a segment of dots is a step (`.`, `..`;
+ * `..;x` on servers that cut `;` parameters; `...` on those that drop trailing dots); `/` and `\\`
+ * split a path; `%` may be decoded once more on the way (`%2e%2e`, `%2F`); control characters
+ * may be cut. Each is read after NFKC normalisation too, since some servers fold full-width
+ * forms (`．．`, `／`) to these. The first rule broken, in words for the user; undefined when none is.
+ */
+export function documentSegmentProblem(value: string): string | undefined {
+	const forms = [value, value.normalize('NFKC')];
+	if (forms.some((form) => form.startsWith('.')))
+		return 'must not start with a dot (a server may read ".", ".." or "..;x" as a step up the path)';
+	if (forms.some((form) => /[/\\%]/.test(form)))
+		return 'must not contain "/", "\\" or "%" (a server may read it as more than one path segment, or decode it into one)';
+	const isControl = (char: string) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f;
+	if (forms.some((form) => [...form].some(isControl)))
+		return 'must not contain control characters (a server may cut the path there)';
+	return undefined;
+}
+
+/**
+ * The last guard of every path built from input: the parameter checks refuse first in the user's
+ * words; this refuses what reached a path by any other way (a reply's id, a stored row).
+ */
+function invoiceSegment(id: string | number): string {
+	const text = String(id);
+	if (!/^\d+$/.test(text))
+		throw new Error(
+			`Invoice ID refused for the request path: must be a whole number (got "${text.slice(0, 40)}")`,
+		);
+	return text;
+}
+
+function documentSegment(ref: string | number): string {
+	const text = String(ref);
+	const problem = documentSegmentProblem(text);
+	if (problem) throw new Error(`Document reference refused for the request path: ${problem}`);
+	return encodeURIComponent(text);
+}

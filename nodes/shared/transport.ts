@@ -10,6 +10,7 @@ import { isExecuteContext, type ApiContext } from './context';
 import { CREDENTIAL_TYPE, getServiceCredential, type ServiceCredential } from './credentials';
 import { fieldMessages, readEnvelope } from './envelope';
 import { readErrorInfo, serviceError, type ServiceErrorInfo } from './errors';
+import { maskKnownKeys, maskKnownKeysDeep } from './mask';
 import {
 	callAnswered,
 	lastRateLimit,
@@ -425,8 +426,10 @@ function readReply<T>(
 	}
 
 	if (envelope.kind === 'success' && status < 300) {
+		// Every reply's data passes here: a key it echoes (in any encoding) is masked before
+		// anything reads, stores or compares it (items, the trigger's memory, data-table rows).
 		return {
-			data: envelope.data as T,
+			data: maskKnownKeysDeep(envelope.data) as T,
 			statusCode: status,
 			requestId,
 			rateLimit,
@@ -495,7 +498,8 @@ export async function apiRequest<T = IDataObject>(
 		}
 
 		const envelope = readEnvelope(response.body);
-		const requestId = envelope.kind === 'not-envelope' ? undefined : envelope.meta.request_id;
+		const givenId = envelope.kind === 'not-envelope' ? undefined : envelope.meta.request_id;
+		const requestId = typeof givenId === 'string' ? maskKnownKeys(givenId) : givenId;
 
 		if (answer.retryAfterMs !== undefined) {
 			// The gate is closed for every request of the key; this one waits at it with the rest.

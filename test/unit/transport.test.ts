@@ -426,7 +426,7 @@ describe('credential checks before any call', () => {
 		expect(checkBaseUrl(' https://a.example.com/api/v1/ ')).toEqual({ ok: true, value: 'https://a.example.com/api/v1' });
 		expect(checkBaseUrl('http://127.0.0.1:8787')).toEqual({ ok: true, value: 'http://127.0.0.1:8787/api/v1' });
 		expect(checkBaseUrl('http://localhost:8787/api/v1')).toEqual({ ok: true, value: 'http://localhost:8787/api/v1' });
-		expect(checkBaseUrl('ftp://a')).toEqual({ ok: false, problem: 'Base URL must start with https:// (got "ftp:")' });
+		expect(checkBaseUrl('ftp://a')).toEqual({ ok: false, problem: 'Base URL must start with https:// (got "ftp:"); enter it as https://host/api/v1' });
 	});
 
 	it.each([

@@ -13,6 +13,7 @@ import type {
 
 import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
+import { bodyShapeProblem, jsonTextProblem } from '../../shared/inputLimits';
 import { leftOutKey } from './columnAccount';
 import { readDateColumns } from './dateColumns';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../../shared/refusals';
@@ -179,6 +180,8 @@ function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
 	if (typeof expression === 'string' && WHOLE_ITEM.test(expression)) return inputItemBody(ctx, i);
 	const raw = ctx.getNodeParameter('invoiceJson', i) as unknown;
 	if (typeof raw !== 'string') return raw;
+	const tooLarge = jsonTextProblem(raw);
+	if (tooLarge) throw inputError(ctx, [`Invoice JSON: ${tooLarge}`], { itemIndex: i });
 	try {
 		return JSON.parse(raw) as unknown;
 	} catch (error) {
@@ -258,10 +261,18 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	return { raw: body, sources, totals };
 }
 
+/** A body given whole, refused before any reader recurses into it when too deep or too large. */
+function withinLimits(ctx: IExecuteFunctions, i: number, body: unknown, label: string): unknown {
+	const problem = bodyShapeProblem(body);
+	if (problem) throw inputError(ctx, [`${label}: ${problem}`], { itemIndex: i });
+	return body;
+}
+
 function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): RawBody {
 	const inputMode = itemParameter<string>(ctx, 'inputMode', i, 'fields');
-	if (inputMode === 'json') return { raw: jsonBody(ctx, i) };
-	if (inputMode === 'inputItem') return { raw: inputItemBody(ctx, i) };
+	if (inputMode === 'json') return { raw: withinLimits(ctx, i, jsonBody(ctx, i), 'Invoice JSON') };
+	if (inputMode === 'inputItem')
+		return { raw: withinLimits(ctx, i, inputItemBody(ctx, i), 'Input item') };
 	if (inputMode === 'columns') return columnsBody(ctx, i);
 	const extra =
 		mode === 'full'

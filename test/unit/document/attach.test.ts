@@ -9,15 +9,15 @@ useNockSuite();
 describe('Attach', () => {
 	it('PUTs type, file name and MIME type to the docUUID path and says "created" on 201', async () => {
 		const scope = nock(TEST_API)
-			.put('/invoices/1001/documents/dec%2F2026%201', { type: 'declaration_page', filename: 'Dec page.pdf', mime_type: 'application/pdf' })
-			.reply(201, envelope(doc({ external_doc_uuid: 'dec/2026 1', file_name: 'Dec page.pdf' }), 'req_put1'));
+			.put('/invoices/1001/documents/dec%202026%201', { type: 'declaration_page', filename: 'Dec page.pdf', mime_type: 'application/pdf' })
+			.reply(201, envelope(doc({ external_doc_uuid: 'dec 2026 1', file_name: 'Dec page.pdf' }), 'req_put1'));
 		const { output, error } = await run('attach', {
-			docUUID: 'dec/2026 1',
+			docUUID: 'dec 2026 1',
 			documentType: 'declaration_page',
 			additionalFields: { filename: 'Dec page.pdf', mimeType: 'application/pdf' },
 		});
 		expect(error).toBeUndefined();
-		expect(output![0].json).toMatchObject({ id: 5001, external_doc_uuid: 'dec/2026 1', outcome: 'created', created: true });
+		expect(output![0].json).toMatchObject({ id: 5001, external_doc_uuid: 'dec 2026 1', outcome: 'created', created: true });
 		expect(output![0].pairedItem).toEqual({ item: 0 });
 		scope.done();
 	});

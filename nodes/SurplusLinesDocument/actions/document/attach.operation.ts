@@ -27,7 +27,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 6f1c2a7e-dec-page',
 		description:
-			'The document’s reference in your own document store (at most 256 characters). Attaching the same docUUID again updates the reference instead of adding a second one.',
+			'The document’s reference in your own document store (at most 256 characters; not starting with a dot, without /, \\ or %, which a server could read as another path). Attaching the same docUUID again updates the reference instead of adding a second one.',
 	},
 	{
 		displayName: 'Document Type Name or ID',

@@ -18,7 +18,7 @@ export const referenceFields: INodeProperties[] = [
 				name: 'Your Document UUID',
 				value: 'docUUID',
 				description:
-					'The reference from your document store, as sent when attaching (external_doc_uuid). An all-digit docUUID costs one extra call: it is found in the invoice’s document list, because the service reads all-digit values as its own ID.',
+					'The reference from your document store, as sent when attaching (external_doc_uuid). An all-digit docUUID costs one extra call: it is found in the invoice’s document list, because the service reads all-digit values as its own ID. A docUUID that starts with a dot or holds /, \\ or % is refused, since a server could read it as another path: use the Service Document ID for such a document.',
 			},
 			{
 				name: 'Service Document ID',
