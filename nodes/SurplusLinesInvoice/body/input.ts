@@ -15,6 +15,7 @@ import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
 import { leftOutKey } from './columnAccount';
 import { readDateColumns } from './dateColumns';
+import { shapeRefusal, shapedItems } from './sheetRead';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../../shared/refusals';
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
@@ -231,7 +232,10 @@ function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
 function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	const columns = ctx.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
 	if (columns.mappingMode !== 'defineBelow') {
-		const dated = readDateColumns(ctx.getInputData(), i);
+		// The run's rows read as one sheet first: a refusal for its shape is the row's only reason.
+		const refused = shapeRefusal(ctx, i);
+		if (refused) throw inputError(ctx, [refused], { itemIndex: i });
+		const dated = readDateColumns(shapedItems(ctx) ?? ctx.getInputData(), i);
 		const matched = matchItemColumns(dated.item, columnsLeftOut(ctx, i));
 		// A day-first column's rule names the field its column filled.
 		for (const rule of dated.rules) {

@@ -10,6 +10,7 @@ import { readErrorInfo } from '../../../shared/errors';
 import { PATHS } from '../../../shared/service';
 import { refusedRowsMessage, sheetRow } from '../../../shared/sheetRows';
 import { readInvoiceInput, readRawBody } from '../../body/input';
+import { chargesOf, notATransaction } from '../../body/sheetRead';
 import { takeColumnNotes, takeInvoiceWarnings } from '../../body/warnings';
 import { canonicalInvoice } from '../../filing/canonical';
 import { idempotencyKeyFor } from '../../filing/idempotency';
@@ -44,12 +45,17 @@ function reasons(error: unknown): string[] {
 /** One row as Create would read it, before the account's look-ups and any call. */
 function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
 	const json: IDataObject = { row: sheetRow(ctx, index) };
+	const asRead = notATransaction(ctx, index);
+	if (asRead) {
+		const result = asRead.outcome === 'charge' ? `charge of row ${String(asRead.chargeOf)}'s filing` : 'left out';
+		return { ...json, result, reasons: [asRead.outcomeNote], sheetRead: asRead.sheetRead, notChecked: NOT_CHECKED };
+	}
 	try {
 		const input = readInvoiceInput(ctx, index);
 		const body = canonicalInvoice(input.body);
 		// As Create derives keys by default: a later row with an earlier row's key but other columns.
 		refuseSameKeyOtherRow(ctx, idempotencyKeyFor({ mode: 'derived' }, PATHS.invoices, body), index);
-		Object.assign(json, { result: 'would be sent', body, columns: input.sources });
+		Object.assign(json, { result: 'would be sent', body, columns: input.sources, ...chargesOf(ctx, index) });
 		if (input.converted.length) json._converted = input.converted as unknown as IDataObject[];
 	} catch (error) {
 		Object.assign(json, { result: 'refused', reasons: reasons(error) });

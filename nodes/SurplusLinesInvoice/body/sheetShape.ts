@@ -1,0 +1,290 @@
+/**
+ * The run's rows read as one sheet before any row is read as a transaction (Map Automatically).
+ * Brokers' systems often export a report rather than a table: title lines above the header,
+ * subtotal and total rows, the header repeated at a page break, blank rows, and one row per
+ * charge (Premium, Policy Fee, SL Tax...) with its amount beside it. This reader says what each
+ * row of such a sheet is, from the rows alone (no node parameter, no n8n): a transaction read as
+ * it is, a transaction whose charge rows are gathered into one row, a row that is not a
+ * transaction (left out and listed), a charge of another row's filing, or a row refused for the
+ * sheet's shape. Rows are numbered from 1 here (item index + 1); messages use sheetRows.ts.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { columnForName } from './columns';
+import { isBlankValue, readAmount } from '../../shared/values';
+
+/** What one row of the sheet is. */
+export type RowShape =
+	/** A transaction: read as it is. */
+	| { as: 'row' }
+	/** The first row of a transaction with one row per charge: read as `json`, its charges gathered. */
+	| { as: 'filing'; json: IDataObject; charges: Charge[] }
+	/** Not a transaction (a blank, subtotal, total or repeated header row): left out, listed. */
+	| { as: 'left out'; what: LeftOutKind }
+	/** A charge gathered into the filing of item `of`. */
+	| { as: 'charge'; of: number; charge: Charge }
+	/** Refused for the sheet's shape; `first` is the item where the whole reason is said. */
+	| { as: 'refused'; why: string; first?: number };
+
+export type LeftOutKind = 'blank row' | 'subtotal row' | 'total row' | 'repeated header row';
+
+export interface Charge {
+	/** Item index of the charge's row. */
+	index: number;
+	/** The charge as the sheet names it ("Policy Fee"). */
+	name: string;
+	amount: unknown;
+	/** The column id the charge fills (net_premium, fee_policy_fee_company...). */
+	field: string;
+}
+
+export interface SheetShape {
+	rows: RowShape[];
+	/** Report lines above the header: the header's line in the file, as Extract From File counts. */
+	titled?: { title: string; headerItem: number; headerLine: number; workbook: boolean };
+	/** One row per charge: the column naming the charge and the column of its amount. */
+	charges?: { charge: string; amount: string };
+}
+
+/** Keys a file reader gives a header cell that is empty (csv-parse: "", SheetJS: __EMPTY_1). */
+const UNNAMED_KEY = /^(__EMPTY(_\d+)?|_\d+|)$/;
+const WORKBOOK_KEY = /^__EMPTY/;
+
+/** The fields that say one transaction from another, read from the charge rows' other columns. */
+const IDENTITY = new Set([
+	'policy_number',
+	'insured_name',
+	'state_code',
+	'type_code',
+	'effective_date',
+	'expiration_date',
+	'transaction_effective_date',
+	'invoice_number',
+	'transaction_reference',
+]);
+const REQUIRED = [
+	'policy_number',
+	'insured_name',
+	'state_code',
+	'net_premium',
+	'effective_date',
+	'expiration_date',
+];
+
+/** A cell that says its row is a total: "Subtotal", "Sub-Total P-1", "Grand Total", "Totals". */
+const TOTAL_CELL = /^\s*(sub[\s-]*total|grand\s+total|report\s+total|totals?\b)/i;
+const SUBTOTAL_CELL = /^\s*sub[\s-]*total/i;
+
+const text = (value: unknown) =>
+	typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+
+/** The field a header (or a charge's name) reads as, if any. */
+const fieldOf = (name: string) => (name.trim() ? columnForName(name)?.id : undefined);
+
+/** A charge's name reads as the premium or a fee or tax column. */
+function chargeField(value: unknown): string | undefined {
+	const field = fieldOf(text(value));
+	return field === 'net_premium' || field?.startsWith('fee_') ? field : undefined;
+}
+
+/**
+ * Report lines above the header: Extract From File made the first title line the header, so every
+ * item has only that title (and unnamed cells) as keys, and one item holds the real header.
+ */
+function titledSheet(items: IDataObject[]): SheetShape['titled'] {
+	const named = new Set<string>();
+	let workbook = false;
+	for (const json of items) {
+		for (const key of Object.keys(json)) {
+			if (UNNAMED_KEY.test(key)) workbook ||= WORKBOOK_KEY.test(key);
+			else named.add(key);
+		}
+	}
+	if (named.size !== 1) return undefined;
+	const [title] = named;
+	if (fieldOf(title)) return undefined;
+	const headerItem = items.findIndex((json) => {
+		const fields = Object.values(json).map((v) => fieldOf(text(v)));
+		return (
+			REQUIRED.includes(fieldOf(text(json[title])) ?? '') ||
+			fields.filter((f) => f && REQUIRED.includes(f)).length >= 2
+		);
+	});
+	// The title line is line 1 of the file and item 0 is line 2 (Extract From File with its
+	// default Starting Line, the file's lines of commas read as empty items).
+	return headerItem < 0 ? undefined : { title, headerItem, headerLine: headerItem + 2, workbook };
+}
+
+/** The words said once for a titled sheet, with the fix. */
+export function titledSheetReason(titled: NonNullable<SheetShape['titled']>): string {
+	const fix = titled.workbook
+		? `set Extract From File's Range option to ${titled.headerLine - 1} (the header's row counted from 0; count the rows again if the sheet has empty rows above it, which are not items)`
+		: `set Extract From File's Starting Line to ${titled.headerLine} (csv-parse, which Extract From File uses, counts lines from 1, whatever its hint says: 0 is refused)`;
+	return `the sheet has report lines above its header: Extract From File read the title "${titled.title}" as the header, so no column can be read. The header is on line ${titled.headerLine} of the file: ${fix}, and run again. Nothing was filed.`;
+}
+
+function leftOutKind(json: IDataObject, policyKeys: string[]): LeftOutKind | undefined {
+	const entries = Object.entries(json).filter(([key]) => key !== 'row_number');
+	const filled = entries.filter(([, value]) => !isBlankValue(value) && text(value) !== '');
+	if (!filled.length) return 'blank row';
+	const sameAsHeader = filled.filter(([key, value]) => text(value).toLowerCase() === key.trim().toLowerCase());
+	if (sameAsHeader.length >= Math.max(2, filled.length / 2)) return 'repeated header row';
+	// A total has no policy of its own: its policy cell is blank or says "Subtotal".
+	const policy = policyKeys.map((key) => text(json[key])).find(Boolean) ?? '';
+	if (policy && !TOTAL_CELL.test(policy)) return undefined;
+	const total = filled.find(([, value]) => TOTAL_CELL.test(text(value)));
+	if (!total) return undefined;
+	return SUBTOTAL_CELL.test(text(total[1])) ? 'subtotal row' : 'total row';
+}
+
+/** The column whose values name charges, and the column of their amounts, if the sheet has them. */
+function chargeColumns(items: IDataObject[], rows: RowShape[]): SheetShape['charges'] {
+	const counts = new Map<string, { named: number; filled: number; values: Set<string> }>();
+	items.forEach((json, index) => {
+		if (rows[index].as !== 'row') return;
+		for (const [key, value] of Object.entries(json)) {
+			if (isBlankValue(value)) continue;
+			const count = counts.get(key) ?? { named: 0, filled: 0, values: new Set<string>() };
+			count.filled++;
+			if (chargeField(value)) {
+				count.named++;
+				count.values.add(text(value).toLowerCase());
+			}
+			counts.set(key, count);
+		}
+	});
+	const charge = [...counts.entries()].find(
+		([key, c]) => !fieldOf(key) && c.values.size >= 2 && c.named * 2 > c.filled,
+	)?.[0];
+	if (!charge) return undefined;
+	// The amount: the one other column whose every value on a charge row is an amount and whose
+	// header names money, or reads as the premium (a sheet whose Amount was renamed Premium).
+	const chargeRows = items.filter((json, i) => rows[i].as === 'row' && !isBlankValue(json[charge]));
+	const amounts = [...counts.keys()].filter((key) => {
+		if (key === charge) return false;
+		const field = fieldOf(key);
+		if (field && field !== 'net_premium' && !field.startsWith('fee_')) return false;
+		if (!field && !/amount|amt|charge|money|value|premium|total/i.test(key)) return false;
+		return chargeRows.every((json) => isBlankValue(json[key]) || readAmount(json[key]).ok);
+	});
+	return amounts.length === 1 ? { charge, amount: amounts[0] } : undefined;
+}
+
+const rowList = (indexes: number[]) => indexes.map((i) => i + 1).join(', ');
+
+/** The charge rows gathered into one row per transaction; what cannot be gathered is refused. */
+function gatherCharges(items: IDataObject[], rows: RowShape[], columns: NonNullable<SheetShape['charges']>) {
+	const { charge, amount } = columns;
+	const identity = Object.keys(Object.assign({}, ...items) as IDataObject).filter((key) => {
+		const field = fieldOf(key);
+		return key !== charge && key !== amount && field !== undefined && IDENTITY.has(field);
+	});
+	const groups = new Map<string, number[]>();
+	items.forEach((json, index) => {
+		if (rows[index].as !== 'row') return;
+		if (isBlankValue(json[charge])) {
+			rows[index] = {
+				as: 'refused',
+				why: `the sheet has one row per charge (column "${charge}" names each row's charge, column "${amount}" its amount), and this row names no charge in column "${charge}", so it cannot be placed in a filing; give it its charge, or take the row out of the sheet`,
+			};
+			return;
+		}
+		const key = JSON.stringify(identity.map((k) => text(json[k]).toLowerCase()));
+		groups.set(key, [...(groups.get(key) ?? []), index]);
+	});
+	for (const members of groups.values()) gatherOne(items, rows, columns, identity, members);
+}
+
+function gatherOne(
+	items: IDataObject[],
+	rows: RowShape[],
+	{ charge, amount }: NonNullable<SheetShape['charges']>,
+	identity: string[],
+	members: number[],
+) {
+	const refuse = (why: string) => {
+		for (const index of members) rows[index] = { as: 'refused', why, first: members[0] };
+	};
+	const [first] = members;
+	const charges: Charge[] = members.map((index) => ({
+		index,
+		name: text(items[index][charge]),
+		amount: items[index][amount],
+		field: chargeField(items[index][charge]) ?? '',
+	}));
+	const who = `sheet rows ${rowList(members)}`;
+	const unknown = charges.filter((c) => !c.field);
+	if (unknown.length) {
+		return refuse(
+			`${who} are one transaction's charges, and the package does not know the charge ${unknown.map((c) => `"${c.name}" (row ${c.index + 1})`).join(', ')}: the transaction is not filed rather than filed without it; write the charge as the header words name it (docs/reading-sheets.md: "Premium", "Policy Fee", "Inspection Fee", "SL Tax", "Stamping Fee"...)`,
+		);
+	}
+	const seen = new Map<string, Charge>();
+	for (const c of charges) {
+		const twice = seen.get(c.field);
+		if (twice) {
+			return refuse(
+				`${who} have the same ${identity.map((k) => `"${k}"`).join(', ')} and give ${c.field} twice (rows ${twice.index + 1} "${twice.name}" and ${c.index + 1} "${c.name}"): they may be two transactions alike in type and dates, and the package does not guess which charge belongs to which; give each transaction its own reference (e.g. a Transaction Number or Invoice Number column) or file them by hand`,
+			);
+		}
+		seen.set(c.field, c);
+	}
+	for (let n = 1; n < members.length; n++) {
+		const between = rows.slice(members[n - 1] + 1, members[n]);
+		if (between.some((r) => r.as === 'left out' && r.what !== 'repeated header row' && r.what !== 'blank row')) {
+			return refuse(
+				`${who} have the same ${identity.map((k) => `"${k}"`).join(', ')} but a total row stands between them: they may be two transactions, and the package does not guess; give each transaction its own reference (e.g. an Invoice Number column) or file them by hand`,
+			);
+		}
+	}
+	if (!seen.has('net_premium')) {
+		return refuse(
+			`${who} are one transaction's charges (${charges.map((c) => c.name).join(', ')}) and none is its premium: the transaction is not filed; add its Premium row (0 where it has none)`,
+		);
+	}
+	const json: IDataObject = { ...items[first] };
+	delete json[charge];
+	delete json[amount];
+	for (const index of members.slice(1)) {
+		const other = Object.entries(items[index]).find(
+			([key, value]) =>
+				key !== charge && key !== amount && key !== 'row_number' && !isBlankValue(value) && !isBlankValue(json[key]) && text(value) !== text(json[key]),
+		);
+		if (other) {
+			return refuse(
+				`${who} are one transaction's charges but differ in column "${other[0]}" (row ${first + 1}: ${text(json[other[0]])}, row ${index + 1}: ${text(other[1])}): the package does not choose between them; make the column agree on the transaction's rows`,
+			);
+		}
+		for (const [key, value] of Object.entries(items[index])) if (isBlankValue(json[key])) json[key] = value;
+		delete json[charge];
+		delete json[amount];
+	}
+	for (const c of charges) {
+		if (Object.keys(json).some((key) => key.trim().toLowerCase() === c.name.toLowerCase())) {
+			return refuse(`${who}: the charge "${c.name}" is also a column of the sheet, so the package cannot tell which amount is the transaction's; take one of the two out`);
+		}
+		json[c.name] = c.amount as IDataObject[string];
+	}
+	rows[first] = { as: 'filing', json, charges };
+	for (const c of charges.slice(1)) rows[c.index] = { as: 'charge', of: first, charge: c };
+}
+
+/** What every row of the run is, read from the rows alone. */
+export function readSheetShape(items: IDataObject[]): SheetShape {
+	const titled = titledSheet(items);
+	if (titled) {
+		const why = titledSheetReason(titled);
+		return { titled, rows: items.map(() => ({ as: 'refused', why, first: 0 })) };
+	}
+	const keys = Object.keys(Object.assign({}, ...items) as IDataObject);
+	const policyKeys = keys.filter((key) => fieldOf(key) === 'policy_number');
+	const rows: RowShape[] = items.map((json) => {
+		const what = leftOutKind(json, policyKeys);
+		return what ? { as: 'left out', what } : { as: 'row' };
+	});
+	// A sheet of one row, or whose every row is left out, is read row by row as before.
+	if (!rows.some((r) => r.as === 'row')) return { rows: items.map(() => ({ as: 'row' })) };
+	const charges = chargeColumns(items, rows);
+	if (charges) gatherCharges(items, rows, charges);
+	return { rows, ...(charges ? { charges } : {}) };
+}
