@@ -512,6 +512,13 @@ function readNameOnce(name: string): ColumnReading {
 	return known.length > 1 ? { ambiguous: known } : {};
 }
 
+/** The premium or fee column a value names as a header does ("Policy Fee"), if any: a charge. */
+export function chargeNamed(value: unknown): string | undefined {
+	if (typeof value !== 'string' || !value.trim()) return undefined;
+	const id = columnForName(value)?.id;
+	return id === 'net_premium' || id?.startsWith('fee_') ? id : undefined;
+}
+
 /** The column a sheet's column name feeds, if any. */
 export function columnForName(name: string): Match | undefined {
 	return readColumnName(name).match;
@@ -587,7 +594,7 @@ export function matchItemColumns(
 		);
 	}
 	checkColumnMeanings(settled);
-	const accounts = accountColumns(item, readings, settled, leftOut);
+	const accounts = accountColumns(item, readings, settled, leftOut, chargeNamed);
 	for (const id of READ_ONLY_COLUMNS) delete values[id];
 	return { ...settled, accounts };
 }

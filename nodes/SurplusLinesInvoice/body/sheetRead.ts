@@ -83,7 +83,7 @@ export function notATransaction(ctx: IExecuteFunctions, index: number): IDataObj
 		const { name, amount, field } = row.charge;
 		return {
 			outcome: 'charge',
-			outcomeNote: `charge of row ${sheetRow(ctx, row.of)}'s filing: ${name} ${String(amount)}, filed in ${rowLabel(ctx, row.of)}'s invoice as ${field}; this row is not filed on its own.`,
+			outcomeNote: `charge of row ${sheetRow(ctx, row.of)}'s filing: ${name} ${String(amount)} is read as ${field} of the transaction on ${rowLabel(ctx, row.of)}, whose item says whether it was filed; this row is not filed on its own.`,
 			sheetRow: sheetRow(ctx, index),
 			sheetRead: 'charge',
 			chargeOf: sheetRow(ctx, row.of),

@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { columnForName } from './columns';
+import { chargeNamed, columnForName } from './columns';
 import { isBlankValue, readAmount } from '../../shared/values';
 
 /** What one row of the sheet is. */
@@ -82,10 +82,7 @@ const text = (value: unknown) =>
 const fieldOf = (name: string) => (name.trim() ? columnForName(name)?.id : undefined);
 
 /** A charge's name reads as the premium or a fee or tax column. */
-function chargeField(value: unknown): string | undefined {
-	const field = fieldOf(text(value));
-	return field === 'net_premium' || field?.startsWith('fee_') ? field : undefined;
-}
+const chargeField = (value: unknown) => chargeNamed(text(value));
 
 /**
  * Report lines above the header: Extract From File made the first title line the header, so every

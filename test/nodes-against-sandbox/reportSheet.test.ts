@@ -1,0 +1,123 @@
+/**
+ * Issue 45, against the sandbox in n8n's engine: a broker system's "Premium & Tax Detail" report
+ * (test/helpers/reportSheet.ts: title lines, one row per charge, subtotals, a page-break header, a
+ * blank row, a grand total) filed with Map Automatically (typeVersion 2) in two column layouts:
+ * Create with Sheet Tax Check = fail on new-features t2 and legacy t2, Create Many on legacy t3.
+ * Each transaction is filed once with its premium, fees and taxes; no charge, total, header or
+ * blank row is filed; and every row's item says what became of it.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { REPORT_HEADER_LINE, extractCsv, reportCsv, reportCsvLayoutB } from '../helpers/reportSheet';
+import { runInvoiceOn, storedInvoice, useSandboxSuite } from '../helpers/sandboxSuite';
+
+const sb = useSandboxSuite();
+
+const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
+
+async function run(keyName: string, operation: string, items: IDataObject[], extra: IDataObject = {}) {
+	const options = operation === 'create' ? { sheetTaxCheck: 'fail' } : {};
+	const result = await runInvoiceOn(sb, keyName, { operation, inputMode: 'columns', columns: AUTO, options, ...extra }, items, 2);
+	return result.output!;
+}
+
+/** The transactions of the example report, as filed: type (the service's name, upper case), premium and fee lines by code. */
+const FILINGS = (prefix: string) => [
+	{ row: 1, policy: `${prefix}-1001`, type: 'NEW', premium: 2000, fees: { policy_fee_company: 100, sl_tax: 101.85, stamping_fee: 0.84 } },
+	{ row: 6, policy: `${prefix}-1002`, type: 'NEW', premium: 1000, fees: { inspection_fee: 100, sl_tax: 53.35, stamping_fee: 0.44 } },
+	{ row: 12, policy: `${prefix}-1001`, type: 'ENDORSEMENT', premium: 500, fees: { sl_tax: 24.25, stamping_fee: 0.2 } },
+	{ row: 16, policy: `${prefix}-1003`, type: 'CANCELLED', premium: -1000, fees: { sl_tax: -48.5, stamping_fee: -0.4 } },
+];
+const LEFT_OUT: Record<number, string> = { 5: 'subtotal row', 8: 'repeated header row', 11: 'subtotal row', 15: 'subtotal row', 19: 'subtotal row', 20: 'blank row', 21: 'total row' };
+const CHARGE_OF: Record<number, number> = { 2: 1, 3: 1, 4: 1, 7: 6, 9: 6, 10: 6, 13: 12, 14: 12, 17: 16, 18: 16 };
+
+function typeName(invoice: IDataObject): string {
+	const type = invoice.type as IDataObject | string | undefined;
+	const name = typeof type === 'object' ? (type.code ?? type.name) : type;
+	return String(name ?? invoice.type_code).toUpperCase();
+}
+
+async function filed(keyName: string, json: IDataObject) {
+	const invoice = await storedInvoice(sb, keyName, json.id);
+	const fees = Object.fromEntries(((invoice.fees ?? []) as IDataObject[]).map((f) => [String(f.type), Number(f.amount)]));
+	return { policy: invoice.policy_number, type: typeName(invoice), premium: Number(invoice.net_premium), fees };
+}
+
+/** Each row's outcome, as the results workbook would show it. */
+async function outcomes(keyName: string, output: INodeExecutionData[]) {
+	expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual([...output.keys()]);
+	const filings = [];
+	for (const [index, o] of output.entries()) {
+		const row = index + 1;
+		if (LEFT_OUT[row]) {
+			expect(o.json).toMatchObject({ outcome: 'left_out', sheetRead: LEFT_OUT[row] });
+		} else if (CHARGE_OF[row]) {
+			expect(o.json).toMatchObject({ outcome: 'charge', chargeOf: CHARGE_OF[row] });
+			expect(String(o.json.outcomeNote)).toContain(`charge of row ${CHARGE_OF[row]}'s filing`);
+		} else {
+			expect(o.json.error).toBeUndefined();
+			expect(o.json.outcome).toBe('filed');
+			const charges = (o.json._charges as IDataObject[]).map((c) => c.sheetRow);
+			expect(charges).toEqual([row, ...Object.keys(CHARGE_OF).map(Number).filter((r) => CHARGE_OF[r] === row)]);
+			filings.push({ row, ...(await filed(keyName, o.json)) });
+		}
+	}
+	return filings;
+}
+
+describe('a Premium & Tax Detail report', () => {
+	it.each([
+		['t2', 'create', 'Charge + Amount', reportCsv],
+		['legacy-t2', 'create', 'Charge + Amount', reportCsv],
+		['legacy-t3', 'createMany', 'Charge + Amount', reportCsv],
+		['t2', 'create', 'Charge Type + Charge Amount', reportCsvLayoutB],
+		['legacy-t2', 'create', 'Charge Type + Charge Amount', reportCsvLayoutB],
+		['legacy-t3', 'createMany', 'Charge Type + Charge Amount', reportCsvLayoutB],
+	])('on %s with %s (%s): each transaction filed once with its premium, fees and taxes', async (keyName, operation, _layout, csv) => {
+		const prefix = `RPT${keyName.replace(/\W/g, '')}${operation.length}${csv === reportCsv ? 'A' : 'B'}`;
+		const output = await run(keyName, operation, extractCsv(csv(prefix), REPORT_HEADER_LINE));
+		expect(await outcomes(keyName, output)).toEqual(
+			FILINGS(prefix).map(({ row, policy, type, premium, fees }) => ({ row, policy, type, premium, fees })),
+		);
+	});
+
+	it.each([
+		['t2', 'create'],
+		['legacy-t3', 'createMany'],
+		['t2', 'preview'],
+		['t2', 'checkSheet'],
+	])('on %s with %s, title lines above the header: refused once for the sheet with the Starting Line to set, nothing filed', async (keyName, operation) => {
+		const output = await run(keyName, operation, extractCsv(reportCsv('TTL')));
+		expect(output).toHaveLength(24);
+		const reasons = output.map((o) => JSON.stringify(o.json));
+		expect(reasons[0]).toContain(`The header is on line ${REPORT_HEADER_LINE} of the file: set Extract From File's Starting Line to ${REPORT_HEADER_LINE}`);
+		for (const reason of reasons.slice(1)) {
+			expect(reason).toContain('said once, on sheet row 1 (item 0)');
+			expect(reason).not.toContain('missing');
+		}
+		for (const o of output) expect(o.json.id).toBeUndefined();
+	});
+
+	it.each(['t2', 'legacy-t2'])('on %s the sheet\'s SL Tax row is checked as any SL Tax column is: over the tolerance with Sheet Tax Check = fail, its transaction is refused and the others filed', async (keyName) => {
+		const csv = reportCsv(`TAX${keyName.length}`).replace('SL Tax,101.85', 'SL Tax,110.00');
+		const output = await run(keyName, 'create', extractCsv(csv, REPORT_HEADER_LINE));
+		expect(JSON.stringify(output[0].json)).toContain('TAX_CHECK_FAILED');
+		expect(output[0].json.id).toBeUndefined();
+		for (const index of [1, 2, 3]) expect(output[index].json.outcome).toBe('charge');
+		expect([5, 11, 15].map((index) => output[index].json.outcome)).toEqual(['filed', 'filed', 'filed']);
+	});
+
+	it('a charge the package does not know refuses its transaction naming it; the others are filed', async () => {
+		const lines = reportCsv('UNK').split('\n');
+		lines[5] = lines[5].replace('Policy Fee', 'Wind Pool Levy X');
+		const output = await run('t2', 'create', extractCsv(lines.join('\n'), REPORT_HEADER_LINE));
+		for (const index of [0, 1, 2, 3]) expect(JSON.stringify(output[index].json)).toContain('the package does not know the charge \\"Wind Pool Levy X\\" (row 2)');
+		expect(output[5].json.outcome).toBe('filed');
+	});
+
+	it('a user who follows the advice (Amount renamed Premium, Charge in Columns Not to File) still files each transaction once', async () => {
+		const csv = reportCsv('ADV').replace('Charge,Amount', 'Charge,Premium').replace(/Charge,Amount/g, 'Charge,Premium');
+		const output = await run('t2', 'create', extractCsv(csv, REPORT_HEADER_LINE), { columnsLeftOut: 'Charge' });
+		expect((await outcomes('t2', output)).map((f) => [f.row, f.premium])).toEqual([[1, 2000], [6, 1000], [12, 500], [16, -1000]]);
+	});
+});
