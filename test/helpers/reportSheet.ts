@@ -6,9 +6,11 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
+import ExcelJS from 'exceljs';
 import type { IDataObject } from 'n8n-workflow';
 
 export const REPORT_CSV = join(__dirname, '..', '..', 'examples', 'files', 'premium-and-tax-detail-report.csv');
+export const REPORT_XLSX = REPORT_CSV.replace(/\.csv$/, '.xlsx');
 
 /** The example report with its policy numbers made unique to a test (RPT-1001 → <prefix>-1001). */
 export function reportCsv(prefix: string): string {
@@ -65,4 +67,37 @@ export function extractCsv(text: string, fromLine = 1): IDataObject[] {
 		header.forEach((name, n) => (record[name] = cells[n] ?? ''));
 		return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== ''));
 	});
+}
+
+/** Days from Excel's day 0 (1899-12-30) to a date cell: the number a workbook's date arrives as. */
+const excelDay = (date: Date) => (date.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000;
+
+/**
+ * The items n8n's Extract From File (XLSX) gives, as its SheetJS reader does: the first row read
+ * (Range as a number: rows counted from 0) is the header, an empty header cell is named
+ * `__EMPTY`, `__EMPTY_1`…, rows with no cells are skipped, empty cells left out, values raw
+ * (amounts as numbers, dates as day numbers).
+ */
+export async function extractXlsx(file: string, range = 0): Promise<IDataObject[]> {
+	const workbook = new ExcelJS.Workbook();
+	await workbook.xlsx.readFile(file);
+	const sheet = workbook.worksheets[0];
+	const rows: unknown[][] = [];
+	for (let n = range + 1; n <= sheet.rowCount; n++) {
+		const values = sheet.getRow(n).values as unknown[];
+		rows.push(Array.from({ length: sheet.columnCount }, (_, i) => values[i + 1]));
+	}
+	const [header, ...body] = rows;
+	let unnamed = 0;
+	const names = header.map((cell) => (cell === undefined || cell === null ? (unnamed++ ? `__EMPTY_${unnamed - 1}` : '__EMPTY') : String(cell)));
+	return body
+		.filter((cells) => cells.some((cell) => cell !== undefined && cell !== null))
+		.map((cells) => {
+			const item: IDataObject = {};
+			cells.forEach((cell, i) => {
+				if (cell === undefined || cell === null) return;
+				item[names[i]] = cell instanceof Date ? excelDay(cell) : (cell as string | number);
+			});
+			return item;
+		});
 }

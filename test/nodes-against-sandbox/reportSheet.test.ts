@@ -8,7 +8,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { REPORT_HEADER_LINE, extractCsv, reportCsv, reportCsvLayoutB } from '../helpers/reportSheet';
+import { REPORT_HEADER_LINE, REPORT_XLSX, extractCsv, extractXlsx, reportCsv, reportCsvLayoutB } from '../helpers/reportSheet';
 import { runInvoiceOn, storedInvoice, useSandboxSuite } from '../helpers/sandboxSuite';
 
 const sb = useSandboxSuite();
@@ -83,6 +83,28 @@ describe('a Premium & Tax Detail report', () => {
 
 	it.each([
 		['t2', 'create'],
+		['legacy-t2', 'create'],
+		['legacy-t3', 'createMany'],
+	])('on %s with %s, the XLSX copy read from its header (Range 3): each transaction filed once with its premium, fees and taxes', async (keyName, operation) => {
+		// The workbook's policy numbers are the example's own (RPT-…): each account is its own book.
+		const output = await run(keyName, operation, await extractXlsx(REPORT_XLSX, REPORT_HEADER_LINE - 1));
+		// The workbook's empty row is no item (SheetJS skips it): the grand total is row 20.
+		const withoutBlank = output.slice(0, 19);
+		expect(withoutBlank.filter((o) => o.json.outcome === 'filed')).toHaveLength(4);
+		expect(output[19].json).toMatchObject({ outcome: 'left_out', sheetRead: 'total row' });
+		const first = await filed(keyName, output[0].json);
+		expect(first).toEqual({ policy: 'RPT-1001', type: 'NEW', premium: 2000, fees: { policy_fee_company: 100, sl_tax: 101.85, stamping_fee: 0.84 } });
+	});
+
+	it('the XLSX copy read with Extract From File\'s defaults: refused once, with the Range option to set', async () => {
+		const output = await run('t2', 'create', await extractXlsx(REPORT_XLSX));
+		expect(JSON.stringify(output[0].json)).toContain("set Extract From File's Range option to that row's number minus 1");
+		for (const o of output.slice(1)) expect(JSON.stringify(o.json)).toContain('said once, on sheet row 1 (item 0)');
+		for (const o of output) expect(o.json.id).toBeUndefined();
+	});
+
+	it.each([
+		['t2', 'create'],
 		['legacy-t3', 'createMany'],
 		['t2', 'preview'],
 		['t2', 'checkSheet'],
@@ -119,5 +141,27 @@ describe('a Premium & Tax Detail report', () => {
 		const csv = reportCsv('ADV').replace('Charge,Amount', 'Charge,Premium').replace(/Charge,Amount/g, 'Charge,Premium');
 		const output = await run('t2', 'create', extractCsv(csv, REPORT_HEADER_LINE), { columnsLeftOut: 'Charge' });
 		expect((await outcomes('t2', output)).map((f) => [f.row, f.premium])).toEqual([[1, 2000], [6, 1000], [12, 500], [16, -1000]]);
+	});
+
+	it('two amount columns beside the charges: each row refused, the charge column never advised out; following the other column\'s advice files each transaction once', async () => {
+		const csv = reportCsv('TWO')
+			.split('\n')
+			.map((line) => {
+				const cells = line.split(',');
+				if (cells.length < 9) return line;
+				return [...cells, cells[0] === 'Policy Number' ? 'Amount Paid' : cells[8]].join(',');
+			})
+			.join('\n');
+		const items = extractCsv(csv, REPORT_HEADER_LINE);
+		const refused = await run('t2', 'create', items);
+		const premiumRow = refused[0].json.fields as string[];
+		expect(refused.every((o) => o.json.id === undefined)).toBe(true);
+		const chargeReason = premiumRow.find((f) => f.startsWith('column "Charge"'));
+		expect(chargeReason).toContain('its values name charges');
+		expect(chargeReason).not.toContain('Columns Not to File');
+		const paidReason = premiumRow.find((f) => f.startsWith('column "Amount Paid"'));
+		expect(paidReason).toContain('Columns Not to File');
+		const followed = await run('t2', 'create', items, { columnsLeftOut: 'Amount Paid' });
+		expect((await outcomes('t2', followed)).map((f) => [f.row, f.premium])).toEqual([[1, 2000], [6, 1000], [12, 500], [16, -1000]]);
 	});
 });

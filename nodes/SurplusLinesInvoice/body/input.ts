@@ -13,9 +13,8 @@ import type {
 
 import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
-import { leftOutKey } from './columnAccount';
 import { readDateColumns } from './dateColumns';
-import { shapeRefusal, shapedItems } from './sheetRead';
+import { columnsLeftOut, shapeRefusal, shapedItems } from './sheetRead';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../../shared/refusals';
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
@@ -216,12 +215,6 @@ interface RawBody {
 	columns?: ColumnNotes;
 }
 
-/** Columns Not to File: the headers, as written, separated by commas or new lines. */
-function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
-	const raw = ctx.getNodeParameter('columnsLeftOut', i, '') as unknown;
-	const text = typeof raw === 'string' ? raw : '';
-	return new Set(text.split(/[,\n]/).map(leftOutKey).filter(Boolean));
-}
 
 /**
  * Map Columns. "Map Automatically" reads the item's own columns by name (aliases included);

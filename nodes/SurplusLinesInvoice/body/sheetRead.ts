@@ -9,12 +9,20 @@ import type { IDataObject, IExecuteFunctions, ResourceMapperValue } from 'n8n-wo
 
 import { itemParameter } from '../../shared/params';
 import { rowLabel, rowsLabel, sheetRow, withRowPrefix } from '../../shared/sheetRows';
+import { leftOutKey } from './columnAccount';
 import { type RowShape, type SheetShape, readSheetShape } from './sheetShape';
 
 interface RunShape {
 	shape: SheetShape;
 	/** The input items as the reader reads them: a gathered transaction's row in its first row's place. */
 	items: Array<{ json: IDataObject }>;
+}
+
+/** Columns Not to File: the headers, as written, separated by commas or new lines. */
+export function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
+	const raw = ctx.getNodeParameter('columnsLeftOut', i, '') as unknown;
+	const text = typeof raw === 'string' ? raw : '';
+	return new Set(text.split(/[,\n]/).map(leftOutKey).filter(Boolean));
 }
 
 const SHAPES = new WeakMap<object, RunShape | null>();
@@ -32,7 +40,7 @@ function runShape(ctx: IExecuteFunctions): RunShape | null {
 	if (known !== undefined) return known;
 	let run: RunShape | null = null;
 	if (input.length > 1 && mapsAutomatically(ctx)) {
-		const shape = readSheetShape(input.map((item) => item.json ?? {}));
+		const shape = readSheetShape(input.map((item) => item.json ?? {}), columnsLeftOut(ctx, 0));
 		const items = input.map((item, index) => {
 			const row = shape.rows[index];
 			return { json: row.as === 'filing' ? row.json : (item.json ?? {}) };
@@ -60,7 +68,8 @@ export function shapeRefusal(ctx: IExecuteFunctions, index: number): string | un
 	if (row?.as !== 'refused') return undefined;
 	const titled = runShape(ctx)?.shape.titled;
 	if (titled && row.first !== undefined && row.first !== index) {
-		return `not read: the sheet has report lines above its header, so Extract From File did not read its columns (said once, on ${rowLabel(ctx, row.first)}, with the fix: Starting Line ${titled.headerLine})`;
+		const fix = titled.workbook ? 'the Range option' : `Starting Line ${titled.headerLine}`;
+		return `not read: the sheet has report lines above its header, so Extract From File did not read its columns (said once, on ${rowLabel(ctx, row.first)}, with the fix: ${fix})`;
 	}
 	return row.why;
 }

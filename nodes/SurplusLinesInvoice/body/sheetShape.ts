@@ -114,10 +114,13 @@ function titledSheet(items: IDataObject[]): SheetShape['titled'] {
 
 /** The words said once for a titled sheet, with the fix. */
 export function titledSheetReason(titled: NonNullable<SheetShape['titled']>): string {
-	const fix = titled.workbook
-		? `set Extract From File's Range option to ${titled.headerLine - 1} (the header's row counted from 0; count the rows again if the sheet has empty rows above it, which are not items)`
-		: `set Extract From File's Starting Line to ${titled.headerLine} (csv-parse, which Extract From File uses, counts lines from 1, whatever its hint says: 0 is refused)`;
-	return `the sheet has report lines above its header: Extract From File read the title "${titled.title}" as the header, so no column can be read. The header is on line ${titled.headerLine} of the file: ${fix}, and run again. Nothing was filed.`;
+	const head = `the sheet has report lines above its header: Extract From File read the title "${titled.title}" as the header, so no column can be read.`;
+	// A workbook's empty rows are no items (SheetJS skips them), so its header's row is not known
+	// for certain; a CSV's line of commas is an item, and a line with no characters is rare.
+	if (titled.workbook) {
+		return `${head} The header is row ${titled.headerLine} of the sheet, one more for each empty row above it (empty rows are not items): set Extract From File's Range option to that row's number minus 1 (Range counts rows from 0; e.g. 3 for a header on row 4), and run again. Nothing was filed.`;
+	}
+	return `${head} The header is on line ${titled.headerLine} of the file: set Extract From File's Starting Line to ${titled.headerLine} (the csv-parse Extract From File uses counts lines from 1, whatever its hint says; 0 is refused), and run again. Nothing was filed.`;
 }
 
 function leftOutKind(json: IDataObject, policyKeys: string[]): LeftOutKind | undefined {
@@ -135,7 +138,7 @@ function leftOutKind(json: IDataObject, policyKeys: string[]): LeftOutKind | und
 }
 
 /** The column whose values name charges, and the column of their amounts, if the sheet has them. */
-function chargeColumns(items: IDataObject[], rows: RowShape[]): SheetShape['charges'] {
+function chargeColumns(items: IDataObject[], rows: RowShape[], leftOut: ReadonlySet<string>): SheetShape['charges'] {
 	const counts = new Map<string, { named: number; filled: number; values: Set<string> }>();
 	items.forEach((json, index) => {
 		if (rows[index].as !== 'row') return;
@@ -157,8 +160,10 @@ function chargeColumns(items: IDataObject[], rows: RowShape[]): SheetShape['char
 	// The amount: the one other column whose every value on a charge row is an amount and whose
 	// header names money, or reads as the premium (a sheet whose Amount was renamed Premium).
 	const chargeRows = items.filter((json, i) => rows[i].as === 'row' && !isBlankValue(json[charge]));
+	// A column named in Columns Not to File is no amount; the charge column is read even there,
+	// as leaving it out would file each charge as a transaction of its own.
 	const amounts = [...counts.keys()].filter((key) => {
-		if (key === charge) return false;
+		if (key === charge || leftOut.has(key.trim().toLowerCase())) return false;
 		const field = fieldOf(key);
 		if (field && field !== 'net_premium' && !field.startsWith('fee_')) return false;
 		if (!field && !/amount|amt|charge|money|value|premium|total/i.test(key)) return false;
@@ -170,7 +175,12 @@ function chargeColumns(items: IDataObject[], rows: RowShape[]): SheetShape['char
 const rowList = (indexes: number[]) => indexes.map((i) => i + 1).join(', ');
 
 /** The charge rows gathered into one row per transaction; what cannot be gathered is refused. */
-function gatherCharges(items: IDataObject[], rows: RowShape[], columns: NonNullable<SheetShape['charges']>) {
+function gatherCharges(
+	items: IDataObject[],
+	rows: RowShape[],
+	columns: NonNullable<SheetShape['charges']>,
+	leftOut: ReadonlySet<string>,
+) {
 	const { charge, amount } = columns;
 	const identity = Object.keys(Object.assign({}, ...items) as IDataObject).filter((key) => {
 		const field = fieldOf(key);
@@ -189,7 +199,7 @@ function gatherCharges(items: IDataObject[], rows: RowShape[], columns: NonNulla
 		const key = JSON.stringify(identity.map((k) => text(json[k]).toLowerCase()));
 		groups.set(key, [...(groups.get(key) ?? []), index]);
 	});
-	for (const members of groups.values()) gatherOne(items, rows, columns, identity, members);
+	for (const members of groups.values()) gatherOne(items, rows, columns, identity, members, leftOut);
 }
 
 function gatherOne(
@@ -198,6 +208,7 @@ function gatherOne(
 	{ charge, amount }: NonNullable<SheetShape['charges']>,
 	identity: string[],
 	members: number[],
+	leftOut: ReadonlySet<string>,
 ) {
 	const refuse = (why: string) => {
 		for (const index of members) rows[index] = { as: 'refused', why, first: members[0] };
@@ -245,7 +256,13 @@ function gatherOne(
 	for (const index of members.slice(1)) {
 		const other = Object.entries(items[index]).find(
 			([key, value]) =>
-				key !== charge && key !== amount && key !== 'row_number' && !isBlankValue(value) && !isBlankValue(json[key]) && text(value) !== text(json[key]),
+				key !== charge &&
+				key !== amount &&
+				key !== 'row_number' &&
+				!leftOut.has(key.trim().toLowerCase()) &&
+				!isBlankValue(value) &&
+				!isBlankValue(json[key]) &&
+				text(value) !== text(json[key]),
 		);
 		if (other) {
 			return refuse(
@@ -266,8 +283,14 @@ function gatherOne(
 	for (const c of charges.slice(1)) rows[c.index] = { as: 'charge', of: first, charge: c };
 }
 
-/** What every row of the run is, read from the rows alone. */
-export function readSheetShape(items: IDataObject[]): SheetShape {
+/**
+ * What every row of the run is, read from the rows alone; `leftOut` is Columns Not to File, as
+ * `leftOutKey` writes its names.
+ */
+export function readSheetShape(
+	items: IDataObject[],
+	leftOut: ReadonlySet<string> = new Set(),
+): SheetShape {
 	const titled = titledSheet(items);
 	if (titled) {
 		const why = titledSheetReason(titled);
@@ -281,7 +304,7 @@ export function readSheetShape(items: IDataObject[]): SheetShape {
 	});
 	// A sheet of one row, or whose every row is left out, is read row by row as before.
 	if (!rows.some((r) => r.as === 'row')) return { rows: items.map(() => ({ as: 'row' })) };
-	const charges = chargeColumns(items, rows);
-	if (charges) gatherCharges(items, rows, charges);
+	const charges = chargeColumns(items, rows, leftOut);
+	if (charges) gatherCharges(items, rows, charges, leftOut);
 	return { rows, ...(charges ? { charges } : {}) };
 }
