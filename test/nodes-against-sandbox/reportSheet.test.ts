@@ -164,4 +164,37 @@ describe('a Premium & Tax Detail report', () => {
 		const followed = await run('t2', 'create', items, { columnsLeftOut: 'Amount Paid' });
 		expect((await outcomes('t2', followed)).map((f) => [f.row, f.premium])).toEqual([[1, 2000], [6, 1000], [12, 500], [16, -1000]]);
 	});
+
+	it.each([
+		['t2', 'create', 'replayed'],
+		['legacy-t2', 'create', 'already_filed'],
+		['legacy-t3', 'createMany', 'already_filed'],
+	])('on %s with %s, the report run again files nothing twice: each transaction comes back %s', async (keyName, operation, again) => {
+		const items = extractCsv(reportCsv(`AGAIN${keyName.length}`), REPORT_HEADER_LINE);
+		const first = await run(keyName, operation, items);
+		const second = await run(keyName, operation, items);
+		expect(second.map((o) => o.json.outcome)).toEqual(first.map((o) => (o.json.outcome === 'filed' ? again : o.json.outcome)));
+		expect(second.map((o) => o.json.id)).toEqual(first.map((o) => o.json.id));
+	});
+
+	it('Preview and Check Sheet read the report as Create does: four transactions, every other row saying what it is', async () => {
+		const items = extractCsv(reportCsv('PRV'), REPORT_HEADER_LINE);
+		const previews = await run('t2', 'preview', items);
+		expect(previews.map((o) => o.json.outcome ?? 'previewed')).toEqual(rowsFromHeader('previewed'));
+		const checked = await run('t2', 'checkSheet', items);
+		expect(checked.map((o) => String(o.json.result))).toEqual(
+			rowsFromHeader('would be sent').map((r, n) => (r === 'charge' ? `charge of row ${CHARGE_OF[n + 1]}'s filing` : r === 'left_out' ? 'left out' : r)),
+		);
+		expect((checked[0].json._charges as IDataObject[]).map((c) => [c.charge, c.as])).toEqual([
+			['Premium', 'net_premium'],
+			['Policy Fee', 'fee_policy_fee_company'],
+			['SL Tax', 'fee_sl_tax'],
+			['Stamping Fee', 'fee_stamping_fee'],
+		]);
+	});
 });
+
+/** Every row of the example from its header on: `first` for a transaction's row, else what it is. */
+function rowsFromHeader(first: string): string[] {
+	return Array.from({ length: 21 }, (_, n) => (LEFT_OUT[n + 1] ? 'left_out' : CHARGE_OF[n + 1] ? 'charge' : first));
+}

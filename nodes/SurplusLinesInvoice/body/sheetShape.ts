@@ -132,7 +132,8 @@ function leftOutKind(json: IDataObject, policyKeys: string[]): LeftOutKind | und
 	// A total has no policy of its own: its policy cell is blank or says "Subtotal".
 	const policy = policyKeys.map((key) => text(json[key])).find(Boolean) ?? '';
 	if (policy && !TOTAL_CELL.test(policy)) return undefined;
-	const total = filled.find(([, value]) => TOTAL_CELL.test(text(value)));
+	// An insured called "Total Logistics" is not a total: the insured's column is not read for it.
+	const total = filled.find(([key, value]) => fieldOf(key) !== 'insured_name' && TOTAL_CELL.test(text(value)));
 	if (!total) return undefined;
 	return SUBTOTAL_CELL.test(text(total[1])) ? 'subtotal row' : 'total row';
 }

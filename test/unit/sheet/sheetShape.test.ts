@@ -66,8 +66,10 @@ describe('a report read as one sheet', () => {
 	it('an insured whose name starts with Total is a transaction, not a total row', () => {
 		const items = [
 			{ 'Policy Number': 'A-1', 'Insured Name': 'Total Logistics LLC', Premium: '100' },
-			{ 'Policy Number': '', 'Insured Name': 'Total', Premium: '100' },
+			{ 'Policy Number': '', 'Insured Name': 'Total Freight Inc', Premium: '100' },
+			{ 'Policy Number': '', Premium: '200', Note: 'Total' },
 		];
-		expect(kinds(readSheetShape(items).rows)).toEqual(['row', 'total row']);
+		// Without its policy number the second is refused as a row missing it, not left out.
+		expect(kinds(readSheetShape(items).rows)).toEqual(['row', 'row', 'total row']);
 	});
 });
