@@ -165,6 +165,24 @@ describe('a Premium & Tax Detail report', () => {
 		expect((await outcomes('t2', followed)).map((f) => [f.row, f.premium])).toEqual([[1, 2000], [6, 1000], [12, 500], [16, -1000]]);
 	});
 
+	it('charges mostly unknown: the rows are not gathered, and every charge row is refused, also after the advice a user might take (Amount renamed Premium, Charge left out)', async () => {
+		const csv = reportCsv('MST')
+			.replace(/,Policy Fee,/g, ',Wind Pool Levy,')
+			.replace(/,SL Tax,/g, ',Cat Fund Levy,')
+			.replace(/,Stamping Fee,/g, ',Fire District Levy,');
+		const asGiven = await run('t2', 'create', extractCsv(csv, REPORT_HEADER_LINE));
+		const renamed = await run('t2', 'create', extractCsv(csv.replace(/Charge,Amount/g, 'Charge,Premium'), REPORT_HEADER_LINE), { columnsLeftOut: 'Charge' });
+		for (const output of [asGiven, renamed]) {
+			expect(output.filter((o) => o.json.id !== undefined)).toEqual([]);
+			for (const [index, o] of output.entries()) {
+				if (LEFT_OUT[index + 1]) continue;
+				const charge = (o.json.fields as string[]).find((f) => f.startsWith('column "Charge"'));
+				expect(charge).toContain('its values name charges');
+				expect(charge).not.toContain('Columns Not to File');
+			}
+		}
+	});
+
 	it.each([
 		['t2', 'create', 'replayed'],
 		['legacy-t2', 'create', 'already_filed'],

@@ -14,7 +14,7 @@ import type {
 import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
 import { readDateColumns } from './dateColumns';
-import { columnsLeftOut, shapeRefusal, shapedItems } from './sheetRead';
+import { chargeColumnsOf, columnsLeftOut, shapeRefusal, shapedItems } from './sheetRead';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../../shared/refusals';
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
@@ -229,7 +229,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 		const refused = shapeRefusal(ctx, i);
 		if (refused) throw inputError(ctx, [refused], { itemIndex: i });
 		const dated = readDateColumns(shapedItems(ctx) ?? ctx.getInputData(), i);
-		const matched = matchItemColumns(dated.item, columnsLeftOut(ctx, i));
+		const matched = matchItemColumns(dated.item, columnsLeftOut(ctx, i), chargeColumnsOf(ctx));
 		// A day-first column's rule names the field its column filled.
 		for (const rule of dated.rules) {
 			rule.field =

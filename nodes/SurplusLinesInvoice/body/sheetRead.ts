@@ -57,6 +57,11 @@ export function shapedItems(ctx: IExecuteFunctions): Array<{ json: IDataObject }
 	return runShape(ctx)?.items;
 }
 
+/** Columns whose values name charges, for rows read one by one (none where rows were gathered). */
+export function chargeColumnsOf(ctx: IExecuteFunctions): ReadonlySet<string> {
+	return new Set(runShape(ctx)?.shape.chargeNames ?? []);
+}
+
 /** What row `index` of the run is, where the sheet was read as one. */
 export function rowShape(ctx: IExecuteFunctions, index: number): RowShape | undefined {
 	return runShape(ctx)?.shape.rows[index];

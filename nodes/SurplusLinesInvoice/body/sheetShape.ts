@@ -44,6 +44,12 @@ export interface SheetShape {
 	titled?: { title: string; headerItem: number; headerLine: number; workbook: boolean };
 	/** One row per charge: the column naming the charge and the column of its amount. */
 	charges?: { charge: string; amount: string };
+	/**
+	 * Columns the header words do not read whose values name charges in some rows (and differ):
+	 * where the rows are not gathered, every value of theirs refuses its row, so no charge row is
+	 * filed as a transaction of its own when the column is left out or another renamed.
+	 */
+	chargeNames?: string[];
 }
 
 /** Keys a file reader gives a header cell that is empty (csv-parse: "", SheetJS: __EMPTY_1). */
@@ -171,6 +177,21 @@ function chargeColumns(items: IDataObject[], rows: RowShape[], leftOut: Readonly
 		return chargeRows.every((json) => isBlankValue(json[key]) || readAmount(json[key]).ok);
 	});
 	return amounts.length === 1 ? { charge, amount: amounts[0] } : undefined;
+}
+
+/** Columns not read as a field with two or more values, one of which names a charge. */
+function chargeNameColumns(items: IDataObject[], rows: RowShape[]): string[] {
+	const values = new Map<string, Set<string>>();
+	const named = new Set<string>();
+	items.forEach((json, index) => {
+		if (rows[index].as !== 'row') return;
+		for (const [key, value] of Object.entries(json)) {
+			if (isBlankValue(value) || fieldOf(key)) continue;
+			values.set(key, (values.get(key) ?? new Set()).add(text(value).toLowerCase()));
+			if (chargeField(value)) named.add(key);
+		}
+	});
+	return [...named].filter((key) => (values.get(key)?.size ?? 0) >= 2);
 }
 
 const rowList = (indexes: number[]) => indexes.map((i) => i + 1).join(', ');
@@ -307,5 +328,6 @@ export function readSheetShape(
 	if (!rows.some((r) => r.as === 'row')) return { rows: items.map(() => ({ as: 'row' })) };
 	const charges = chargeColumns(items, rows, leftOut);
 	if (charges) gatherCharges(items, rows, charges, leftOut);
-	return { rows, ...(charges ? { charges } : {}) };
+	const chargeNames = charges ? [] : chargeNameColumns(items, rows);
+	return { rows, ...(charges ? { charges } : {}), ...(chargeNames.length ? { chargeNames } : {}) };
 }
