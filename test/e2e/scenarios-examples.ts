@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { api, control, invoiceBody, storedBinary, type Context, type Scenario } from './context';
 import { EXAMPLE_FILES_DIR, REPO_ROOT } from './n8n';
 import { items, json } from './runData';
-import { exampleReport } from './scenarios-report';
+import { exampleReport, reportAsExtracted } from './scenarios-report';
 
 /** The sample bordereau as the CSV has it (the source of the XLSX), one object a row. */
 function bordereauRows(): Array<Record<string, string>> {
@@ -295,4 +295,4 @@ const exampleNotifyActive: Scenario = {
 	},
 };
 
-export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive, exampleReport];
+export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive, exampleReport, reportAsExtracted];
