@@ -13,10 +13,10 @@ import type {
 
 import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
-import { readDateColumns } from './dateColumns';
 import { chargeColumnsOf, columnsLeftOut, shapeRefusal, shapedItems } from './sheetRead';
+import { readSheetRow } from './sheetRow';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../../shared/refusals';
-import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
+import { type SheetTotals, columnsToBody } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
 import { isBlankValue } from '../../shared/values';
 import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
@@ -215,7 +215,6 @@ interface RawBody {
 	columns?: ColumnNotes;
 }
 
-
 /**
  * Map Columns. "Map Automatically" reads the item's own columns by name (aliases included);
  * "Map Each Column Manually" gives the values by column id. The whole parameter is read, not
@@ -228,25 +227,10 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 		// The run's rows read as one sheet first: a refusal for its shape is the row's only reason.
 		const refused = shapeRefusal(ctx, i);
 		if (refused) throw inputError(ctx, [refused], { itemIndex: i });
-		const dated = readDateColumns(shapedItems(ctx) ?? ctx.getInputData(), i);
-		const matched = matchItemColumns(dated.item, columnsLeftOut(ctx, i), chargeColumnsOf(ctx));
-		// A day-first column's rule names the field its column filled.
-		for (const rule of dated.rules) {
-			rule.field =
-				Object.keys(matched.names).find((id) => matched.names[id] === rule.column) ?? rule.field;
-		}
-		matched.rules.push(...dated.rules);
-		matched.problems.push(...dated.problems);
-		const { body, sources, totals } = columnsToBody(matched.values, matched.names);
-		// A required column that matched but is empty is named; one that matched nothing says
-		// which names would have.
-		const unmatched: Record<string, string[]> = {};
-		for (const [id, names] of Object.entries(requiredColumnNames())) {
-			if (matched.names[id]) sources[id] ??= matched.names[id];
-			else unmatched[id] = names;
-		}
-		const columns = { ignored: matched.ignored, rules: matched.rules, accounts: matched.accounts };
-		return { raw: body, sources, problems: matched.problems, names: unmatched, totals, columns };
+		return readSheetRow(shapedItems(ctx) ?? ctx.getInputData(), i, {
+			leftOut: columnsLeftOut(ctx, i),
+			chargeColumns: chargeColumnsOf(ctx),
+		});
 	}
 	const names = Object.fromEntries(
 		(columns.schema ?? []).map((f: ResourceMapperField) => [f.id, f.displayName]),

@@ -2,6 +2,7 @@
  * The sheet reader without n8n (issue 45): a report's rows read as one sheet, from the rows alone.
  */
 import { readSheetShape, type RowShape } from '../../../nodes/SurplusLinesInvoice/body/sheetShape';
+import { readSheetRow } from '../../../nodes/SurplusLinesInvoice/body/sheetRow';
 import { REPORT_HEADER_LINE, extractCsv, reportCsv, reportCsvLayoutB } from '../../helpers/reportSheet';
 
 const kinds = (rows: RowShape[]) =>
@@ -71,5 +72,26 @@ describe('a report read as one sheet', () => {
 		];
 		// Without its policy number the second is refused as a row missing it, not left out.
 		expect(kinds(readSheetShape(items).rows)).toEqual(['row', 'row', 'total row']);
+	});
+
+	it('a gathered transaction read into its body without n8n: premium, fees and taxes from its charge rows', () => {
+		const items = extractCsv(reportCsvLayoutB('T'), REPORT_HEADER_LINE);
+		const shape = readSheetShape(items);
+		const rows = items.map((json, n) => {
+			const row = shape.rows[n];
+			return { json: row.as === 'filing' ? row.json : json };
+		});
+		const read = readSheetRow(rows, 0, { leftOut: new Set(), chargeColumns: new Set() });
+		expect(read.problems).toEqual([]);
+		expect(read.raw).toMatchObject({
+			policy_number: 'T-1001',
+			net_premium: '2000.00',
+			fees: [
+				{ type: 'policy_fee_company', amount: '100.00' },
+				{ type: 'sl_tax', amount: '101.85' },
+				{ type: 'stamping_fee', amount: '0.84' },
+			],
+		});
+		expect(read.sources).toMatchObject({ net_premium: 'Gross Premium', 'fees[1]': 'Surplus Lines Tax' });
 	});
 });
