@@ -40,7 +40,13 @@ function runShape(ctx: IExecuteFunctions): RunShape | null {
 	if (known !== undefined) return known;
 	let run: RunShape | null = null;
 	if (input.length > 1 && mapsAutomatically(ctx)) {
-		const shape = readSheetShape(input.map((item) => item.json ?? {}), columnsLeftOut(ctx, 0));
+		const shape = readSheetShape(
+			input.map((item) => item.json ?? {}),
+			{
+				leftOut: columnsLeftOut(ctx, 0),
+				words: { rows: (indexes) => rowsLabel(ctx, indexes), row: (i) => String(sheetRow(ctx, i)) },
+			},
+		);
 		const items = input.map((item, index) => {
 			const row = shape.rows[index];
 			return { json: row.as === 'filing' ? row.json : (item.json ?? {}) };

@@ -6,10 +6,12 @@
  * row of such a sheet is, from the rows alone (no node parameter, no n8n): a transaction read as
  * it is, a transaction whose charge rows are gathered into one row, a row that is not a
  * transaction (left out and listed), a charge of another row's filing, or a row refused for the
- * sheet's shape. Rows are numbered from 1 here (item index + 1); messages use sheetRows.ts.
+ * sheet's shape. Rows are named in messages by the caller's `RowWords` (the node passes
+ * sheetRows.ts's, so a message numbers rows as every other message does).
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { leftOutKey } from './columnAccount';
 import { chargeNamed, columnForName } from './columns';
 import { isBlankValue, readAmount } from '../../shared/values';
 
@@ -170,7 +172,7 @@ function chargeColumns(items: IDataObject[], rows: RowShape[], leftOut: Readonly
 	// A column named in Columns Not to File is no amount; the charge column is read even there,
 	// as leaving it out would file each charge as a transaction of its own.
 	const amounts = [...counts.keys()].filter((key) => {
-		if (key === charge || leftOut.has(key.trim().toLowerCase())) return false;
+		if (key === charge || leftOut.has(leftOutKey(key))) return false;
 		const field = fieldOf(key);
 		if (field && field !== 'net_premium' && !field.startsWith('fee_')) return false;
 		if (!field && !/amount|amt|charge|money|value|premium|total/i.test(key)) return false;
@@ -194,14 +196,32 @@ function chargeNameColumns(items: IDataObject[], rows: RowShape[]): string[] {
 	return [...named].filter((key) => (values.get(key)?.size ?? 0) >= 2);
 }
 
-const rowList = (indexes: number[]) => indexes.map((i) => i + 1).join(', ');
+/** How messages name rows, given item indexes: the node's own row numbering (sheetRows.ts). */
+export interface RowWords {
+	/** "sheet rows 5, 6 (items 4, 5)": the rows of one transaction. */
+	rows: (indexes: number[]) => string;
+	/** "6": one row's number, inside a sentence that has named the rows. */
+	row: (index: number) => string;
+}
+
+export interface ShapeSettings {
+	/** Columns Not to File, as `leftOutKey` writes the names. */
+	leftOut: ReadonlySet<string>;
+	words: RowWords;
+}
+
+/** Rows by their position from 1, where no numbering is given (tests of the reader alone). */
+const BY_POSITION: RowWords = {
+	rows: (indexes) => `sheet rows ${indexes.map((i) => i + 1).join(', ')}`,
+	row: (index) => String(index + 1),
+};
 
 /** The charge rows gathered into one row per transaction; what cannot be gathered is refused. */
 function gatherCharges(
 	items: IDataObject[],
 	rows: RowShape[],
 	columns: NonNullable<SheetShape['charges']>,
-	leftOut: ReadonlySet<string>,
+	settings: ShapeSettings,
 ) {
 	const { charge, amount } = columns;
 	const identity = Object.keys(Object.assign({}, ...items) as IDataObject).filter((key) => {
@@ -221,7 +241,7 @@ function gatherCharges(
 		const key = JSON.stringify(identity.map((k) => text(json[k]).toLowerCase()));
 		groups.set(key, [...(groups.get(key) ?? []), index]);
 	});
-	for (const members of groups.values()) gatherOne(items, rows, columns, identity, members, leftOut);
+	for (const members of groups.values()) gatherOne(items, rows, columns, identity, members, settings);
 }
 
 function gatherOne(
@@ -230,7 +250,7 @@ function gatherOne(
 	{ charge, amount }: NonNullable<SheetShape['charges']>,
 	identity: string[],
 	members: number[],
-	leftOut: ReadonlySet<string>,
+	{ leftOut, words }: ShapeSettings,
 ) {
 	const refuse = (why: string) => {
 		for (const index of members) rows[index] = { as: 'refused', why, first: members[0] };
@@ -242,11 +262,11 @@ function gatherOne(
 		amount: items[index][amount],
 		field: chargeField(items[index][charge]) ?? '',
 	}));
-	const who = `sheet rows ${rowList(members)}`;
+	const who = words.rows(members);
 	const unknown = charges.filter((c) => !c.field);
 	if (unknown.length) {
 		return refuse(
-			`${who} are one transaction's charges, and the package does not know the charge ${unknown.map((c) => `"${c.name}" (row ${c.index + 1})`).join(', ')}: the transaction is not filed rather than filed without it; write the charge as the header words name it (docs/reading-sheets.md: "Premium", "Policy Fee", "Inspection Fee", "SL Tax", "Stamping Fee"...)`,
+			`${who} are one transaction's charges, and the package does not know the charge ${unknown.map((c) => `"${c.name}" (row ${words.row(c.index)})`).join(', ')}: the transaction is not filed rather than filed without it; write the charge as the header words name it (docs/reading-sheets.md: "Premium", "Policy Fee", "Inspection Fee", "SL Tax", "Stamping Fee"...)`,
 		);
 	}
 	const seen = new Map<string, Charge>();
@@ -254,7 +274,7 @@ function gatherOne(
 		const twice = seen.get(c.field);
 		if (twice) {
 			return refuse(
-				`${who} have the same ${identity.map((k) => `"${k}"`).join(', ')} and give ${c.field} twice (rows ${twice.index + 1} "${twice.name}" and ${c.index + 1} "${c.name}"): they may be two transactions alike in type and dates, and the package does not guess which charge belongs to which; give each transaction its own reference (e.g. a Transaction Number or Invoice Number column) or file them by hand`,
+				`${who} have the same ${identity.map((k) => `"${k}"`).join(', ')} and give ${c.field} twice (rows ${words.row(twice.index)} "${twice.name}" and ${words.row(c.index)} "${c.name}"): they may be two transactions alike in type and dates, and the package does not guess which charge belongs to which; give each transaction its own reference (e.g. a Transaction Number or Invoice Number column) or file them by hand`,
 			);
 		}
 		seen.set(c.field, c);
@@ -281,14 +301,14 @@ function gatherOne(
 				key !== charge &&
 				key !== amount &&
 				key !== 'row_number' &&
-				!leftOut.has(key.trim().toLowerCase()) &&
+				!leftOut.has(leftOutKey(key)) &&
 				!isBlankValue(value) &&
 				!isBlankValue(json[key]) &&
 				text(value) !== text(json[key]),
 		);
 		if (other) {
 			return refuse(
-				`${who} are one transaction's charges but differ in column "${other[0]}" (row ${first + 1}: ${text(json[other[0]])}, row ${index + 1}: ${text(other[1])}): the package does not choose between them; make the column agree on the transaction's rows`,
+				`${who} are one transaction's charges but differ in column "${other[0]}" (row ${words.row(first)}: ${text(json[other[0]])}, row ${words.row(index)}: ${text(other[1])}): the package does not choose between them; make the column agree on the transaction's rows`,
 			);
 		}
 		for (const [key, value] of Object.entries(items[index])) if (isBlankValue(json[key])) json[key] = value;
@@ -305,13 +325,10 @@ function gatherOne(
 	for (const c of charges.slice(1)) rows[c.index] = { as: 'charge', of: first, charge: c };
 }
 
-/**
- * What every row of the run is, read from the rows alone; `leftOut` is Columns Not to File, as
- * `leftOutKey` writes its names.
- */
+/** What every row of the run is, read from the rows alone. */
 export function readSheetShape(
 	items: IDataObject[],
-	leftOut: ReadonlySet<string> = new Set(),
+	{ leftOut = new Set(), words = BY_POSITION }: Partial<ShapeSettings> = {},
 ): SheetShape {
 	const titled = titledSheet(items);
 	if (titled) {
@@ -327,7 +344,7 @@ export function readSheetShape(
 	// A sheet of one row, or whose every row is left out, is read row by row as before.
 	if (!rows.some((r) => r.as === 'row')) return { rows: items.map(() => ({ as: 'row' })) };
 	const charges = chargeColumns(items, rows, leftOut);
-	if (charges) gatherCharges(items, rows, charges, leftOut);
+	if (charges) gatherCharges(items, rows, charges, { leftOut, words });
 	const chargeNames = charges ? [] : chargeNameColumns(items, rows);
 	return { rows, ...(charges ? { charges } : {}), ...(chargeNames.length ? { chargeNames } : {}) };
 }
