@@ -231,6 +231,12 @@ function gatherCharges(
 	const groups = new Map<string, number[]>();
 	items.forEach((json, index) => {
 		if (rows[index].as !== 'row') return;
+		// "Subtotal" or "Total Taxes" where a charge is named: a total of the policy's rows.
+		const named = text(json[charge]);
+		if (TOTAL_CELL.test(named)) {
+			rows[index] = { as: 'left out', what: SUBTOTAL_CELL.test(named) ? 'subtotal row' : 'total row' };
+			return;
+		}
 		if (isBlankValue(json[charge])) {
 			rows[index] = {
 				as: 'refused',

@@ -55,6 +55,17 @@ describe('a report read as one sheet', () => {
 		expect((alike.rows[0] as { why: string }).why).toContain('net_premium twice');
 	});
 
+	it('a subtotal that repeats the policy number, named where the charge is, is a subtotal row', () => {
+		const lines = reportCsv('T').split('\n');
+		lines[8] = 'T-1001,,,,,,,Subtotal,2202.69';
+		lines[14] = 'T-1002,Pecos River Outfitters Inc,TX,New,02/01/2026,02/01/2027,,Total Taxes,53.79';
+		const shape = readSheetShape(extractCsv(lines.join('\n'), REPORT_HEADER_LINE));
+		expect(kinds(shape.rows).slice(0, 11)).toEqual([
+			'filing', 'charge of 1', 'charge of 1', 'charge of 1', 'subtotal row',
+			'filing', 'charge of 6', 'repeated header row', 'charge of 6', 'charge of 6', 'total row',
+		]);
+	});
+
 	it('a table of transactions is read row by row as before', () => {
 		const items = [
 			{ 'Policy Number': 'A-1', Premium: '100', 'Policy Fee': '10' },
