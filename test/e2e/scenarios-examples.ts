@@ -13,6 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { api, control, invoiceBody, storedBinary, type Context, type Scenario } from './context';
 import { EXAMPLE_FILES_DIR, REPO_ROOT } from './n8n';
 import { items, json } from './runData';
+import { exampleReport, reportAsExtracted } from './scenarios-report';
 
 /** The sample bordereau as the CSV has it (the source of the XLSX), one object a row. */
 function bordereauRows(): Array<Record<string, string>> {
@@ -355,4 +356,14 @@ const exampleReconcile: Scenario = {
 	},
 };
 
-export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive, exampleReconcile];
+export const EXAMPLE_SCENARIOS: Scenario[] = [
+	exampleBordereau,
+	bordereauXlsx,
+	exampleTax,
+	exampleDocuments,
+	exampleNotify,
+	exampleNotifyActive,
+	exampleReconcile,
+	exampleReport,
+	reportAsExtracted,
+];

@@ -245,7 +245,9 @@ class Adapter {
 			this.problems.push(
 				`${this.where(field)}: this account has no transaction_effective_date feature, where the effective_date of an endorsement or cancellation is the date of the change: send the type (type_code) with this update, so the node knows whether ${date} goes in effective_date.`,
 			);
-		} else {
+		} else if (date !== text(body.effective_date)) {
+			// A New or Renewal row whose change date is its effective date is simply read
+			// (docs/reading-sheets.md): nothing to check.
 			addInvoiceWarning(
 				this.ctx,
 				this.itemIndex,

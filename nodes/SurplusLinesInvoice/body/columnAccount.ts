@@ -70,7 +70,23 @@ const shown = (value: unknown) =>
  * A column the reader does not know: listed as not used, or the row refused naming it. The
  * refusal quotes the header as written and the value, and says the three ways out.
  */
-function unknownColumn(name: string, value: unknown): ColumnAccount {
+/** A column of charge names: what its value reads as, or undefined for a charge not known. */
+export interface ChargeColumn {
+	charge?: string;
+}
+
+function unknownColumn(name: string, value: unknown, charge?: ChargeColumn): ColumnAccount {
+	// A column whose values name charges makes the row one charge of a transaction: leaving the
+	// column out or renaming it would file the charge as a transaction of its own.
+	if (charge) {
+		const reads = charge.charge ? ` ("${shown(value)}" reads as ${charge.charge})` : '';
+		return {
+			column: name,
+			value,
+			use: 'refused',
+			why: `column "${name}" (${shown(value)}): its values name charges${reads}, so the sheet has one row per charge, and this row could not be gathered with the other charges of its transaction (the package does so when one column names the charge and one other column gives its amount: docs/reading-sheets.md, "Sheets that are reports"); the row is not filed. Do not leave this column out or rename it: each charge row would then be filed as a transaction of its own. Give the sheet one column of charges beside one column of amounts, or one row per transaction with a column per charge`,
+		};
+	}
 	const zero = readAmount(value);
 	if (zero.ok && zero.value === 0) {
 		return {
@@ -170,6 +186,7 @@ export function accountColumns(
 	readings: Map<string, HeaderReading>,
 	settled: SettledColumns,
 	leftOut: ReadonlySet<string>,
+	chargeOf: (name: string, value: unknown) => ChargeColumn | undefined = () => undefined,
 ): ColumnAccount[] {
 	const refusedNames = new Set(
 		Object.keys(item).filter((name) => settled.problems.some((p) => p.includes(`"${name}"`))),
@@ -178,7 +195,12 @@ export function accountColumns(
 	for (const [name, value] of Object.entries(item)) {
 		const reading = readings.get(name);
 		let account: ColumnAccount;
-		if (leftOut.has(leftOutKey(name))) {
+		const charge = isBlankValue(value) || reading?.id ? undefined : chargeOf(name, value);
+		if (charge) {
+			// Refused even when named in Columns Not to File: left out, each charge is a transaction.
+			account = unknownColumn(name, value, charge);
+			settled.problems.push(account.why!);
+		} else if (leftOut.has(leftOutKey(name))) {
 			account = { column: name, value, use: 'left out', why: 'named in Columns Not to File' };
 		} else if (isBlankValue(value)) {
 			account = {

@@ -512,6 +512,18 @@ function readNameOnce(name: string): ColumnReading {
 	return known.length > 1 ? { ambiguous: known } : {};
 }
 
+/**
+ * The premium or fee column a value names, as a header would ("Policy Fee", "Pol Fee"), if any: a
+ * charge. Only by the names and their words, not the looser word rules, so a note such as
+ * "Premium adjusted" is not a charge.
+ */
+export function chargeNamed(value: unknown): string | undefined {
+	if (typeof value !== 'string' || !value.trim()) return undefined;
+	const match = columnForName(value);
+	if (!match || match.rank >= BY_RULES_RANK) return undefined;
+	return match.id === 'net_premium' || match.id.startsWith('fee_') ? match.id : undefined;
+}
+
 /** The column a sheet's column name feeds, if any. */
 export function columnForName(name: string): Match | undefined {
 	return readColumnName(name).match;
@@ -561,6 +573,7 @@ function kindOf(id: string): ValueKind {
 export function matchItemColumns(
 	item: IDataObject,
 	leftOut: ReadonlySet<string> = new Set(),
+	chargeColumns: ReadonlySet<string> = new Set(),
 ): MatchedColumns {
 	const candidates = new Map<string, Candidate[]>();
 	const unclear: Array<{ name: string; ids: string[] }> = [];
@@ -587,7 +600,12 @@ export function matchItemColumns(
 		);
 	}
 	checkColumnMeanings(settled);
-	const accounts = accountColumns(item, readings, settled, leftOut);
+	// A value that names a charge, or any value of a column the sheet shows to be one of charges.
+	const chargeOf = (name: string, value: unknown) => {
+		const charge = chargeNamed(value);
+		return charge || chargeColumns.has(name) ? { charge } : undefined;
+	};
+	const accounts = accountColumns(item, readings, settled, leftOut, chargeOf);
 	for (const id of READ_ONLY_COLUMNS) delete values[id];
 	return { ...settled, accounts };
 }

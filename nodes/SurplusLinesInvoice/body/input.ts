@@ -14,10 +14,10 @@ import type {
 import { dateOnly } from '../../shared/dates';
 import { inputError } from '../../shared/errors';
 import { bodyShapeProblem, jsonTextProblem } from '../../shared/inputLimits';
-import { leftOutKey } from './columnAccount';
-import { readDateColumns } from './dateColumns';
+import { chargeColumnsOf, columnsLeftOut, shapeRefusal, shapedItems } from './sheetRead';
+import { readSheetRow } from './sheetRow';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../../shared/refusals';
-import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
+import { type SheetTotals, columnsToBody } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
 import { isBlankValue } from '../../shared/values';
 import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
@@ -218,13 +218,6 @@ interface RawBody {
 	columns?: ColumnNotes;
 }
 
-/** Columns Not to File: the headers, as written, separated by commas or new lines. */
-function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
-	const raw = ctx.getNodeParameter('columnsLeftOut', i, '') as unknown;
-	const text = typeof raw === 'string' ? raw : '';
-	return new Set(text.split(/[,\n]/).map(leftOutKey).filter(Boolean));
-}
-
 /**
  * Map Columns. "Map Automatically" reads the item's own columns by name (aliases included);
  * "Map Each Column Manually" gives the values by column id. The whole parameter is read, not
@@ -234,25 +227,13 @@ function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
 function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	const columns = ctx.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
 	if (columns.mappingMode !== 'defineBelow') {
-		const dated = readDateColumns(ctx.getInputData(), i);
-		const matched = matchItemColumns(dated.item, columnsLeftOut(ctx, i));
-		// A day-first column's rule names the field its column filled.
-		for (const rule of dated.rules) {
-			rule.field =
-				Object.keys(matched.names).find((id) => matched.names[id] === rule.column) ?? rule.field;
-		}
-		matched.rules.push(...dated.rules);
-		matched.problems.push(...dated.problems);
-		const { body, sources, totals } = columnsToBody(matched.values, matched.names);
-		// A required column that matched but is empty is named; one that matched nothing says
-		// which names would have.
-		const unmatched: Record<string, string[]> = {};
-		for (const [id, names] of Object.entries(requiredColumnNames())) {
-			if (matched.names[id]) sources[id] ??= matched.names[id];
-			else unmatched[id] = names;
-		}
-		const columns = { ignored: matched.ignored, rules: matched.rules, accounts: matched.accounts };
-		return { raw: body, sources, problems: matched.problems, names: unmatched, totals, columns };
+		// The run's rows read as one sheet first: a refusal for its shape is the row's only reason.
+		const refused = shapeRefusal(ctx, i);
+		if (refused) throw inputError(ctx, [refused], { itemIndex: i });
+		return readSheetRow(shapedItems(ctx) ?? ctx.getInputData(), i, {
+			leftOut: columnsLeftOut(ctx, i),
+			chargeColumns: chargeColumnsOf(ctx),
+		});
 	}
 	const names = Object.fromEntries(
 		(columns.schema ?? []).map((f: ResourceMapperField) => [f.id, f.displayName]),

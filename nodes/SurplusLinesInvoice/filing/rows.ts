@@ -11,6 +11,7 @@ import type { OperationModule } from '../../shared/router';
 import { sheetRow } from '../../shared/sheetRows';
 import { takeColumnNotes, takeInvoiceWarnings } from '../body/warnings';
 import { readRawBody } from '../body/input';
+import { chargesOf, notATransaction } from '../body/sheetRead';
 
 const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
 
@@ -40,7 +41,7 @@ function withWarnings(
 	itemIndex: number,
 ): INodeExecutionData {
 	const warnings = takeInvoiceWarnings(ctx, itemIndex);
-	const columns = takeColumnNotes(ctx, itemIndex);
+	const columns = { ...takeColumnNotes(ctx, itemIndex), ...chargesOf(ctx, itemIndex) };
 	if (warnings.length) item.json = { ...item.json, _warnings: warnings };
 	if (Object.keys(columns).length) item.json = { ...item.json, ...columns };
 	return item;
@@ -60,12 +61,17 @@ function pairedIndex(item: INodeExecutionData, fallback: number): number {
 /** An operation whose items carry their row's identity (errors) and warnings (results). */
 export function withRowResults(module: OperationModule, mode: 'full' | 'partial'): OperationModule {
 	const { execute, executeAll, check } = module;
+	// A row the sheet's shape says is not a transaction (sheetRead.ts) is not checked or sent: its
+	// item says what it is. (Create Many, which reads all rows itself, asks the same.)
+	const notFiled = (ctx: IExecuteFunctions, itemIndex: number) =>
+		mode === 'full' ? notATransaction(ctx, itemIndex) : undefined;
 	// Everything else the module says (order, words, items in flight, reads) is kept as it is.
 	return {
 		...module,
 		check:
 			check &&
 			async function (this: IExecuteFunctions, itemIndex: number) {
+				if (notFiled(this, itemIndex)) return;
 				try {
 					await check.call(this, itemIndex);
 				} catch (error) {
@@ -76,6 +82,8 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 		execute:
 			execute &&
 			async function (this: IExecuteFunctions, itemIndex: number) {
+				const asRead = notFiled(this, itemIndex);
+				if (asRead) return [{ json: asRead }];
 				try {
 					const items = await execute.call(this, itemIndex);
 					return items.map((item) => withWarnings(this, item, itemIndex));

@@ -20,6 +20,8 @@ export const ANSWERS = {
 	notFiled: 'not filed',
 	cannotTell: 'cannot tell',
 	refused: 'refused',
+	/** A report's blank, total or repeated-header row, or a charge row gathered into another row's filing. */
+	notATransaction: 'not a transaction',
 	notRead: 'not read yet',
 	notOnSheet: 'on the service, not on the sheet',
 } as const;
@@ -33,6 +35,8 @@ export interface SheetRow {
 	policy?: string;
 	/** Check Sheet's reasons for a refused row. */
 	reasons?: string[];
+	/** How the sheet reader read a row that is no transaction of its own (body/sheetRead.ts). */
+	asRead?: IDataObject;
 	/** The canonical create body (as Create compares it) and the row's mark. */
 	body?: IDataObject;
 	mark?: string;
@@ -115,7 +119,8 @@ export function reconcileRows(
 	const base = (row: SheetRow): IDataObject => ({ row: row.row, policy_number: row.policy ?? null });
 
 	for (const row of rows) {
-		if (row.reasons) answers.set(row.index, { ...base(row), answer: ANSWERS.refused, reasons: row.reasons });
+		if (row.asRead) answers.set(row.index, { ...base(row), answer: ANSWERS.notATransaction, ...row.asRead });
+		else if (row.reasons) answers.set(row.index, { ...base(row), answer: ANSWERS.refused, reasons: row.reasons });
 		else if (!listed.has(policyKey(row.policy)))
 			answers.set(row.index, {
 				...base(row),

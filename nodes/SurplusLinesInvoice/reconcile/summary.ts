@@ -26,13 +26,14 @@ export function reconcileSummary(
 		notFiled: count(ANSWERS.notFiled),
 		cannotTell: count(ANSWERS.cannotTell),
 		refused: count(ANSWERS.refused),
+		notATransaction: count(ANSWERS.notATransaction),
 		notRead: count(ANSWERS.notRead),
 		notOnSheet: notOnSheet.length,
 	};
 	const filings = [...rows.map((r) => r.json.filing_state), ...notOnSheet.map((i) => (i.filing as IDataObject | undefined)?.state_status)];
 	const rejected = filings.filter((state) => typeof state === 'string' && REJECTED.has(state)).length;
 	const parts = [
-		`${n(counts.filed)} rows filed as the sheet says, ${n(counts.differently)} differently, ${n(counts.notFiled)} not filed, ${n(counts.cannotTell)} cannot tell${counts.refused ? `, ${n(counts.refused)} refused by the sheet’s own rules` : ''}`,
+		`${n(counts.filed)} rows filed as the sheet says, ${n(counts.differently)} differently, ${n(counts.notFiled)} not filed, ${n(counts.cannotTell)} cannot tell${counts.refused ? `, ${n(counts.refused)} refused by the sheet’s own rules` : ''}${counts.notATransaction ? `, ${n(counts.notATransaction)} not transactions (report lines, or charges of another row’s filing)` : ''}`,
 		`${n(counts.notOnSheet)} invoices on the service not on the sheet`,
 		`${n(rejected)} filings rejected by their state`,
 	];

@@ -294,6 +294,14 @@ describe('transaction_effective_date on an account without the feature', () => {
 		]);
 	});
 
+	it('on a NEW transaction a date of change equal to its effective date is simply read, with no warning (docs/reading-sheets.md)', async () => {
+		lookups([]);
+		creates();
+		const { output } = await run(jsonParams('create', noLookFirst), { items: [row({ transaction_effective_date: '2026-01-01' })] });
+		expect(output![0].json.id).toBeDefined();
+		expect(output![0].json._warnings).toBeUndefined();
+	});
+
 	it('Update: with the type it is adapted; without the type it fails before the PUT', async () => {
 		lookups([]);
 		const puts: IDataObject[] = [];

@@ -120,6 +120,11 @@ describe('values as agency-management systems export them', () => {
 		expect(read.ok && read.value?.code).toBe(type);
 	});
 
+	it.each(['CAN', 'Can', 'CXL', 'CNX', 'CNCL', 'CANC', 'Canx', 'Cancel'])('the cancellation abbreviation %s is a cancellation', (code) => {
+		const read = readTransaction(code);
+		expect(read.ok && read.value?.code).toBe('CANCELLATION');
+	});
+
 	it.each([['AUD', 'audit'], ['REI', 'reinstatement'], ['REW', 'rewrite'], ['NBQ', 'quote'], ['RIX', 'reissue']])('the ACORD code %s is refused with the reason (%s)', (code, why) => {
 		expect(readTransaction(code)).toEqual({ ok: false, message: expect.stringContaining(why) });
 	});

@@ -10,6 +10,7 @@ import { readErrorInfo } from '../../../shared/errors';
 import { PATHS } from '../../../shared/service';
 import { refusedRowsMessage, sheetRow } from '../../../shared/sheetRows';
 import { readInvoiceInput, readRawBody, type InvoiceInput } from '../../body/input';
+import { chargesOf, notATransaction } from '../../body/sheetRead';
 import { takeColumnNotes, takeInvoiceWarnings } from '../../body/warnings';
 import { canonicalInvoice } from '../../filing/canonical';
 import { idempotencyKeyFor } from '../../filing/idempotency';
@@ -47,7 +48,7 @@ export type SheetRowReading =
 	| { reasons: string[] };
 
 /** Reads one row as Create would, before the account's look-ups and any call (Reconcile Sheet too). */
-export function readSheetRow(ctx: IExecuteFunctions, index: number): SheetRowReading {
+export function readRowAsCreate(ctx: IExecuteFunctions, index: number): SheetRowReading {
 	try {
 		const input = readInvoiceInput(ctx, index);
 		const body = canonicalInvoice(input.body);
@@ -62,11 +63,17 @@ export function readSheetRow(ctx: IExecuteFunctions, index: number): SheetRowRea
 /** One row as Create would read it, before the account's look-ups and any call. */
 function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
 	const json: IDataObject = { row: sheetRow(ctx, index) };
-	const read = readSheetRow(ctx, index);
+	const asRead = notATransaction(ctx, index);
+	if (asRead) {
+		const result =
+			asRead.outcome === 'charge' ? `charge of row ${String(asRead.chargeOf)}'s filing` : 'left out';
+		return { ...json, result, reasons: [asRead.outcomeNote], sheetRead: asRead.sheetRead, notChecked: NOT_CHECKED };
+	}
+	const read = readRowAsCreate(ctx, index);
 	if (read.reasons) Object.assign(json, { result: 'refused', reasons: read.reasons });
 	else {
 		const { input, body } = read;
-		Object.assign(json, { result: 'would be sent', body, columns: input.sources });
+		Object.assign(json, { result: 'would be sent', body, columns: input.sources, ...chargesOf(ctx, index) });
 		if (input.converted.length) json._converted = input.converted as unknown as IDataObject[];
 	}
 	const warnings = takeInvoiceWarnings(ctx, index);

@@ -21,6 +21,7 @@ import {
 	refusalInSheetWords,
 	type InvoiceInput,
 } from '../../body/input';
+import { notATransaction } from '../../body/sheetRead';
 import { canonicalInvoice } from '../../filing/canonical';
 import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
 import { refuseSameKeyOtherRow } from '../../filing/sameRun';
@@ -136,7 +137,14 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// Every row's local checks first: a bad row stops the run before any call, the look-ups an
 	// account adaptation makes included.
 	const read: Array<{ index: number; input: InvoiceInput; choice: IdempotencyChoice }> = [];
+	// Rows the sheet's shape says are not transactions (totals, charges of another row's filing).
+	const notTransactions = new Map<number, IDataObject>();
 	for (let index = 0; index < count; index++) {
+		const asRead = notATransaction(this, index);
+		if (asRead) {
+			notTransactions.set(index, asRead);
+			continue;
+		}
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
 			const input = readInvoiceInput(this, index);
@@ -194,6 +202,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		}
 	}
 	const output = new Array<INodeExecutionData>(count);
+	for (const [index, json] of notTransactions) output[index] = { json, pairedItem: { item: index } };
 	const counts = emptyCounts(count);
 	for (const failure of failures) {
 		output[failure.index] = errorItem(failure.error, failure.index, this.getNode());

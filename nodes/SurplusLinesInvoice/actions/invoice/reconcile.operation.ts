@@ -13,7 +13,8 @@ import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '
 import { inPeriod, readListing, type ListingSettings, type Period } from '../../reconcile/listing';
 import { reconcileSummary } from '../../reconcile/summary';
 import { bodyProperties } from './body.description';
-import { policyOf, readSheetRow } from './checkSheet.operation';
+import { notATransaction } from '../../body/sheetRead';
+import { policyOf, readRowAsCreate } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -116,7 +117,12 @@ function readRows(ctx: IExecuteFunctions): SheetRow[] {
 	const rows: SheetRow[] = [];
 	for (let index = 0; index < ctx.getInputData().length; index++) {
 		const row = sheetRow(ctx, index);
-		const read = readSheetRow(ctx, index);
+		const asRead = notATransaction(ctx, index);
+		if (asRead) {
+			rows.push({ index, row, asRead });
+			continue;
+		}
+		const read = readRowAsCreate(ctx, index);
 		if (read.reasons) {
 			const policy = policyOf(ctx, index);
 			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
