@@ -31,9 +31,10 @@ describe('dates to the service', () => {
 	it('every invoice date in the panel is n8n’s date picker', () => {
 		const dates = new SurplusLinesInvoice().description.properties
 			.flatMap((p): INodeProperties[] => [p, ...((p.options ?? []) as INodeProperties[])])
-			.filter((p) => /Date$/.test(p.name));
+			// A dropdown's choices ({ name, value }) have no type: only fields are pickers.
+			.filter((p) => 'type' in p && /Date$|^period(From|To)$/.test(p.name));
 		expect(new Set(dates.map((p) => p.name))).toEqual(
-			new Set(['effectiveDate', 'expirationDate', 'invoiceDate', 'transactionEffectiveDate']),
+			new Set(['effectiveDate', 'expirationDate', 'invoiceDate', 'transactionEffectiveDate', 'periodFrom', 'periodTo']),
 		);
 		expect(dates.every((p) => p.type === 'dateTime')).toBe(true);
 	});
