@@ -65,7 +65,7 @@ describe('Create', () => {
 			_replayed: true,
 		});
 		reread.done();
-		expect(hints).toEqual(['1 of 1 rows was already filed (1 replayed by the service); nothing was filed twice.']);
+		expect(hints).toEqual(['Of 1 row: 1 already filed (1 replayed by the service); nothing was filed twice.']);
 	});
 
 	it('Replayed Invoices Show: The First Filing’s Reply makes no call and says what the item shows', async () => {
@@ -258,10 +258,14 @@ describe('Bill Taxes From Preview', () => {
 		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', billed)
 			.reply(201, envelope(invoiceFor(billed, 1040)));
-		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+		const { output, error, run: result } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
 		expect(error).toBeUndefined();
 		expect(output![0].json.fees).toEqual(billed.fees);
 		expect(output![0].json._previewNotes).toEqual(['State TX is not supported for filing']);
+		// The run's summary counts it: a lead must follow the state's own process for it.
+		expect(hintsOf(result).map((h) => h.message)).toContain(
+			"Of 1 row: 1 filed, 1 row of those filed not filed electronically in its state (TX): the service prepares that filing for the state's own process; nothing was filed twice.",
+		);
 		p.done();
 		c.done();
 	});
