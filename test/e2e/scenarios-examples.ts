@@ -4,7 +4,7 @@
  * a manual run and once activated in `n8n start`.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import ExcelJS from 'exceljs';
@@ -47,10 +47,21 @@ async function readResultsWorkbook(ctx: Context): Promise<IDataObject[]> {
 
 let firstWorkbook: IDataObject[] = [];
 
+/** The example's filing node: refused rows leave by its error output. */
+const CREATE = 'Create Invoice (Bill Taxes From Preview)';
+/** The example's last step before the workbook: every row, filed or refused, in the sheet's order. */
+const RESULTS = 'In Sheet Order';
+
+/** How many items left by each output of a node ([success, error]), as the canvas counts them. */
+function outputCounts(run: Parameters<typeof json>[0], node: string): number[] {
+	return [json(run, node, 0).length, json(run, node, 1).length];
+}
+
 /**
  * The bordereau example files the sheet with Map Columns in "Map Automatically" mode (no
- * expression) and writes a results workbook beside the input; it runs twice, and the second run
- * files nothing again and replaces the workbook with its own outcomes.
+ * expression), sends refused rows to its error output and writes a results workbook beside the
+ * input from both branches; it runs twice, and the second run files nothing again and replaces the
+ * workbook with its own outcomes.
  */
 const exampleBordereau: Scenario = {
 	name: 'example: bordereau from disk',
@@ -66,26 +77,29 @@ const exampleBordereau: Scenario = {
 		const sheet = bordereauRows();
 		assert.equal(sheet.length, 25);
 		assert.equal(json(run, 'Extract Rows From CSV').length, 25, 'one item per row read from the file on disk');
-		const results = json(run, 'Result per Row');
+		// The canvas counts the branches: 20 filed, 5 refused.
+		assert.deepEqual(outputCounts(run, CREATE), [20, 5], 'the refused rows leave by the error output');
+		const results = json(run, RESULTS);
 		assert.deepEqual(
-			results.map((r) => r['Policy #']),
-			sheet.map((r) => r['Policy #']),
-			'every row comes out, in the sheet order',
+			results.map((r) => [r.Row, r['Policy Number']]),
+			sheet.map((r, i) => [i + 2, r['Policy #']]),
+			"every row comes out, in the sheet's order, numbered as the file's lines (header = 1)",
 		);
 		// TX: 4.85% tax and 0.04% stamping on 12,000 premium + 150 policy fee, plus that fee.
 		// 12,150 × 4.85% = 589.275 → 589.28; × 0.04% = 4.86; 150 + 589.28 + 4.86 = 744.14.
 		assert.equal(results[0]['Taxes and Fees Billed'], 744.14);
 		// Map Automatically read the sheet's forms, and says so on the item.
-		const [created] = json(run, 'Create Invoice (Bill Taxes From Preview)');
+		const [created] = json(run, CREATE);
 		assert.deepEqual(
 			(created._converted as Array<{ field: string; from: string; to: string }>).map((c) => `${c.field}: ${c.from} → ${c.to}`),
 			['effective_date: 03/01/2026 → 2026-03-01', 'expiration_date: 03/01/2027 → 2027-03-01', 'type_code: New → NEW'],
 		);
 		const refused = results.filter((r) => r.Outcome === 'refused');
-		assert.deepEqual(refused.map((r) => r['Policy #']), Object.keys(BAD_ROWS), 'exactly the bad rows are refused');
+		assert.deepEqual(refused.map((r) => r['Policy Number']), Object.keys(BAD_ROWS), 'exactly the bad rows are refused');
 		for (const row of refused) {
-			const policy = String(row['Policy #']);
-			assert.match(`${String(row['Refused Field'])}: ${String(row.Reason)}`, BAD_ROWS[policy], `${policy}: ${String(row['Refused Field'])}: ${String(row.Reason)}`);
+			const policy = String(row['Policy Number']);
+			assert.match(String(row.Reason), BAD_ROWS[policy], `${policy}: ${String(row.Reason)}`);
+			assert.equal(row['Taxes and Fees Billed'], 'not billed');
 		}
 		// The service holds exactly the 20 good rows, with the sheet's values turned into the API's.
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
@@ -96,8 +110,8 @@ const exampleBordereau: Scenario = {
 		// row's id is the one the service holds for its policy.
 		const filed = results.filter((r) => r.Outcome !== 'refused');
 		assert.deepEqual(
-			filed.map((r) => [r['Invoice ID'], r.Outcome]),
-			filed.map((r) => [storedIds.get(String(r['Policy #'])), 'filed']),
+			filed.map((r) => [String(r['Invoice ID']), r.Outcome]),
+			filed.map((r) => [storedIds.get(String(r['Policy Number'])), 'filed']),
 			'the 20 good rows are filed once each, each with its own invoice',
 		);
 		assert.equal(new Set(filed.map((r) => r['Invoice ID'])).size, 20, 'twenty distinct invoices');
@@ -121,22 +135,88 @@ const exampleBordereau: Scenario = {
 		assert.equal(renewal.data.policy_number, 'BDX-26-0103');
 		assert.equal((renewal.data.type as { name: string }).name, 'Renewal', '"Renewal" in the sheet, sent as RENEWAL');
 
-		// The workbook of the first run: the Result per Row items as cells, one row per input row.
+		// The workbook of the first run: the rows as the results step gave them, one row per input row.
 		const workbook = firstWorkbook;
 		const asCells = (row: IDataObject): IDataObject => Object.fromEntries(Object.entries(row).map(([name, v]) => [name, v ?? '']));
-		assert.deepEqual(workbook.map(asCells), results.map(asCells), 'the workbook holds every row as Result per Row gave it');
+		assert.deepEqual(workbook.map(asCells), results.map(asCells), 'the workbook holds every row as the results step gave it');
 		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
-			assert.equal(row['Invoice ID'], storedIds.get(String(row['Policy #'])), `${String(row['Policy #'])}: the sandbox's invoice id`);
+			assert.equal(String(row['Invoice ID']), storedIds.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: the sandbox's invoice id`);
 		}
 		// The second run replaced it: the same invoices, now replayed (t2 key with idempotency); the same refusals.
 		const second = await readResultsWorkbook(ctx);
-		assert.deepEqual(second.map((r) => r['Policy #']), sheet.map((r) => r['Policy #']), 'one row per input row, in order');
+		assert.deepEqual(second.map((r) => r['Policy Number']), sheet.map((r) => r['Policy #']), 'one row per input row, in order');
 		assert.deepEqual(
 			second.map((r) => [r['Invoice ID'], r.Outcome, r.Reason]),
 			workbook.map((r) => [r['Invoice ID'], r.Outcome === 'filed' ? 'replayed' : r.Outcome, r.Reason]),
 			"the second run's outcomes: filed rows replayed with their ids, refused rows refused again",
 		);
-		assert.equal(json(runs[1], 'Result per Row').length, 25);
+		assert.deepEqual(outputCounts(runs[1], CREATE), [20, 5]);
+		// One summary sentence over the second run, no count contradicting the warning's list.
+		const hints = ((runs[1].data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
+		assert.ok(
+			hints.includes('Of 25 rows: 20 already filed (20 replayed by the service), 5 refused (error items, listed in the warning); nothing was filed twice.'),
+			`the second run's summary: ${JSON.stringify(hints)}`,
+		);
+		// Behind Extract from File the rows are the file's lines: no word on how they are counted.
+		assert.ok(hints.some((h) => /^5 of 25 rows refused: rows 6 \(item 4, policy BDX-26-0105\), /.test(h) && !/Rows are counted/.test(h)), JSON.stringify(hints));
+	},
+};
+
+/**
+ * A sheet of the user's own: other headers than the sample's, the same example unchanged. Its
+ * rows are the file's lines 2-7; line 5 is refused (a misspelled state).
+ */
+const OWN_SHEET = [
+	'Policy No,Named Insured,Risk State,Trans Type,Eff Date,Exp Date,Gross Premium,Carrier NAIC',
+	'OWN-26-01,Cedar Lane Storage LLC,TX,New Business,03/01/2026,03/01/2027,"$18,400.00",90001',
+	'OWN-26-02,Harbor Point Marine Inc,CA,New Business,03/01/2026,03/01/2027,"$9,250.00",90003',
+	'OWN-26-03,Blue Mesa Roofing Co,TX,Renewal,03/01/2026,03/01/2027,"$4,100.00",90001',
+	'OWN-26-04,Gulf Breeze Rentals LLC,Flordia,New Business,03/01/2026,03/01/2027,"$7,600.00",90001',
+	'OWN-26-05,Pine Ridge Builders Inc,NY,Renewal,03/01/2026,03/01/2027,"$12,000.00",90003',
+	'OWN-26-06,Red Rock Outfitters LLC,TX,New Business,03/01/2026,03/01/2027,"$2,500.00",90001',
+];
+let sampleText = '';
+
+const exampleBordereauOwnHeaders: Scenario = {
+	name: 'example: bordereau with other headers',
+	workflow: 'file-spreadsheet-rows-as-invoices.json',
+	example: true,
+	// The example reads sample-bordereau.csv: for this run it holds the user's own sheet.
+	before(ctx) {
+		const file = join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau.csv');
+		sampleText = readFileSync(file, 'utf8');
+		writeFileSync(file, `${OWN_SHEET.join('\n')}\n`);
+		return Promise.resolve();
+	},
+	after(ctx) {
+		writeFileSync(join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau.csv'), sampleText);
+	},
+	async check(run, ctx) {
+		assert.deepEqual(outputCounts(run, CREATE), [5, 1], 'the canvas: 5 filed, 1 on the error branch');
+		const [refusedItem] = json(run, CREATE, 1);
+		assert.match(JSON.stringify(refusedItem.error), /Column \\"Risk State\\": \\"Flordia\\" is not a US state code or name/);
+		const workbook = await readResultsWorkbook(ctx);
+		assert.deepEqual(
+			workbook.map((r) => [r.Row, r['Policy Number'], r.Outcome]),
+			[
+				[2, 'OWN-26-01', 'filed'],
+				[3, 'OWN-26-02', 'filed'],
+				[4, 'OWN-26-03', 'filed'],
+				[5, 'OWN-26-04', 'refused'],
+				[6, 'OWN-26-05', 'filed'],
+				[7, 'OWN-26-06', 'filed'],
+			],
+			"the workbook names every row by the file's line and its policy number, whatever the headers",
+		);
+		assert.match(String(workbook[3].Reason), /Column "Risk State": "Flordia" is not a US state code or name/);
+		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
+		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
+		const ids = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
+		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
+			assert.equal(String(row['Invoice ID']), ids.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: its invoice`);
+		}
+		const hints = ((run.data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
+		assert.ok(hints.some((h) => h.startsWith('1 of 6 rows refused: row 5 (item 3, policy OWN-26-04).')), JSON.stringify(hints));
 	},
 };
 
@@ -294,4 +374,4 @@ const exampleNotifyActive: Scenario = {
 	},
 };
 
-export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive];
+export const EXAMPLE_SCENARIOS: Scenario[] = [exampleBordereau, exampleBordereauOwnHeaders, bordereauXlsx, exampleTax, exampleDocuments, exampleNotify, exampleNotifyActive];

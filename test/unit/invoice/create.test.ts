@@ -63,6 +63,8 @@ describe('Create', () => {
 			outcome: 'replayed',
 			outcomeNote: 'The service returned the first filing for this Idempotency-Key; the invoice was read again and shows its status now.',
 			_replayed: true,
+			// Its row, as a sheet with a header row shows it (the first item is row 2).
+			sheetRow: 2,
 		});
 		reread.done();
 		expect(hints).toEqual(['Of 1 row: 1 already filed (1 replayed by the service); nothing was filed twice.']);

@@ -5,13 +5,12 @@
  * node classes in n8n's engine.
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { TEST_API } from '../../helpers/serviceReplies';
 import { doc, run as runDocument } from '../document/helpers';
 import { API, KEYS, NUMBERING, envelope, failure, hintsOf, invoiceFor, jsonParams, meReply, row, run, setupSuite } from '../invoice/helpers';
 import { numberingNote, sheetRow as rowOf } from '../../../nodes/shared/sheetRows';
-import type { IExecuteFunctions } from 'n8n-workflow';
 
 setupSuite();
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
