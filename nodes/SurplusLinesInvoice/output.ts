@@ -141,8 +141,9 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 	if (counts.refused > 0) parts.push(`${counts.refused} refused (error items, listed in the warning)`);
 	const states = [...new Set(counts.notElectronic)].sort();
 	if (states.length) {
+		const one = counts.notElectronic.length === 1;
 		parts.push(
-			`${rowsWord(counts.notElectronic.length)} of those filed not filed electronically in ${states.length === 1 ? 'its state' : 'their states'} (${states.join(', ')}): the service prepares ${counts.notElectronic.length === 1 ? 'that filing' : 'those filings'} for the state's own process`,
+			`${counts.notElectronic.length} not filed electronically in ${one ? 'its' : 'their'} state (${states.join(', ')}): the service prepares ${one ? 'that filing' : 'those filings'} for the state's own process`,
 		);
 	}
 	const twice = counts.sentAgain > 0 ? '' : '; nothing was filed twice';

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import ExcelJS from 'exceljs';
 import type { IDataObject } from 'n8n-workflow';
 
 import { api, control, invoiceBody, storedBinary, type Context, type Scenario } from './context';
 import { EXAMPLE_FILES_DIR, REPO_ROOT } from './n8n';
 import { items, json } from './runData';
+import { OWN_SHEET, OWN_SHEET_REFUSAL, OWN_SHEET_RESULTS, readResultsWorkbook as readSharedWorkbook } from './ownSheet';
 
 /** The sample bordereau as the CSV has it (the source of the XLSX), one object a row. */
 function bordereauRows(): Array<Record<string, string>> {
@@ -33,17 +33,8 @@ const BAD_ROWS: Record<string, RegExp> = {
 	'BDX-26-0123': /Column "NAIC".*99999/,
 };
 
-/** The results workbook the bordereau example writes next to its input, as rows of cell values. */
-async function readResultsWorkbook(ctx: Context): Promise<IDataObject[]> {
-	const workbook = new ExcelJS.Workbook();
-	await workbook.xlsx.readFile(join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau-results.xlsx'));
-	const sheet = workbook.getWorksheet('Results');
-	assert.ok(sheet, 'the workbook has a sheet named Results');
-	const rows: unknown[][] = [];
-	sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-	const [header, ...body] = rows;
-	return body.map((cells) => Object.fromEntries((header as string[]).map((name, i) => [name, cells[i] ?? ''])));
-}
+/** The results workbook the bordereau example writes next to its input. */
+const readResultsWorkbook = (ctx: Context) => readSharedWorkbook(join(ctx.userFolder, EXAMPLE_FILES_DIR));
 
 let firstWorkbook: IDataObject[] = [];
 
@@ -154,7 +145,10 @@ const exampleBordereau: Scenario = {
 		// One summary sentence over the second run, no count contradicting the warning's list.
 		const hints = ((runs[1].data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
 		assert.ok(
-			hints.includes('Of 25 rows: 20 already filed (20 replayed by the service), 5 refused (error items, listed in the warning); nothing was filed twice.'),
+			// The sample's KY, NE, NH and SC rows go to states the service does not file with electronically.
+			hints.includes(
+				"Of 25 rows: 20 already filed (20 replayed by the service), 5 refused (error items, listed in the warning), 4 not filed electronically in their state (KY, NE, NH, SC): the service prepares those filings for the state's own process; nothing was filed twice.",
+			),
 			`the second run's summary: ${JSON.stringify(hints)}`,
 		);
 		// Behind Extract from File the rows are the file's lines: no word on how they are counted.
@@ -162,26 +156,13 @@ const exampleBordereau: Scenario = {
 	},
 };
 
-/**
- * A sheet of the user's own: other headers than the sample's, the same example unchanged. Its
- * rows are the file's lines 2-7; line 5 is refused (a misspelled state).
- */
-const OWN_SHEET = [
-	'Policy No,Named Insured,Risk State,Trans Type,Eff Date,Exp Date,Gross Premium,Carrier NAIC',
-	'OWN-26-01,Cedar Lane Storage LLC,TX,New Business,03/01/2026,03/01/2027,"$18,400.00",90001',
-	'OWN-26-02,Harbor Point Marine Inc,CA,New Business,03/01/2026,03/01/2027,"$9,250.00",90003',
-	'OWN-26-03,Blue Mesa Roofing Co,TX,Renewal,03/01/2026,03/01/2027,"$4,100.00",90001',
-	'OWN-26-04,Gulf Breeze Rentals LLC,Flordia,New Business,03/01/2026,03/01/2027,"$7,600.00",90001',
-	'OWN-26-05,Pine Ridge Builders Inc,NY,Renewal,03/01/2026,03/01/2027,"$12,000.00",90003',
-	'OWN-26-06,Red Rock Outfitters LLC,TX,New Business,03/01/2026,03/01/2027,"$2,500.00",90001',
-];
 let sampleText = '';
 
 const exampleBordereauOwnHeaders: Scenario = {
 	name: 'example: bordereau with other headers',
 	workflow: 'file-spreadsheet-rows-as-invoices.json',
 	example: true,
-	// The example reads sample-bordereau.csv: for this run it holds the user's own sheet.
+	// The example reads sample-bordereau.csv: for this run it holds the user's own sheet (ownSheet.ts).
 	before(ctx) {
 		const file = join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau.csv');
 		sampleText = readFileSync(file, 'utf8');
@@ -192,23 +173,16 @@ const exampleBordereauOwnHeaders: Scenario = {
 		writeFileSync(join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau.csv'), sampleText);
 	},
 	async check(run, ctx) {
-		assert.deepEqual(outputCounts(run, CREATE), [5, 1], 'the canvas: 5 filed, 1 on the error branch');
+		assert.deepEqual(outputCounts(run, CREATE), [5, 2], 'the canvas: 5 filed, 2 on the error branch');
 		const [refusedItem] = json(run, CREATE, 1);
-		assert.match(JSON.stringify(refusedItem.error), /Column \\"Risk State\\": \\"Flordia\\" is not a US state code or name/);
+		assert.match(((refusedItem.error as IDataObject).fields as string[]).join('; '), OWN_SHEET_REFUSAL);
 		const workbook = await readResultsWorkbook(ctx);
 		assert.deepEqual(
 			workbook.map((r) => [r.Row, r['Policy Number'], r.Outcome]),
-			[
-				[2, 'OWN-26-01', 'filed'],
-				[3, 'OWN-26-02', 'filed'],
-				[4, 'OWN-26-03', 'filed'],
-				[5, 'OWN-26-04', 'refused'],
-				[6, 'OWN-26-05', 'filed'],
-				[7, 'OWN-26-06', 'filed'],
-			],
+			OWN_SHEET_RESULTS,
 			"the workbook names every row by the file's line and its policy number, whatever the headers",
 		);
-		assert.match(String(workbook[3].Reason), /Column "Risk State": "Flordia" is not a US state code or name/);
+		assert.match(String(workbook[3].Reason), OWN_SHEET_REFUSAL);
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
 		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
 		const ids = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
@@ -216,7 +190,8 @@ const exampleBordereauOwnHeaders: Scenario = {
 			assert.equal(String(row['Invoice ID']), ids.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: its invoice`);
 		}
 		const hints = ((run.data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
-		assert.ok(hints.some((h) => h.startsWith('1 of 6 rows refused: row 5 (item 3, policy OWN-26-04).')), JSON.stringify(hints));
+		assert.ok(hints.some((h) => h.startsWith('2 of 7 rows refused: rows 5 (item 3, policy OWN-26-04), 8 (item 6, policy OWN-26-07).')), JSON.stringify(hints));
+		assert.ok(hints.includes('Of 7 rows: 5 filed, 2 refused (error items, listed in the warning); nothing was filed twice.'), JSON.stringify(hints));
 	},
 };
 

@@ -266,7 +266,7 @@ describe('Bill Taxes From Preview', () => {
 		expect(output![0].json._previewNotes).toEqual(['State TX is not supported for filing']);
 		// The run's summary counts it: a lead must follow the state's own process for it.
 		expect(hintsOf(result).map((h) => h.message)).toContain(
-			"Of 1 row: 1 filed, 1 row of those filed not filed electronically in its state (TX): the service prepares that filing for the state's own process; nothing was filed twice.",
+			"Of 1 row: 1 filed, 1 not filed electronically in its state (TX): the service prepares that filing for the state's own process; nothing was filed twice.",
 		);
 		p.done();
 		c.done();
