@@ -122,7 +122,7 @@ describe('Watch List: Look for Changes', () => {
 		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'S' })
 			.reply(200, listing([invoice(60, 'S', 'success', 'confirmed'), invoice(61, 'S', 'sent', 'sent')]));
 		const { output, run: executed } = await look(items, 't2');
-		const said = '2 invoices watched: none changed since the last look. Nothing to post: each row starts from its invoice as filed, so a move made since was already seen by an earlier look (this workflow\'s or another\'s on the same table).';
+		const said = '2 invoices watched: none changed since the last look. Nothing to post: each row starts from its invoice as it was recorded, so a move made since was already seen by an earlier look (this workflow\'s or another\'s on the same table).';
 		expect(hintsOf(executed).map((h) => h.message)).toEqual([said]);
 		expect((output![0].json.look as IDataObject).said).toBe(said);
 

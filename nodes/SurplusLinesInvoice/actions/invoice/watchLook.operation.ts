@@ -86,7 +86,7 @@ function lookSentence(results: IDataObject[], watched: number, waiting: number):
 	if (changed.length) return head;
 	// A row starts from the invoice as filed: a move after the filing is a change for the first
 	// workflow that looks, and only for it (the update takes once).
-	return `${head} Nothing to post: each row starts from its invoice as filed, so a move made since was already seen by an earlier look (this workflow's or another's on the same table).`;
+	return `${head} Nothing to post: each row starts from its invoice as it was recorded, so a move made since was already seen by an earlier look (this workflow's or another's on the same table).`;
 }
 
 /** All rows at once: which to read is chosen over the whole list. */
