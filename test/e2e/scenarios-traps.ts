@@ -289,8 +289,9 @@ async function checkSheetRead(run: Run, ctx: Context): Promise<void> {
 	assert.equal(out.length, ROWS.length, 'Check Sheet: one item per row');
 	for (const [n, row] of ROWS.entries()) {
 		const { json, row: paired } = out[n];
-		const label = `Check Sheet row ${n + 1} (${row.trap})`;
-		assert.deepEqual([paired, json.row], [n, n + 1], `${label}: paired with its own row`);
+		// The row as the file shows it: the header is line 1, item 0 is row 2.
+		const label = `Check Sheet row ${n + 2} (${row.trap})`;
+		assert.deepEqual([paired, json.row], [n, n + 2], `${label}: paired with its own row`);
 		if ('refused' in row.expect) {
 			assert.equal(json.result, 'refused', `${label}: ${show(json)}`);
 			assert.ok(((json.reasons ?? []) as string[]).some((r) => r.includes((row.expect as { refused: string }).refused)), `${label}: ${JSON.stringify(json.reasons)}`);
