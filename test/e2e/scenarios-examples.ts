@@ -92,6 +92,11 @@ const exampleBordereau: Scenario = {
 			assert.match(String(row.Reason), BAD_ROWS[policy], `${policy}: ${String(row.Reason)}`);
 			assert.equal(row['Taxes and Fees Billed'], 'not billed');
 		}
+		// The rows their state does not receive electronically say so in their own words, not the preview's.
+		assert.deepEqual(
+			results.filter((r) => r.Note !== '').map((r) => /^Not filed electronically in ([A-Z]{2}): the service prepares the filing for the state's own process$/.exec(String(r.Note))?.[1]).sort(),
+			['KY', 'NE', 'NH', 'SC'],
+		);
 		// The service holds exactly the 20 good rows, with the sheet's values turned into the API's.
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
 		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
