@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { FilingOutcome } from './filing/fileInvoice';
 
 import { withUtcTimes } from '../shared/dates';
+import { isErrorItem } from '../shared/errors';
 import { invoiceWithoutLinks } from '../shared/links';
 
 interface FilingMarks {
@@ -78,30 +79,51 @@ interface OutcomeCounts {
 	replayed: number;
 	alreadyFiled: number;
 	sentAgain: number;
-	notFiled: number;
+	refused: number;
+	/** The states of rows filed with the service that their state does not receive electronically. */
+	notElectronic: string[];
 }
 
-export function emptyCounts(rows: number): OutcomeCounts {
-	return { rows, filed: 0, replayed: 0, alreadyFiled: 0, sentAgain: 0, notFiled: 0 };
+// The preview's note on a state the service files for but not electronically (taxes/preview.ts
+// keeps it as a note): the filing is prepared for the state's own process.
+const NOT_ELECTRONIC = /^State (\w+) is not supported for filing$/;
+
+function countItems(items: INodeExecutionData[], rows: number): OutcomeCounts {
+	const counts: OutcomeCounts = { rows, filed: 0, replayed: 0, alreadyFiled: 0, sentAgain: 0, refused: 0, notElectronic: [] };
+	for (const item of items) {
+		const { json } = item;
+		if (isErrorItem(item)) {
+			counts.refused++;
+			continue;
+		}
+		const outcome = json.outcome as FilingOutcome | undefined;
+		if (outcome === 'filed') counts.filed++;
+		else if (outcome === 'replayed') counts.replayed++;
+		else if (outcome === 'already_filed') counts.alreadyFiled++;
+		else if (outcome === 'sent_again') counts.sentAgain++;
+		const notes = Array.isArray(json._previewNotes) ? (json._previewNotes as unknown[]) : [];
+		for (const note of notes) {
+			const state = NOT_ELECTRONIC.exec(String(note))?.[1];
+			if (state) counts.notElectronic.push(state);
+		}
+	}
+	return counts;
 }
 
-export function countOutcome(counts: OutcomeCounts, outcome: FilingOutcome | 'error'): void {
-	if (outcome === 'filed') counts.filed++;
-	else if (outcome === 'replayed') counts.replayed++;
-	else if (outcome === 'already_filed') counts.alreadyFiled++;
-	else if (outcome === 'sent_again') counts.sentAgain++;
-	else counts.notFiled++;
-}
+const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 
 /**
- * The sentence over the output about rows not filed now: "12 of 25 rows were already filed;
- * nothing was filed twice". Undefined when every row was simply filed (or failed: the error
- * items speak for themselves).
+ * The one sentence over a filing run's output (Create and Create Many alike), counting what a lead
+ * must act on: "Of 25 rows: 15 filed, 5 already filed (5 replayed by the service), 5 refused
+ * (error items, listed in the warning); nothing was filed twice." Undefined when every row was
+ * simply filed: then there is nothing to act on.
  */
 export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 	const already = counts.replayed + counts.alreadyFiled;
-	if (already === 0 && counts.sentAgain === 0) return undefined;
+	const quiet = already === 0 && counts.sentAgain === 0 && counts.refused === 0;
+	if (quiet && counts.notElectronic.length === 0) return undefined;
 	const parts: string[] = [];
+	if (counts.filed) parts.push(`${counts.filed} filed`);
 	if (already > 0) {
 		const how = [
 			counts.replayed ? `${counts.replayed} replayed by the service` : '',
@@ -109,41 +131,27 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 		]
 			.filter(Boolean)
 			.join(', ');
-		parts.push(
-			`${already} of ${counts.rows} rows ${already === 1 ? 'was' : 'were'} already filed (${how})`,
-		);
-	}
-	if (counts.notFiled > 0) {
-		parts.push(
-			`${counts.notFiled} ${counts.notFiled === 1 ? 'row was' : 'rows were'} refused or not filed (error items, listed in the warning)`,
-		);
+		parts.push(`${already} already filed (${how})`);
 	}
 	if (counts.sentAgain > 0) {
 		parts.push(
-			`${counts.sentAgain} ${counts.sentAgain === 1 ? 'row was' : 'rows were'} sent again after a reply that never came (outcome sent_again): check those policies for a second filing`,
+			`${counts.sentAgain} sent again after a reply that never came (outcome sent_again): check ${counts.sentAgain === 1 ? 'that policy' : 'those policies'} for a second filing`,
 		);
-	} else {
-		parts.push('nothing was filed twice');
 	}
-	return `${parts.join('; ')}.`;
+	if (counts.refused > 0) parts.push(`${counts.refused} refused (error items, listed in the warning)`);
+	const states = [...new Set(counts.notElectronic)].sort();
+	if (states.length) {
+		const one = counts.notElectronic.length === 1;
+		parts.push(
+			`${counts.notElectronic.length} not filed electronically in ${one ? 'its' : 'their'} state (${states.join(', ')}): the service prepares ${one ? 'that filing' : 'those filings'} for the state's own process`,
+		);
+	}
+	const twice = counts.sentAgain > 0 ? '' : '; nothing was filed twice';
+	return `Of ${rowsWord(counts.rows)}: ${parts.join(', ')}${twice}.`;
 }
 
-// One summary hint per execution for per-item operations: the router runs items one by one (or
-// several at once), so the hint object is added once and its text kept up to date; n8n reads
-// the hints when the node's run ends.
-const running = new WeakMap<object, { counts: OutcomeCounts; hint?: NodeExecutionHint }>();
-
-/** Counts one item's outcome into the execution's summary hint (Create); 'error' for a refused row. */
-export function tallyOutcome(ctx: IExecuteFunctions, outcome: FilingOutcome | 'error'): void {
-	let entry = running.get(ctx);
-	if (!entry) running.set(ctx, (entry = { counts: emptyCounts(ctx.getInputData().length) }));
-	countOutcome(entry.counts, outcome);
-	const message = outcomeSummary(entry.counts);
-	if (!message) return;
-	if (entry.hint) {
-		entry.hint.message = message;
-		return;
-	}
-	entry.hint = { message, type: 'info', location: 'outputPane' };
-	ctx.addExecutionHints?.(entry.hint);
+/** Says the run's summary over the output of Create and Create Many (the router calls it). */
+export function sayOutcomeSummary(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
+	const message = outcomeSummary(countItems(items, ctx.getInputData().length));
+	if (message) ctx.addExecutionHints?.({ message, type: 'info', location: 'outputPane' });
 }

@@ -30,8 +30,10 @@ export interface OperationModule {
 	orderKey?: (this: IExecuteFunctions, itemIndex: number) => string | undefined;
 	/** Words for the items done before a failure stopped the run (default: their numbers). */
 	describeDone?: DescribeDone;
-	/** Said after the list of refused rows over the output (default: how many ran). */
+	/** Said after the list of refused rows over the output (default: that each is an error item). */
 	refusedNote?: RefusedNote;
+	/** Says the run's summary over the output from its items (filing operations: outcome counts). */
+	summarize?: (ctx: IExecuteFunctions, items: INodeExecutionData[]) => void;
 	/** The most items in flight whatever the key's budget (concurrency.ts), for items that hold much while in flight. */
 	mostInFlight?: number;
 	/**
@@ -61,8 +63,8 @@ function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number):
 }
 
 /**
- * An error that stops a run of several items names its sheet row beside n8n's item index
- * ("Sheet row 5 (item 4): …"), so n8n's "[item 4]" is not read as row 4.
+ * An error that stops a run of several items names its row beside n8n's item index
+ * ("Row 6 (item 4): …"), so n8n's "[item 4]" is not read as row 4.
  */
 function stopError(ctx: IExecuteFunctions, error: Error, itemIndex: number): Error {
 	const stop = withItemIndex(ctx, error, itemIndex);
@@ -96,6 +98,7 @@ export async function routeOperations(
 	}
 	if (module.executeAll) {
 		const items = await module.executeAll.call(this);
+		module.summarize?.(this, items);
 		sayRefusedRows(this, items, module.refusedNote);
 		return [withKeysMasked(items)];
 	}
@@ -179,6 +182,7 @@ export async function routeOperations(
 		throw noteDoneBeforeStop(this, error, results, module.describeDone);
 	}
 	const items = results.flat();
+	module.summarize?.(this, items);
 	sayRefusedRows(this, items, module.refusedNote);
 	return [withKeysMasked(items)];
 }

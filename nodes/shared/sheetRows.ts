@@ -1,8 +1,8 @@
 /**
- * One row numbering for everything the package writes about a row: the sheet's row, where 1 is
- * the first data row (n8n's item 0), or the row number the input item itself carries (Google
- * Sheets' `row_number`). n8n's own "[item 4]" counts from 0, so every mention says both:
- * "sheet row 5 (item 4)", which cannot be read against n8n's index.
+ * One row numbering for everything the package writes about a row: the row as the user's
+ * spreadsheet shows it, where the header is row 1 and the first data row (n8n's item 0) is row 2,
+ * or the row number the input item itself carries (Google Sheets' `row_number`, numbered the same
+ * way). n8n's own "[item 4]" counts from 0, so every mention says both: "row 6 (item 4)".
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
@@ -11,25 +11,61 @@ import { isErrorItem } from './errors';
 /** The column a spreadsheet node numbers its rows in (Google Sheets: the sheet's own row). */
 const INPUT_ROW_FIELD = 'row_number';
 
-/** The sheet row of an input item: the number the item carries, or its position from 1. */
-export function sheetRow(ctx: IExecuteFunctions, itemIndex: number): number {
+/** The row of the header line: the first data row is the next one. */
+const HEADER_ROW = 1;
+
+/**
+ * Nodes that make one item per row of a sheet whose first line is its header: behind one of them,
+ * item 0 is the file's line 2. Behind none (JSON from an API, a Code node), the same numbering is
+ * used and the run says so once (`numberingNote`).
+ */
+const SHEET_READERS = new Set([
+	'n8n-nodes-base.extractFromFile',
+	'n8n-nodes-base.spreadsheetFile',
+	'n8n-nodes-base.googleSheets',
+	'n8n-nodes-base.microsoftExcel',
+]);
+
+function carriedRow(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const given = ctx.getInputData()[itemIndex]?.json?.[INPUT_ROW_FIELD];
-	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : itemIndex + 1;
+	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : undefined;
 }
 
-/** "sheet row 5 (item 4)": the sheet's number and n8n's index, side by side. */
+/** The row of an input item as its sheet shows it: the number the item carries, or header + 1 + index. */
+export function sheetRow(ctx: IExecuteFunctions, itemIndex: number): number {
+	return carriedRow(ctx, itemIndex) ?? HEADER_ROW + 1 + itemIndex;
+}
+
+/**
+ * Said once in a run's summary when the items neither carry their row nor come from a sheet
+ * reader: how "row N" was counted. Empty when the rows are the file's own lines.
+ */
+export function numberingNote(ctx: IExecuteFunctions): string {
+	const items = ctx.getInputData();
+	if (items.length && items.every((_, index) => carriedRow(ctx, index) !== undefined)) return '';
+	let parents: Array<{ type: string }> = [];
+	try {
+		parents = ctx.getParentNodes?.(ctx.getNode().name) ?? [];
+	} catch {
+		// No workflow to look at (a bare call): say how rows are counted.
+	}
+	if (parents.some((parent) => SHEET_READERS.has(parent.type))) return '';
+	return ' Rows are counted as a sheet with a header row shows them: the first item is row 2.';
+}
+
+/** "row 6 (item 4)": the sheet's number and n8n's index, side by side. */
 export function rowLabel(ctx: IExecuteFunctions, itemIndex: number): string {
-	return `sheet row ${sheetRow(ctx, itemIndex)} (item ${itemIndex})`;
+	return `row ${sheetRow(ctx, itemIndex)} (item ${itemIndex})`;
 }
 
-/** "sheet rows 10, 15 (items 9, 14)": every row, none left out (a list cut short hides rows). */
+/** "rows 11, 16 (items 9, 14)": every row, none left out (a list cut short hides rows). */
 export function rowsLabel(ctx: IExecuteFunctions, itemIndexes: number[]): string {
 	const rows = itemIndexes.map((i) => sheetRow(ctx, i)).join(', ');
 	const plural = itemIndexes.length === 1 ? '' : 's';
-	return `sheet row${plural} ${rows} (item${plural} ${itemIndexes.join(', ')})`;
+	return `row${plural} ${rows} (item${plural} ${itemIndexes.join(', ')})`;
 }
 
-/** "Sheet row 5 (item 4): …" at the head of a message, once. */
+/** "Row 6 (item 4): …" at the head of a message, once. */
 export function withRowPrefix(ctx: IExecuteFunctions, itemIndex: number, message: string): string {
 	const label = rowLabel(ctx, itemIndex);
 	const head = `${label[0].toUpperCase()}${label.slice(1)}: `;
@@ -47,26 +83,26 @@ function pairedIndex(item: INodeExecutionData, fallback: number): number {
 	return typeof paired === 'object' && paired ? paired.item : fallback;
 }
 
-/** "sheet rows 5 (item 4, policy P-5), 9 (item 8)": every refused row, none left out. */
+/** "rows 6 (item 4, policy P-5), 10 (item 8)": every refused row, none left out. */
 function listRefused(ctx: IExecuteFunctions, refused: Array<{ index: number; policy: unknown }>) {
 	const shown = refused.map(({ index, policy }) => {
 		const named = typeof policy === 'string' || typeof policy === 'number' ? `, policy ${policy}` : '';
 		return `${sheetRow(ctx, index)} (item ${index}${named})`;
 	});
-	return `sheet row${refused.length === 1 ? '' : 's'} ${shown.join(', ')}`;
+	return `row${refused.length === 1 ? '' : 's'} ${shown.join(', ')}`;
 }
 
 /** Said after the list of refused rows (their count and the run's). */
 export type RefusedNote = (refused: number, total: number) => string;
 
-/** The sentence over the output: "5 of 25 rows refused: sheet rows 5 (item 4, policy P-5), …". */
+/** The sentence over the output: "5 of 25 rows refused: rows 6 (item 4, policy P-5), …". */
 export function refusedRowsMessage(
 	ctx: IExecuteFunctions,
 	refused: Array<{ index: number; policy: unknown }>,
 	total: number,
 	verb = 'refused',
 ): string {
-	return `${refused.length} of ${total} rows ${verb}: ${listRefused(ctx, refused)}.`;
+	return `${refused.length} of ${total} rows ${verb}: ${listRefused(ctx, refused)}.${numberingNote(ctx)}`;
 }
 
 /**
@@ -88,7 +124,7 @@ export function sayRefusedRows(
 	const total = ctx.getInputData().length;
 	const tail = note
 		? note(refused.length, total)
-		: `${total - refused.length} ran. Each refused row is an error item with its reason.`;
+		: 'Each refused row is an error item with its reason.';
 	ctx.addExecutionHints?.({
 		message: `${refusedRowsMessage(ctx, refused, total)} ${tail}`,
 		type: 'warning',

@@ -20,6 +20,7 @@ import { startMailbox } from '../e2e/mailbox';
 import { startSlackStandIn } from '../e2e/slack';
 import {
 	copyExampleFiles,
+	EXAMPLE_FILES_DIR,
 	installPackedPackage,
 	killAllChildren,
 	makeTempUserFolder,
@@ -112,6 +113,7 @@ async function main(): Promise<number> {
 			sandbox,
 			session,
 			slack,
+			filesDir: join(userFolder, EXAMPLE_FILES_DIR),
 			examples: examples.map((file) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as BrowserWorld['examples'][number]),
 		};
 		// A step may leave a panel changed (not saved): leave the page without n8n's "leave?" prompt.

@@ -3,6 +3,10 @@
  * editor then shows. Add a step by adding an entry (and, for a new panel, a helper in editor.ts).
  */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
 
 import { CREDENTIAL_TEST_MESSAGES } from '../../credentials/SurplusLinesApi.credentials';
 import { SurplusLinesCalculator } from '../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
@@ -13,6 +17,7 @@ import type { RunningSandbox } from '../sandbox';
 import { keyByName } from '../sandbox';
 import type { RestSession } from '../e2e/n8n';
 import type { SlackStandIn } from '../e2e/slack';
+import { OWN_SHEET, OWN_SHEET_REFUSAL, OWN_SHEET_RESULTS, readResultsWorkbook } from '../e2e/ownSheet';
 import { TIMEOUT, type Editor } from './editor';
 
 export interface BrowserWorld {
@@ -21,6 +26,8 @@ export interface BrowserWorld {
 	session: RestSession;
 	/** The local stand-in of Slack's Web API the Slack example posts to. */
 	slack: SlackStandIn;
+	/** n8n's files folder, where the bordereau example reads its sample and writes its results. */
+	filesDir: string;
 	examples: Array<{ id: string; name: string; nodes: Array<{ name: string; type: string }> }>;
 }
 
@@ -84,16 +91,41 @@ async function createInvoices(world: BrowserWorld, policies: string[]): Promise<
 }
 
 /**
- * The warning over a run's output: "5 of 25 rows refused: sheet rows 5 (item 4, policy …), …".
- * Each row listed must be its item index plus one (the sample has no row_number column).
+ * The warning over a run's output: "5 of 25 rows refused: rows 6 (item 4, policy …), …".
+ * Each row listed must be the file's line: its item index plus two (the header is line 1).
  */
 function refusedRowsOf(text: string): { count: number; text: string } {
-	const head = /(\d+) of (\d+) rows refused: sheet rows? /.exec(text);
+	const head = /(\d+) of (\d+) rows refused: rows? /.exec(text);
 	assert.ok(head, `the warning counts the refused rows: ${text}`);
 	const rows = [...text.matchAll(/(\d+) \(item (\d+)/g)].map(([, row, item]) => [Number(row), Number(item)]);
 	assert.equal(rows.length, Number(head[1]), `every refused row is listed: ${text}`);
-	for (const [row, item] of rows) assert.equal(row, item + 1, `sheet row ${row} is item ${item}: ${text}`);
+	for (const [row, item] of rows) assert.equal(row, item + 2, `row ${row} is item ${item}: ${text}`);
 	return { count: Number(head[1]), text };
+}
+
+/** The edge labels of the canvas after a run: each says how many items went along it. */
+async function edgeLabelWith(editor: Editor, count: number): Promise<void> {
+	const label = editor.byTestId('edge-label').filter({ hasText: new RegExp(`(^|\\D)${count} items?\\b`) }).first();
+	await label.waitFor({ timeout: 120_000 });
+}
+
+/**
+ * Runs the bordereau example from the canvas as a user does: the error branch counts the refused
+ * rows, and the results workbook names every row by the file's line and its policy number.
+ */
+async function runBordereauExample(editor: Editor, world: BrowserWorld, expected: { filed: number; refused: number; shot: string }): Promise<IDataObject[]> {
+	rmSync(join(world.filesDir, 'sample-bordereau-results.xlsx'), { force: true });
+	await editor.openWorkflow('slExampleSheet01');
+	await editor.byTestId('execute-workflow-button').first().click();
+	// The workbook is written by the last node: once it is there, the run's counts are on the canvas.
+	const workbook = join(world.filesDir, 'sample-bordereau-results.xlsx');
+	const deadline = Date.now() + 120_000;
+	while (!existsSync(workbook) && Date.now() < deadline) await editor.page.waitForTimeout(500);
+	assert.ok(existsSync(workbook), 'the example wrote its results workbook');
+	await edgeLabelWith(editor, expected.refused);
+	await edgeLabelWith(editor, expected.filed);
+	await editor.shot(expected.shot);
+	return await readResultsWorkbook(world.filesDir);
 }
 
 function problem(checked: { ok: true } | { ok: false; problem: string }): string {
@@ -329,16 +361,48 @@ export const STEPS: Step[] = [
 		name: 'error items of the bordereau',
 		async run(editor) {
 			await editor.openWorkflow('slExampleSheet01');
-			await editor.openNode('Result per Row');
+			await editor.openNode('Result per Refused Row');
 			const output = await editor.executeOpenNode();
-			await output.getByText('25 items').first().waitFor({ timeout: 60_000 });
+			await output.getByText('5 items').first().waitFor({ timeout: 60_000 });
 			// A refused row's reason in the sheet's words (nodes/shared/refusals.ts).
 			const reason = output.getByText(/Column "Insured Name" is .*insured_name field is required/).first();
 			await reason.waitFor({ timeout: TIMEOUT });
-			// The table scrolled to the refused rows' field and reason.
 			await reason.scrollIntoViewIfNeeded();
-			await editor.shot('bordereau-results');
+			await editor.shot('bordereau-refused-rows');
 			await editor.closeNode();
+		},
+	},
+	{
+		// The bordereau example, unchanged, on a sheet with other headers (Policy No, Named Insured,
+		// Risk State…). Before the run of the sample below: the mapper step reads the sample's columns
+		// from the example's last run.
+		name: 'the bordereau example on a sheet with other headers',
+		async run(editor, world) {
+			const file = join(world.filesDir, 'sample-bordereau.csv');
+			const sample = readFileSync(file, 'utf8');
+			writeFileSync(file, `${OWN_SHEET.join('\n')}\n`);
+			try {
+				const workbook = await runBordereauExample(editor, world, { filed: 5, refused: 2, shot: 'bordereau-other-headers-canvas' });
+				assert.deepEqual(workbook.map((r) => [r.Row, r['Policy Number'], r.Outcome]), OWN_SHEET_RESULTS);
+				assert.match(String(workbook[3].Reason), OWN_SHEET_REFUSAL);
+				assert.ok(workbook.filter((r) => r.Outcome === 'filed').every((r) => Number(r['Invoice ID']) > 0), 'each filed row has its invoice');
+			} finally {
+				writeFileSync(file, sample);
+			}
+		},
+	},
+	{
+		// The example as shipped, run from the canvas (issue 46): 20 filed, 5 on the error branch.
+		name: 'the bordereau example: the error branch on the canvas and the workbook in sheet order',
+		async run(editor, world) {
+			const sample = readFileSync(join(world.filesDir, 'sample-bordereau.csv'), 'utf8').trim().split('\n');
+			const workbook = await runBordereauExample(editor, world, { filed: 20, refused: 5, shot: 'bordereau-example-canvas' });
+			assert.deepEqual(
+				workbook.map((r) => [r.Row, r['Policy Number']]),
+				sample.slice(1).map((line, i) => [i + 2, line.split(',')[0]]),
+				"every row by the file's line and its policy number",
+			);
+			assert.equal(workbook.filter((r) => r.Outcome === 'refused').length, 5);
 		},
 	},
 	{
@@ -390,7 +454,7 @@ export const STEPS: Step[] = [
 			await labels.filter({ hasText: '25 items' }).first().waitFor({ timeout: 120_000 });
 			const ndv = await editor.openNode('Create Invoice');
 			const hints = ndv.locator('[data-test-id="run-data-hints"]');
-			const hint = hints.getByText(/rows refused: sheet row/).first();
+			const hint = hints.getByText(/rows refused: rows? \d/).first();
 			await hint.waitFor({ timeout: TIMEOUT });
 			const refused = refusedRowsOf(await hint.innerText());
 			await editor.shot('bordereau-refused-rows-hint');
@@ -402,16 +466,16 @@ export const STEPS: Step[] = [
 	},
 	{
 		// The bordereau with On Error = Stop (test/browser/workflows/bordereau-stop.json).
-		name: 'a stop error of the bordereau names sheet rows',
+		name: 'a stop error of the bordereau names rows as the file numbers them',
 		async run(editor) {
 			await editor.openWorkflow('slBrowserBdxStop');
 			await editor.byTestId('execute-workflow-button').first().click();
 			const ndv = await editor.openNode('Create Invoice');
-			// "Sheet row 5 (item 4): …": the sheet's row beside n8n's own item index.
-			const message = ndv.getByText(/Sheet row (\d+) \(item (\d+)\): /).first();
+			// "Row 6 (item 4): …": the file's line beside n8n's own item index.
+			const message = ndv.getByText(/Row (\d+) \(item (\d+)\): /).first();
 			await message.waitFor({ timeout: 120_000 });
-			const [, row, item] = /Sheet row (\d+) \(item (\d+)\)/.exec(await message.innerText()) ?? [];
-			assert.equal(Number(row), Number(item) + 1, 'the sheet row is the item index plus one');
+			const [, row, item] = /Row (\d+) \(item (\d+)\)/.exec(await message.innerText()) ?? [];
+			assert.equal(Number(row), Number(item) + 2, "the row is the file's line: the item index plus two (header = 1)");
 			await editor.shot('bordereau-stop-error');
 			await editor.closeNode();
 		},

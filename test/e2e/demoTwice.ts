@@ -10,7 +10,8 @@
  *   button runs it once the sandbox has settled those invoices, posts their changes; then one
  *   invoice whose filing the sandbox rejected is confirmed, and the watched email example mails
  *   that change with its confirmation number. (The two read the one table, so each change goes
- *   to the one that looks first: they run one after the other.)
+ *   to the one that looks first: they run one after the other.) A last look, every change posted,
+ *   posts nothing and says why (issue 46).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -116,7 +117,14 @@ async function oneStart(bin: string, dir: string, start: number, log: string[]):
 				p.mails.some(confirmedMail),
 			180_000,
 		);
-		log.push(`start ${start}: ${seen.mails.length} mails, ${seen.messages.length} Slack messages, ${recorded.length} rows on the watch list`);
+		// Run again now that every change was posted (issue 46): the look posts nothing and says why.
+		const again = await runViaServer(session, WATCH_EXAMPLES.slack, bin, 180_000);
+		const hints = (again.data.resultData.runData['Look for Changes']?.[0] as { hints?: Array<{ message: string }> } | undefined)?.hints ?? [];
+		const said = hints.map((h) => h.message).find((m) => / watched: |watch list is empty/.test(m)) ?? '';
+		if (!/ invoices? watched: none changed since the last look\. Nothing to post: |^The watch list is empty: /.test(said))
+			throw new Error(`start ${start}: a look after every change was posted says why nothing is posted: ${JSON.stringify(said)}`);
+		if (again.data.resultData.runData['Post to Slack Channel'] !== undefined) throw new Error(`start ${start}: the look after every change was posted posted again`);
+		log.push(`start ${start}: ${seen.mails.length} mails, ${seen.messages.length} Slack messages, ${recorded.length} rows on the watch list; a look after: "${said.split('.')[0]}"`);
 		return [...seen.mails.flatMap((m) => [m.subject, m.text]), ...seen.messages.map((m) => m.text)];
 	} finally {
 		killTree(child, 'SIGINT');

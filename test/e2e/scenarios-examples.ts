@@ -4,7 +4,7 @@
  * a manual run and once activated in `n8n start`.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import ExcelJS from 'exceljs';
@@ -14,6 +14,7 @@ import { api, control, invoiceBody, storedBinary, type Context, type Scenario } 
 import { EXAMPLE_FILES_DIR, REPO_ROOT } from './n8n';
 import { items, json } from './runData';
 import { exampleReport, reportAsExtracted } from './scenarios-report';
+import { OWN_SHEET, OWN_SHEET_REFUSAL, OWN_SHEET_RESULTS, readResultsWorkbook as readSharedWorkbook } from './ownSheet';
 
 /** The sample bordereau as the CSV has it (the source of the XLSX), one object a row. */
 function bordereauRows(): Array<Record<string, string>> {
@@ -34,24 +35,26 @@ const BAD_ROWS: Record<string, RegExp> = {
 	'BDX-26-0123': /Column "NAIC".*99999/,
 };
 
-/** The results workbook the bordereau example writes next to its input, as rows of cell values. */
-async function readResultsWorkbook(ctx: Context): Promise<IDataObject[]> {
-	const workbook = new ExcelJS.Workbook();
-	await workbook.xlsx.readFile(join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau-results.xlsx'));
-	const sheet = workbook.getWorksheet('Results');
-	assert.ok(sheet, 'the workbook has a sheet named Results');
-	const rows: unknown[][] = [];
-	sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-	const [header, ...body] = rows;
-	return body.map((cells) => Object.fromEntries((header as string[]).map((name, i) => [name, cells[i] ?? ''])));
-}
+/** The results workbook the bordereau example writes next to its input. */
+const readResultsWorkbook = (ctx: Context) => readSharedWorkbook(join(ctx.userFolder, EXAMPLE_FILES_DIR));
 
 let firstWorkbook: IDataObject[] = [];
 
+/** The example's filing node: refused rows leave by its error output. */
+const CREATE = 'Create Invoice (Bill Taxes From Preview)';
+/** The example's last step before the workbook: every row, filed or refused, in the sheet's order. */
+const RESULTS = 'In Sheet Order';
+
+/** How many items left by each output of a node ([success, error]), as the canvas counts them. */
+function outputCounts(run: Parameters<typeof json>[0], node: string): number[] {
+	return [json(run, node, 0).length, json(run, node, 1).length];
+}
+
 /**
  * The bordereau example files the sheet with Map Columns in "Map Automatically" mode (no
- * expression) and writes a results workbook beside the input; it runs twice, and the second run
- * files nothing again and replaces the workbook with its own outcomes.
+ * expression), sends refused rows to its error output and writes a results workbook beside the
+ * input from both branches; it runs twice, and the second run files nothing again and replaces the
+ * workbook with its own outcomes.
  */
 const exampleBordereau: Scenario = {
 	name: 'example: bordereau from disk',
@@ -67,27 +70,35 @@ const exampleBordereau: Scenario = {
 		const sheet = bordereauRows();
 		assert.equal(sheet.length, 25);
 		assert.equal(json(run, 'Extract Rows From CSV').length, 25, 'one item per row read from the file on disk');
-		const results = json(run, 'Result per Row');
+		// The canvas counts the branches: 20 filed, 5 refused.
+		assert.deepEqual(outputCounts(run, CREATE), [20, 5], 'the refused rows leave by the error output');
+		const results = json(run, RESULTS);
 		assert.deepEqual(
-			results.map((r) => r['Policy #']),
-			sheet.map((r) => r['Policy #']),
-			'every row comes out, in the sheet order',
+			results.map((r) => [r.Row, r['Policy Number']]),
+			sheet.map((r, i) => [i + 2, r['Policy #']]),
+			"every row comes out, in the sheet's order, numbered as the file's lines (header = 1)",
 		);
 		// TX: 4.85% tax and 0.04% stamping on 12,000 premium + 150 policy fee, plus that fee.
 		// 12,150 × 4.85% = 589.275 → 589.28; × 0.04% = 4.86; 150 + 589.28 + 4.86 = 744.14.
 		assert.equal(results[0]['Taxes and Fees Billed'], 744.14);
 		// Map Automatically read the sheet's forms, and says so on the item.
-		const [created] = json(run, 'Create Invoice (Bill Taxes From Preview)');
+		const [created] = json(run, CREATE);
 		assert.deepEqual(
 			(created._converted as Array<{ field: string; from: string; to: string }>).map((c) => `${c.field}: ${c.from} → ${c.to}`),
 			['effective_date: 03/01/2026 → 2026-03-01', 'expiration_date: 03/01/2027 → 2027-03-01', 'type_code: New → NEW'],
 		);
 		const refused = results.filter((r) => r.Outcome === 'refused');
-		assert.deepEqual(refused.map((r) => r['Policy #']), Object.keys(BAD_ROWS), 'exactly the bad rows are refused');
+		assert.deepEqual(refused.map((r) => r['Policy Number']), Object.keys(BAD_ROWS), 'exactly the bad rows are refused');
 		for (const row of refused) {
-			const policy = String(row['Policy #']);
-			assert.match(`${String(row['Refused Field'])}: ${String(row.Reason)}`, BAD_ROWS[policy], `${policy}: ${String(row['Refused Field'])}: ${String(row.Reason)}`);
+			const policy = String(row['Policy Number']);
+			assert.match(String(row.Reason), BAD_ROWS[policy], `${policy}: ${String(row.Reason)}`);
+			assert.equal(row['Taxes and Fees Billed'], 'not billed');
 		}
+		// The rows their state does not receive electronically say so in their own words, not the preview's.
+		assert.deepEqual(
+			results.filter((r) => r.Note !== '').map((r) => /^Not filed electronically in ([A-Z]{2}): the service prepares the filing for the state's own process$/.exec(String(r.Note))?.[1]).sort(),
+			['KY', 'NE', 'NH', 'SC'],
+		);
 		// The service holds exactly the 20 good rows, with the sheet's values turned into the API's.
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
 		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
@@ -97,8 +108,8 @@ const exampleBordereau: Scenario = {
 		// row's id is the one the service holds for its policy.
 		const filed = results.filter((r) => r.Outcome !== 'refused');
 		assert.deepEqual(
-			filed.map((r) => [r['Invoice ID'], r.Outcome]),
-			filed.map((r) => [storedIds.get(String(r['Policy #'])), 'filed']),
+			filed.map((r) => [String(r['Invoice ID']), r.Outcome]),
+			filed.map((r) => [storedIds.get(String(r['Policy Number'])), 'filed']),
 			'the 20 good rows are filed once each, each with its own invoice',
 		);
 		assert.equal(new Set(filed.map((r) => r['Invoice ID'])).size, 20, 'twenty distinct invoices');
@@ -122,22 +133,72 @@ const exampleBordereau: Scenario = {
 		assert.equal(renewal.data.policy_number, 'BDX-26-0103');
 		assert.equal((renewal.data.type as { name: string }).name, 'Renewal', '"Renewal" in the sheet, sent as RENEWAL');
 
-		// The workbook of the first run: the Result per Row items as cells, one row per input row.
+		// The workbook of the first run: the rows as the results step gave them, one row per input row.
 		const workbook = firstWorkbook;
 		const asCells = (row: IDataObject): IDataObject => Object.fromEntries(Object.entries(row).map(([name, v]) => [name, v ?? '']));
-		assert.deepEqual(workbook.map(asCells), results.map(asCells), 'the workbook holds every row as Result per Row gave it');
+		assert.deepEqual(workbook.map(asCells), results.map(asCells), 'the workbook holds every row as the results step gave it');
 		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
-			assert.equal(row['Invoice ID'], storedIds.get(String(row['Policy #'])), `${String(row['Policy #'])}: the sandbox's invoice id`);
+			assert.equal(String(row['Invoice ID']), storedIds.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: the sandbox's invoice id`);
 		}
 		// The second run replaced it: the same invoices, now replayed (t2 key with idempotency); the same refusals.
 		const second = await readResultsWorkbook(ctx);
-		assert.deepEqual(second.map((r) => r['Policy #']), sheet.map((r) => r['Policy #']), 'one row per input row, in order');
+		assert.deepEqual(second.map((r) => r['Policy Number']), sheet.map((r) => r['Policy #']), 'one row per input row, in order');
 		assert.deepEqual(
 			second.map((r) => [r['Invoice ID'], r.Outcome, r.Reason]),
 			workbook.map((r) => [r['Invoice ID'], r.Outcome === 'filed' ? 'replayed' : r.Outcome, r.Reason]),
 			"the second run's outcomes: filed rows replayed with their ids, refused rows refused again",
 		);
-		assert.equal(json(runs[1], 'Result per Row').length, 25);
+		assert.deepEqual(outputCounts(runs[1], CREATE), [20, 5]);
+		// One summary sentence over the second run, no count contradicting the warning's list.
+		const hints = ((runs[1].data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
+		assert.ok(
+			// The sample's KY, NE, NH and SC rows go to states the service does not file with electronically.
+			hints.includes(
+				"Of 25 rows: 20 already filed (20 replayed by the service), 5 refused (error items, listed in the warning), 4 not filed electronically in their state (KY, NE, NH, SC): the service prepares those filings for the state's own process; nothing was filed twice.",
+			),
+			`the second run's summary: ${JSON.stringify(hints)}`,
+		);
+		// Behind Extract from File the rows are the file's lines: no word on how they are counted.
+		assert.ok(hints.some((h) => /^5 of 25 rows refused: rows 6 \(item 4, policy BDX-26-0105\), /.test(h) && !/Rows are counted/.test(h)), JSON.stringify(hints));
+	},
+};
+
+let sampleText = '';
+
+const exampleBordereauOwnHeaders: Scenario = {
+	name: 'example: bordereau with other headers',
+	workflow: 'file-spreadsheet-rows-as-invoices.json',
+	example: true,
+	// The example reads sample-bordereau.csv: for this run it holds the user's own sheet (ownSheet.ts).
+	before(ctx) {
+		const file = join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau.csv');
+		sampleText = readFileSync(file, 'utf8');
+		writeFileSync(file, `${OWN_SHEET.join('\n')}\n`);
+		return Promise.resolve();
+	},
+	after(ctx) {
+		writeFileSync(join(ctx.userFolder, EXAMPLE_FILES_DIR, 'sample-bordereau.csv'), sampleText);
+	},
+	async check(run, ctx) {
+		assert.deepEqual(outputCounts(run, CREATE), [5, 2], 'the canvas: 5 filed, 2 on the error branch');
+		const [refusedItem] = json(run, CREATE, 1);
+		assert.match(((refusedItem.error as IDataObject).fields as string[]).join('; '), OWN_SHEET_REFUSAL);
+		const workbook = await readResultsWorkbook(ctx);
+		assert.deepEqual(
+			workbook.map((r) => [r.Row, r['Policy Number'], r.Outcome]),
+			OWN_SHEET_RESULTS,
+			"the workbook names every row by the file's line and its policy number, whatever the headers",
+		);
+		assert.match(String(workbook[3].Reason), OWN_SHEET_REFUSAL);
+		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
+		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
+		const ids = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
+		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
+			assert.equal(String(row['Invoice ID']), ids.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: its invoice`);
+		}
+		const hints = ((run.data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
+		assert.ok(hints.some((h) => h.startsWith('2 of 7 rows refused: rows 5 (item 3, policy OWN-26-04), 8 (item 6, policy OWN-26-07).')), JSON.stringify(hints));
+		assert.ok(hints.includes('Of 7 rows: 5 filed, 2 refused (error items, listed in the warning); nothing was filed twice.'), JSON.stringify(hints));
 	},
 };
 
@@ -358,6 +419,7 @@ const exampleReconcile: Scenario = {
 
 export const EXAMPLE_SCENARIOS: Scenario[] = [
 	exampleBordereau,
+	exampleBordereauOwnHeaders,
 	bordereauXlsx,
 	exampleTax,
 	exampleDocuments,

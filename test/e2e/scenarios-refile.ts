@@ -124,7 +124,7 @@ function csvScenario(kind: Kind): Scenario {
 			assert.ok(secondOut.every((o) => o.outcome === expected), `${kind}: second run items are ${expected}`);
 			const hint = hintsOf(second, NODE).find((m) => /already filed/.test(m));
 			assert.ok(hint, `${kind}: the second run has a hint saying the rows were already filed (hints: ${JSON.stringify(hintsOf(second, NODE))})`);
-			assert.match(hint, new RegExp(`^${CSV_ROWS} of ${CSV_ROWS} rows were already filed \\(.*\\); nothing was filed twice\\.$`));
+			assert.match(hint, new RegExp(`^Of ${CSV_ROWS} rows: ${CSV_ROWS} already filed \\(.*\\); nothing was filed twice\\.$`));
 			assert.equal(hintsOf(first, NODE).some((m) => /already filed/.test(m)), false, 'no such hint on the first run');
 			await assertEachRowOnce(ctx, kind, prefix, CSV_ROWS);
 		},

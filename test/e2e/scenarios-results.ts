@@ -42,12 +42,13 @@ const errorOutput: Scenario = {
 		);
 		assert.deepEqual(notFiled.map((i) => (i.error as IDataObject).code), ['INVALID_INPUT', 'VALIDATION_ERROR', 'VALIDATION_ERROR']);
 		assert.equal((notFiled[0].error as IDataObject).effective_date, '2026-13-01');
-		assert.equal((notFiled[1].error as IDataObject).summary, '3 of 25 rows not filed; 22 filed');
+		assert.equal((notFiled[1].error as IDataObject).summary, '3 of 25 rows not filed');
 		assert.match(String(notFiled[1].message), /VALIDATION_ERROR/);
 		assert.equal(counts(run, 'Not Filed')[0], 3, 'the error branch ran with the 3 items');
 		assert.equal(counts(run, 'Filed')[0], 22);
 		const hints = (run.data.resultData.runData['Create Many']?.[0] as { hints?: Array<{ message: string }> }).hints ?? [];
-		assert.match(String(hints[0]?.message), /sheet rows 5 \(item 4[^)]*\), 12 \(item 11[^)]*\), 20 \(item 19[^)]*\)\. 22 filed/, 'sheet rows counted from 1, beside the item index');
+		assert.equal(String(hints[0]?.message), 'Of 25 rows: 22 filed, 3 refused (error items, listed in the warning); nothing was filed twice.');
+		assert.match(String(hints[1]?.message), /rows 6 \(item 4[^)]*\), 13 \(item 11[^)]*\), 21 \(item 19[^)]*\)\./, 'rows as a sheet with a header row shows them, beside the item index');
 
 		assert.deepEqual(counts(run, 'Create With t1 Key'), [0, 1]);
 		const [refused] = branches(run, 'Create With t1 Key')[1];

@@ -231,15 +231,19 @@ async function checkFiled(run: Run, ctx: Context, kind: Kind): Promise<Array<num
 		assert.deepEqual(stored.filing, expected.filing, `${label}: stored as the sheet says`);
 		ids.push(Number(json.id));
 	}
-	const refusedRows = ROWS.flatMap((row, n) => ('refused' in row.expect ? [n + 1] : []));
+	// Rows as a sheet with a header row shows them: item 0 is row 2.
+	const refusedRows = ROWS.flatMap((row, n) => ('refused' in row.expect ? [n + 2] : []));
 	assert.ok(
 		hintsOf(run, node).some(
 			(m) =>
-				m.startsWith(`${refusedRows.length} of ${ROWS.length} rows refused: sheet row`) &&
-				refusedRows.every((r) => m.includes(` ${r} (item ${r - 1}`)) &&
-				m.includes(`. ${FILED} filed.`),
+				m.startsWith(`${refusedRows.length} of ${ROWS.length} rows refused: row`) &&
+				refusedRows.every((r) => m.includes(` ${r} (item ${r - 2}`)),
 		),
-		`${kind}: the warning counts the rows not filed: ${JSON.stringify(hintsOf(run, node))}`,
+		`${kind}: the warning lists the rows not filed: ${JSON.stringify(hintsOf(run, node))}`,
+	);
+	assert.ok(
+		hintsOf(run, node).some((m) => m.startsWith(`Of ${ROWS.length} rows: ${FILED} filed, ${refusedRows.length} refused`)),
+		`${kind}: the summary counts the rows filed and not filed: ${JSON.stringify(hintsOf(run, node))}`,
 	);
 	return ids;
 }
@@ -285,8 +289,9 @@ async function checkSheetRead(run: Run, ctx: Context): Promise<void> {
 	assert.equal(out.length, ROWS.length, 'Check Sheet: one item per row');
 	for (const [n, row] of ROWS.entries()) {
 		const { json, row: paired } = out[n];
-		const label = `Check Sheet row ${n + 1} (${row.trap})`;
-		assert.deepEqual([paired, json.row], [n, n + 1], `${label}: paired with its own row`);
+		// The row as the file shows it: the header is line 1, item 0 is row 2.
+		const label = `Check Sheet row ${n + 2} (${row.trap})`;
+		assert.deepEqual([paired, json.row], [n, n + 2], `${label}: paired with its own row`);
 		if ('refused' in row.expect) {
 			assert.equal(json.result, 'refused', `${label}: ${show(json)}`);
 			assert.ok(((json.reasons ?? []) as string[]).some((r) => r.includes((row.expect as { refused: string }).refused)), `${label}: ${JSON.stringify(json.reasons)}`);

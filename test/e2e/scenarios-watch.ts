@@ -22,6 +22,9 @@ async function drive(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	const rows = () => table.rows(n8n.session);
 
 	const { filing, recorded } = await fileWithExample(n8n.session, n8n.bin, table);
+	// The sample's 5 bad rows leave by the error branch, counted on the canvas; only filed rows are recorded.
+	assert.equal(json(filing, 'Refused Rows').length, 5, 'the refused rows reach the error branch');
+	assert.equal(recorded.length, 20);
 
 	const first = await runViaServer(n8n.session, NOTIFY_ID, n8n.bin, 120_000);
 	assert.equal(slack.messages.length, 0, `nothing changed, nothing posted: ${JSON.stringify(slack.messages.map((m) => m.text))}`);

@@ -239,11 +239,12 @@ const createMany: Scenario = {
 		assert.match(String(out[3].requestId), /^req_[0-9a-f]{16}$/);
 		// Once calls are made the node never fails (a re-run would file the filed rows again): the
 		// error items say how the run went, and a warning over the output lists every row not filed.
-		assert.equal(out[2].summary, '2 of 5 rows not filed; 3 filed');
-		assert.equal(out[3].summary, '2 of 5 rows not filed; 3 filed');
+		assert.equal(out[2].summary, '2 of 5 rows not filed');
+		assert.equal(out[3].summary, '2 of 5 rows not filed');
 		const hints = (run.data.resultData.runData['Create Many']?.[0] as { hints?: Array<{ message: string }> }).hints ?? [];
-		// Sheet rows counted from 1, beside n8n's item index (from 0).
-		assert.match(String(hints[0]?.message), /^2 of 5 rows refused: sheet rows 3 \(item 2[^)]*\), 4 \(item 3[^)]*\)\. 3 filed\./);
+		// One summary of the outcomes, then the rows as a sheet with a header row shows them (item 0 = row 2).
+		assert.equal(String(hints[0]?.message), 'Of 5 rows: 3 filed, 2 refused (error items, listed in the warning); nothing was filed twice.');
+		assert.match(String(hints[1]?.message), /^2 of 5 rows refused: rows 4 \(item 2[^)]*\), 5 \(item 3[^)]*\)\. Rows are counted as a sheet with a header row shows them: the first item is row 2\./);
 
 		for (const [id, policy] of [[1001, 'E2E-CM-1'], [1002, 'E2E-CM-2'], [1003, 'E2E-CM-5']] as const) {
 			const stored = await api(ctx, 'GET', `/invoices/${id}`);
@@ -260,7 +261,7 @@ const createManyStops: Scenario = {
 	async check(run, ctx) {
 		const error = run.data.resultData.error;
 		assert.equal(error?.node?.name, 'Create Many');
-		assert.equal(error?.message, 'Sheet row 3 (item 2): Invalid input, nothing was sent: insured_name: This field is required');
+		assert.equal(error?.message, 'Row 4 (item 2): Invalid input, nothing was sent: insured_name: This field is required');
 		assert.match(String(error?.description), /1 of 5 rows failed\.\nNo invoice was filed\./);
 		// Without "continue on error" a bad row stops the node before any call: not even the good rows.
 		const me = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${ctx.keys.t2}` } });

@@ -157,7 +157,7 @@ describe.each(ACCOUNTS)('exactly once on a $kind account', (account) => {
 		const before = await remaining(account.t2);
 		const { error, output } = await run(account.t2, { operation: 'create', ...JSON_BODY }, rows);
 		expect(output).toBeUndefined();
-		expect(error!.message).toMatch(/^Sheet row 1 \(item 0\): Invalid input, nothing was sent: effective_date: Must be a valid date/);
+		expect(error!.message).toMatch(/^Row 2 \(item 0\): Invalid input, nothing was sent: effective_date: Must be a valid date/);
 		expect(error!.description).toContain('1 of 30 rows failed the checks made before any call; no row was sent.');
 		// Only the two `remaining` reads reached the service.
 		expect(before - (await remaining(account.t2))).toBe(1);
@@ -178,7 +178,7 @@ describe.each(ACCOUNTS)('exactly once on a $kind account', (account) => {
 		const byPolicy = new Map(stored.map((i) => [String(i.policy_number), i.id]));
 		for (const [n, policy] of policies.entries()) {
 			if (!byPolicy.has(policy)) continue;
-			expect(error!.description).toContain(`sheet row ${n + 1} (item ${n}) → invoice ${String(byPolicy.get(policy))} (filed)`);
+			expect(error!.description).toContain(`row ${n + 2} (item ${n}) → invoice ${String(byPolicy.get(policy))} (filed)`);
 		}
 		expect(error!.description).toContain('They stay filed');
 

@@ -6,8 +6,8 @@ import * as invoice from './invoice/Invoice.resource';
 export const resources: ResourceMap = {
 	invoice: {
 		checkSheet: invoice.checkSheet,
-		create: withRowResults(invoice.create, 'full'),
-		createMany: withRowResults(invoice.createMany, 'full'),
+		create: withRowResults(invoice.create, 'full', true),
+		createMany: withRowResults(invoice.createMany, 'full', true),
 		preview: withRowResults(invoice.preview, 'full'),
 		get: invoice.get,
 		getAll: invoice.getAll,

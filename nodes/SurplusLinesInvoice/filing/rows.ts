@@ -1,14 +1,16 @@
 /**
  * What every Invoice output item says about its row beyond the reply: an error item names the row
- * it stands for (sheet row, policy number, type, effective date, where known), so a "not filed" branch can
+ * it stands for (its row, policy number, type, effective date, where known), so a "not filed" branch can
  * write the reason back to the right row; a filed or previewed item carries the body's sanity
- * warnings (`_warnings`).
+ * warnings (`_warnings`), and a filed one its row too (`sheetRow`), so a results sheet built from
+ * both branches names every row the same way, whatever the sheet's own headers.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { addToErrorItem, isErrorItem, withRow } from '../../shared/errors';
 import type { OperationModule } from '../../shared/router';
 import { sheetRow } from '../../shared/sheetRows';
+import { isToolUse } from '../../shared/toolUse';
 import { takeColumnNotes, takeInvoiceWarnings } from '../body/warnings';
 import { readRawBody } from '../body/input';
 import { chargesOf, notATransaction } from '../body/sheetRead';
@@ -39,9 +41,12 @@ function withWarnings(
 	ctx: IExecuteFunctions,
 	item: INodeExecutionData,
 	itemIndex: number,
+	numbered: boolean,
 ): INodeExecutionData {
 	const warnings = takeInvoiceWarnings(ctx, itemIndex);
 	const columns = { ...takeColumnNotes(ctx, itemIndex), ...chargesOf(ctx, itemIndex) };
+	// A tool's call has no sheet: its row would be a number without meaning to the model.
+	if (numbered && !isToolUse(ctx)) item.json = { ...item.json, sheetRow: sheetRow(ctx, itemIndex) };
 	if (warnings.length) item.json = { ...item.json, _warnings: warnings };
 	if (Object.keys(columns).length) item.json = { ...item.json, ...columns };
 	return item;
@@ -58,8 +63,15 @@ function pairedIndex(item: INodeExecutionData, fallback: number): number {
 	return typeof paired === 'object' && paired ? paired.item : fallback;
 }
 
-/** An operation whose items carry their row's identity (errors) and warnings (results). */
-export function withRowResults(module: OperationModule, mode: 'full' | 'partial'): OperationModule {
+/**
+ * An operation whose items carry their row's identity (errors) and warnings (results); `numbered`:
+ * its results carry their row as well (the filing operations).
+ */
+export function withRowResults(
+	module: OperationModule,
+	mode: 'full' | 'partial',
+	numbered = false,
+): OperationModule {
 	const { execute, executeAll, check } = module;
 	// A row the sheet's shape says is not a transaction (sheetRead.ts) is not checked or sent: its
 	// item says what it is. (Create Many, which reads all rows itself, asks the same.)
@@ -86,7 +98,7 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 				if (asRead) return [{ json: asRead }];
 				try {
 					const items = await execute.call(this, itemIndex);
-					return items.map((item) => withWarnings(this, item, itemIndex));
+					return items.map((item) => withWarnings(this, item, itemIndex, numbered));
 				} catch (error) {
 					forget(this, itemIndex);
 					throw withRow(error, rowIdentity(this, itemIndex, mode));
@@ -98,7 +110,7 @@ export function withRowResults(module: OperationModule, mode: 'full' | 'partial'
 				const items = await executeAll.call(this);
 				return items.map((item, position) => {
 					const index = pairedIndex(item, position);
-					if (!isErrorItem(item)) return withWarnings(this, item, index);
+					if (!isErrorItem(item)) return withWarnings(this, item, index, numbered);
 					forget(this, index);
 					addToErrorItem(item, rowIdentity(this, index, mode));
 					return item;

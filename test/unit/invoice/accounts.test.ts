@@ -171,7 +171,7 @@ describe('insurers by NAIC or name on an account without carrier_lookup', () => 
 		const sent = creates();
 		const items = [row({ policy_number: 'OK', insurers: [{ naic: '90001' }] }), row({ insurers: [{ naic: '12345' }] })];
 		const { error } = await run(jsonParams('createMany', noLookFirst), { items });
-		expect(error!.message).toContain("Sheet row 2 (item 1): The invoice was not sent: insurers[0].naic: no company has NAIC '12345'");
+		expect(error!.message).toContain("Row 3 (item 1): The invoice was not sent: insurers[0].naic: no company has NAIC '12345'");
 		expect(sent).toEqual([]);
 	});
 

@@ -124,10 +124,10 @@ describe('Check Sheet', () => {
 		expect(error).toBeUndefined();
 		expect(nock.pendingMocks()).toEqual([]);
 		expect(output!.map((o) => [o.pairedItem, o.json.row, o.json.result])).toEqual([
-			[{ item: 0 }, 1, 'would be sent'],
-			[{ item: 1 }, 2, 'refused'],
-			[{ item: 2 }, 3, 'would be sent'],
-			[{ item: 3 }, 4, 'refused'],
+			[{ item: 0 }, 2, 'would be sent'],
+			[{ item: 1 }, 3, 'refused'],
+			[{ item: 2 }, 4, 'would be sent'],
+			[{ item: 3 }, 5, 'refused'],
 		]);
 		expect(output![0].json).toMatchObject({
 			body: { type_code: 'ENDORSEMENT', net_premium: -500, transaction_effective_date: '2026-07-01' },

@@ -231,7 +231,7 @@ describe('Map Columns body source', () => {
 		expect(output).toBeUndefined();
 		expect(trap.isDone()).toBe(false);
 		expect(error!.message).toBe(
-			'Sheet row 2 (item 1): Invalid input, nothing was sent: Column "Premium": Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
+			'Row 3 (item 1): Invalid input, nothing was sent: Column "Premium": Must be a number: a comma as the decimal mark is not read; write 1234.50 (got "1.234,50")',
 		);
 		nock.cleanAll();
 		nock(API).get('/auth/me').reply(200, meReply()).persist();

@@ -63,9 +63,11 @@ describe('Create', () => {
 			outcome: 'replayed',
 			outcomeNote: 'The service returned the first filing for this Idempotency-Key; the invoice was read again and shows its status now.',
 			_replayed: true,
+			// Its row, as a sheet with a header row shows it (the first item is row 2).
+			sheetRow: 2,
 		});
 		reread.done();
-		expect(hints).toEqual(['1 of 1 rows was already filed (1 replayed by the service); nothing was filed twice.']);
+		expect(hints).toEqual(['Of 1 row: 1 already filed (1 replayed by the service); nothing was filed twice.']);
 	});
 
 	it('Replayed Invoices Show: The First Filing’s Reply makes no call and says what the item shows', async () => {
@@ -258,10 +260,14 @@ describe('Bill Taxes From Preview', () => {
 		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', billed)
 			.reply(201, envelope(invoiceFor(billed, 1040)));
-		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+		const { output, error, run: result } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
 		expect(error).toBeUndefined();
 		expect(output![0].json.fees).toEqual(billed.fees);
 		expect(output![0].json._previewNotes).toEqual(['State TX is not supported for filing']);
+		// The run's summary counts it: a lead must follow the state's own process for it.
+		expect(hintsOf(result).map((h) => h.message)).toContain(
+			"Of 1 row: 1 filed, 1 not filed electronically in its state (TX): the service prepares that filing for the state's own process; nothing was filed twice.",
+		);
 		p.done();
 		c.done();
 	});

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { API, KEYS, NEW_FEATURES, NUMBERING, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 import { peakGate } from '../../helpers/peakGate';
 
 setupSuite();
@@ -118,8 +118,8 @@ describe('Create Many', () => {
 		const items = rows(3);
 		items[2] = { ...items[2], effective_date: 'tomorrow' };
 		const { error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
-		// The sheet's row and n8n's item index side by side: n8n adds its own "[item 2]".
-		expect(error!.message).toBe('Sheet row 3 (item 2): Invalid input, nothing was sent: effective_date: Must be a valid date');
+		// The row as a sheet with a header row shows it, beside n8n's item index: n8n adds its own "[item 2]".
+		expect(error!.message).toBe('Row 4 (item 2): Invalid input, nothing was sent: effective_date: Must be a valid date');
 		expect(error!.description).toContain('No invoice was filed.');
 		expect(trap.isDone()).toBe(false);
 	});
@@ -138,15 +138,20 @@ describe('Create Many', () => {
 			code: 'VALIDATION_ERROR',
 			fields: ['insurers: insurers[0].company_id 999 does not match any company'],
 			requestId: 'req_batch1',
-			summary: '1 of 502 rows not filed; 501 filed',
+			summary: '1 of 502 rows not filed',
 		});
 		expect(output!.filter((o) => o.json.id !== undefined)).toHaveLength(501);
 		expect(output!.map((o) => o.pairedItem)).toEqual(output!.map((_, item) => ({ item })));
 		expect(hintsOf(result)).toEqual([
 			{
+				type: 'info',
+				location: 'outputPane',
+				message: 'Of 502 rows: 501 filed, 1 refused (error items, listed in the warning); nothing was filed twice.',
+			},
+			{
 				type: 'warning',
 				location: 'outputPane',
-				message: '1 of 502 rows refused: sheet row 4 (item 3, policy POL-3). 501 filed. The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).',
+				message: `1 of 502 rows refused: row 5 (item 3, policy POL-3).${NUMBERING} The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`,
 			},
 		]);
 	});
@@ -158,15 +163,16 @@ describe('Create Many', () => {
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(60), key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		expect(output!.filter((o) => o.json.code === 'VALIDATION_ERROR').map((o) => (o.pairedItem as { item: number }).item)).toEqual(refused);
-		expect(hintsOf(result)[0].message).toContain(`sheet rows ${refused.map((i) => `${i + 1} (item ${i}, policy POL-${i})`).join(', ')}. 30 filed.`);
+		expect(hintsOf(result)[0].message).toBe('Of 60 rows: 30 filed, 30 refused (error items, listed in the warning); nothing was filed twice.');
+		expect(hintsOf(result)[1].message).toContain(`rows ${refused.map((i) => `${i + 2} (item ${i}, policy POL-${i})`).join(', ')}.${NUMBERING} The rows not filed`);
 	});
 
 	it('a locally bad row names every other bad row, without truncation', async () => {
 		const items = rows(40).map((r, i) => (i % 2 ? r : { ...r, effective_date: 'x' }));
 		const trap = nock(API).post('/invoices/batch').reply(200, envelope({ results: [] }));
 		const { error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
-		const others = Array.from({ length: 19 }, (_, i) => (i + 1) * 2 + 1);
-		expect(error!.description).toContain(`20 of 40 rows failed (also sheet rows ${others.join(', ')} (items ${others.map((r) => r - 1).join(', ')})).`);
+		const others = Array.from({ length: 19 }, (_, i) => (i + 1) * 2);
+		expect(error!.description).toContain(`20 of 40 rows failed (also rows ${others.map((i) => i + 2).join(', ')} (items ${others.join(', ')})).`);
 		expect(trap.isDone()).toBe(false);
 	});
 
@@ -211,7 +217,7 @@ describe('Create Many', () => {
 		expect(output!.map((o) => [o.json.outcome, o.json._replayed])).toEqual([['replayed', true], ['replayed', true], ['filed', undefined]]);
 		expect(output![0].json.outcomeNote).toContain('reply of the first filing (created 2026-11-20 08:00:00, US Central)');
 		expect(hintsOf(result)).toEqual([
-			{ type: 'info', location: 'outputPane', message: '2 of 3 rows were already filed (2 replayed by the service); nothing was filed twice.' },
+			{ type: 'info', location: 'outputPane', message: 'Of 3 rows: 1 filed, 2 already filed (2 replayed by the service); nothing was filed twice.' },
 		]);
 		expect(never.isDone()).toBe(false);
 	});
@@ -248,7 +254,7 @@ describe('Create Many', () => {
 			[61, 'already_filed', 'sent'],
 			[71, 'filed', 'new'],
 		]);
-		expect(hintsOf(result)[0].message).toBe('1 of 3 rows was already filed (1 found on their policy); nothing was filed twice.');
+		expect(hintsOf(result)[0].message).toBe('Of 3 rows: 2 filed, 1 already filed (1 found on their policy); nothing was filed twice.');
 		lists.forEach((l) => l.done());
 	});
 
@@ -375,7 +381,7 @@ describe('Create Many', () => {
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[501, 'filed', true], [502, 'sent_again', undefined]]);
 		expect(output![1].json.outcomeNote).toContain('policy POL-1 holds it twice');
-		expect(hintsOf(result)[0].message).toContain('1 row was sent again after a reply that never came (outcome sent_again): check those policies');
+		expect(hintsOf(result)[0].message).toBe('Of 2 rows: 1 filed, 1 sent again after a reply that never came (outcome sent_again): check that policy for a second filing.');
 		batch.done();
 		single.done();
 	});

@@ -142,3 +142,9 @@ export function meReply(features: string[] = NEW_FEATURES, tier = 't2') {
 export function listingReply(invoices: IDataObject[]) {
 	return envelope({ invoices, pagination: { page: 1, per_page: 100, total: invoices.length } });
 }
+
+/**
+ * Said once over the output when the items come from no sheet reader (as in these tests): how
+ * "row N" is counted (nodes/shared/sheetRows.ts).
+ */
+export const NUMBERING = ' Rows are counted as a sheet with a header row shows them: the first item is row 2.';

@@ -28,7 +28,7 @@ describe('Create on an account without idempotency: looks for the row first', ()
 			[701, 'filed', 'new'],
 		]);
 		expect(result.output![0].json.outcomeNote).toContain('Found among the transactions of policy P-1');
-		expect(hintsOf(result.run).map((h) => h.message)).toContain('1 of 2 rows was already filed (1 found on their policy); nothing was filed twice.');
+		expect(hintsOf(result.run).map((h) => h.message)).toContain('Of 2 rows: 1 filed, 1 already filed (1 found on their policy); nothing was filed twice.');
 		me.done();
 		p1.done();
 		p2.done();

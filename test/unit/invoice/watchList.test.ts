@@ -116,6 +116,32 @@ describe('Watch List: Look for Changes', () => {
 		]);
 	});
 
+	it('says in one sentence what the look saw, so a look that posts nothing says why', async () => {
+		// Every invoice settled and was posted by an earlier look (this workflow's or the other example's).
+		const items = [watchRow(1, 60, 'S', 'success|confirmed|'), watchRow(2, 61, 'S', 'sent|sent|')];
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'S' })
+			.reply(200, listing([invoice(60, 'S', 'success', 'confirmed'), invoice(61, 'S', 'sent', 'sent')]));
+		const { output, run: executed } = await look(items, 't2');
+		const said = '2 invoices watched: none changed since the last look. Nothing to post: each row starts from its invoice as it was recorded, so a move made since was already seen by an earlier look (this workflow\'s or another\'s on the same table).';
+		expect(hintsOf(executed).map((h) => h.message)).toEqual([said]);
+		expect((output![0].json.look as IDataObject).said).toBe(said);
+
+		// The moves after the rows were recorded are changes: counted, the settled one leaving the list.
+		const recorded = [watchRow(1, 70, 'T', 'new|not_sent|'), watchRow(2, 71, 'T', 'new|not_sent|'), watchRow(3, 72, 'T', 'new|not_sent|')];
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'T' })
+			.reply(200, listing([invoice(70, 'T', 'success', 'confirmed'), invoice(71, 'T', 'sent', 'sent'), invoice(72, 'T')]));
+		const moved = await look(recorded, 't2');
+		expect(hintsOf(moved.run).map((h) => h.message)).toEqual(['3 invoices watched: 2 changed since the last look (1 settled, leaving the list), 1 unchanged.']);
+	});
+
+	it('an empty watch list (the empty item a Data table Get gives with Always Output Data) is said, with no call', async () => {
+		const { output, error, run: executed } = await look([{}], 't2');
+		expect(error).toBeUndefined();
+		expect(output).toEqual([]);
+		expect(hintsOf(executed).map((h) => h.message)).toEqual([expect.stringMatching(/^The watch list is empty: no invoice to look at, nothing to post\./)]);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
 	it('keeps the oldest row of an invoice recorded twice and lets the copy go; reads by id what its policy does not list; an invoice gone leaves the list', async () => {
 		const items = [
 			watchRow(7, 500, 'P-1'),

@@ -52,7 +52,7 @@ describe('Create Many: 3 bad rows of 25', () => {
 			policy_number: 'POL-4',
 			type_code: 'NEW',
 			effective_date: '2026-13-01',
-			summary: '3 of 25 rows not filed; 22 filed',
+			summary: '3 of 25 rows not filed',
 		});
 		expect(errorOutput![1].json.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: ['state_code: Must be a valid state_code'], requestId: 'req_batch', policy_number: 'POL-11', effective_date: '2026-01-01' });
 		expect(output!.every((item) => typeof item.json.id === 'number')).toBe(true);
@@ -64,10 +64,11 @@ describe('Create Many: 3 bad rows of 25', () => {
 		expect(errorOutput).toBeUndefined();
 		const bad = output!.filter((item) => typeof item.json.error === 'string');
 		expect(pairedIndexes(bad)).toEqual([4, 11, 19]);
-		expect(bad[2].json).toMatchObject({ error: expect.stringContaining('VALIDATION_ERROR'), code: 'VALIDATION_ERROR', policy_number: 'POL-19', type_code: 'NEW', effective_date: '2026-01-01', summary: '3 of 25 rows not filed; 22 filed' });
+		expect(bad[2].json).toMatchObject({ error: expect.stringContaining('VALIDATION_ERROR'), code: 'VALIDATION_ERROR', policy_number: 'POL-19', type_code: 'NEW', effective_date: '2026-01-01', summary: '3 of 25 rows not filed' });
 		const hints = Object.values(result.data.resultData.runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string }>);
-		// Rows counted from 1, as a sheet shows them.
-		expect(hints[0].message).toMatch(/^3 of 25 rows refused: sheet rows 5 \(item 4, policy POL-4\), 12 \(item 11, policy POL-11\), 20 \(item 19, policy POL-19\)\. 22 filed\./);
+		// One summary, then the refused rows as a sheet with a header row shows them (item 0 is row 2).
+		expect(hints[0].message).toBe('Of 25 rows: 22 filed, 3 refused (error items, listed in the warning); nothing was filed twice.');
+		expect(hints[1].message).toMatch(/^3 of 25 rows refused: rows 6 \(item 4, policy POL-4\), 13 \(item 11, policy POL-11\), 21 \(item 19, policy POL-19\)\. Rows are counted/);
 	});
 });
 

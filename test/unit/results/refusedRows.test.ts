@@ -5,11 +5,12 @@
  * node classes in n8n's engine.
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { TEST_API } from '../../helpers/serviceReplies';
 import { doc, run as runDocument } from '../document/helpers';
-import { API, KEYS, envelope, failure, hintsOf, invoiceFor, jsonParams, meReply, row, run, setupSuite } from '../invoice/helpers';
+import { API, KEYS, NUMBERING, envelope, failure, hintsOf, invoiceFor, jsonParams, meReply, row, run, setupSuite } from '../invoice/helpers';
+import { numberingNote, sheetRow as rowOf } from '../../../nodes/shared/sheetRows';
 
 setupSuite();
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
@@ -45,7 +46,7 @@ const warnings = (result: Parameters<typeof hintsOf>[0]) =>
 	hintsOf(result).filter((h) => h.type === 'warning' && / rows (would be )?refused: /.test(h.message));
 
 describe('refused rows over the output', () => {
-	it('Create (continue): the warning counts the refused rows and names their sheet rows, item indexes and policies', async () => {
+	it('Create (continue): the summary counts the outcomes; the warning names the refused rows as a sheet shows them, item indexes and policies', async () => {
 		createsFiled();
 		const items = Array.from({ length: 6 }, (_, n) => sheetRow(n + 1));
 		items[1] = sheetRow(2, { 'Risk State': 'Texass' });
@@ -57,11 +58,15 @@ describe('refused rows over the output', () => {
 			{
 				type: 'warning',
 				location: 'outputPane',
-				message: '2 of 6 rows refused: sheet rows 2 (item 1, policy BDX-2), 5 (item 4, policy BDX-5). 4 ran. Each refused row is an error item with its reason.',
+				message: `2 of 6 rows refused: rows 3 (item 1, policy BDX-2), 6 (item 4, policy BDX-5).${NUMBERING} The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`,
 			},
 		]);
-		// The error item names the row as the sheet numbers it.
-		expect(output![1].json).toMatchObject({ sheetRow: 2, policy_number: 'BDX-2' });
+		// One sentence counts every outcome, with Create Many's words; no count contradicts the warning.
+		expect(hintsOf(result).filter((h) => h.type === 'info').map((h) => h.message)).toEqual([
+			'Of 6 rows: 4 filed, 2 refused (error items, listed in the warning); nothing was filed twice.',
+		]);
+		// The error item names the row as the sheet shows it (header row 1, first data row 2).
+		expect(output![1].json).toMatchObject({ sheetRow: 3, policy_number: 'BDX-2' });
 	});
 
 	it('a run with no refused row says nothing of refusals', async () => {
@@ -74,51 +79,79 @@ describe('refused rows over the output', () => {
 		createsFiled();
 		const items = [sheetRow(1, { row_number: 2 }), sheetRow(2, { row_number: 3, 'Risk State': 'Texass' })];
 		const { output, run: result } = await run(columns('create'), { items, continueOnFail: true });
-		expect(warnings(result)[0].message).toMatch(/^1 of 2 rows refused: sheet row 3 \(item 1, policy BDX-2\)\./);
+		expect(warnings(result)[0].message).toMatch(/^1 of 2 rows refused: row 3 \(item 1, policy BDX-2\)\. The rows not filed/);
 		expect(output![1].json.sheetRow).toBe(3);
 	});
 
 	it('Preview (continue): the same warning', async () => {
 		const { run: result } = await run(columns('preview'), { items: [sheetRow(1, { 'Insured Name': '' })], continueOnFail: true });
-		expect(warnings(result)[0].message).toMatch(/^1 of 1 rows refused: sheet row 1 \(item 0, policy BDX-1\)\./);
+		expect(warnings(result)[0].message).toBe(`1 of 1 rows refused: row 2 (item 0, policy BDX-1).${NUMBERING} Each refused row is an error item with its reason.`);
 	});
 
 	it('Check Sheet: "would be refused" with the sheet rows, and each item numbered as the sheet', async () => {
 		const items = [sheetRow(1), sheetRow(2, { 'Risk State': 'Texass' }), sheetRow(3), sheetRow(4, { Premium: '' })];
 		const { output, run: result } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items });
 		expect(output!.map((o) => [o.json.row, o.json.result])).toEqual([
-			[1, 'would be sent'],
-			[2, 'refused'],
-			[3, 'would be sent'],
-			[4, 'refused'],
+			[2, 'would be sent'],
+			[3, 'refused'],
+			[4, 'would be sent'],
+			[5, 'refused'],
 		]);
 		expect(warnings(result)[0].message).toBe(
-			"2 of 4 rows would be refused: sheet rows 2 (item 1, policy BDX-2), 4 (item 3, policy BDX-4). Each row's reasons say the column and the rule; nothing was sent.",
+			`2 of 4 rows would be refused: rows 3 (item 1, policy BDX-2), 5 (item 3, policy BDX-4).${NUMBERING} Each row's reasons say the column and the rule; nothing was sent.`,
 		);
 	});
 
 	it('Document (continue): refused items are counted the same way', async () => {
 		nock(TEST_API).put('/invoices/1001/documents/a').reply(201, envelope(doc({ external_doc_uuid: 'a' })));
 		const { run: result } = await runDocument('attach', { docUUID: '={{ $json.uuid }}', documentType: 'quote' }, { continueOnFail: true, items: [{ uuid: 'a' }, { uuid: ' ' }] });
-		expect(warnings(result)[0].message).toMatch(/^1 of 2 rows refused: sheet row 2 \(item 1\)\./);
+		expect(warnings(result)[0].message).toMatch(/^1 of 2 rows refused: row 3 \(item 1\)\./);
+	});
+});
+
+describe('which numbering a run says', () => {
+	/** The little of a node's context the numbering reads: its input and the nodes before it. */
+	const context = (items: IDataObject[], parents: string[]) =>
+		({
+			getInputData: () => items.map((json) => ({ json })),
+			getNode: () => ({ name: 'Create Invoice' }),
+			getParentNodes: () => parents.map((type, i) => ({ name: `n${i}`, type, typeVersion: 1, disabled: false })),
+		}) as unknown as IExecuteFunctions;
+
+	it('rows read from a file behind Extract from File are its lines (header = 1): nothing more to say', () => {
+		const ctx = context([{}, {}], ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.readWriteFile', 'n8n-nodes-base.extractFromFile']);
+		expect([rowOf(ctx, 0), rowOf(ctx, 1)]).toEqual([2, 3]);
+		expect(numberingNote(ctx)).toBe('');
+	});
+
+	it('rows that carry their own number (Google Sheets) keep it', () => {
+		const ctx = context([{ row_number: 7 }, { row_number: 9 }], ['n8n-nodes-base.googleSheets']);
+		expect([rowOf(ctx, 0), rowOf(ctx, 1)]).toEqual([7, 9]);
+		expect(numberingNote(ctx)).toBe('');
+	});
+
+	it('items from no sheet (a Code node, JSON) are counted the same way, and the run says how', () => {
+		const ctx = context([{}, {}], ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.code']);
+		expect([rowOf(ctx, 0), rowOf(ctx, 1)]).toEqual([2, 3]);
+		expect(numberingNote(ctx)).toBe(NUMBERING);
 	});
 });
 
 describe('one row numbering in stop errors', () => {
-	it('Create (stop) before any call: "Sheet row 3 (item 2)" at the head, the other rows named the same way', async () => {
+	it('Create (stop) before any call: "Row 4 (item 2)" at the head, the other rows named the same way', async () => {
 		const trap = nock(API).post('/invoices').reply(201, envelope({}));
 		const items = [sheetRow(1), sheetRow(2), sheetRow(3, { 'Risk State': 'Texass' }), sheetRow(4, { Premium: 'abc' })];
 		const { error } = await run(columns('create'), { items });
-		expect(error!.message).toMatch(/^Sheet row 3 \(item 2\): Invalid input, nothing was sent: Column "Risk State": "Texass" is not a US state code/);
-		expect(error!.description).toContain('2 of 4 rows failed the checks made before any call (also sheet row 4 (item 3)); no row was sent.');
+		expect(error!.message).toMatch(/^Row 4 \(item 2\): Invalid input, nothing was sent: Column "Risk State": "Texass" is not a US state code/);
+		expect(error!.description).toContain('2 of 4 rows failed the checks made before any call (also row 5 (item 3)); no row was sent.');
 		expect(trap.isDone()).toBe(false);
 	});
 
 	it('Create Many (stop): the same numbering', async () => {
 		const items = [sheetRow(1), sheetRow(2, { 'Insured Name': '' }), sheetRow(3, { 'Eff Date': 'soon' })];
 		const { error } = await run(columns('createMany'), { items, key: KEYS.t3 });
-		expect(error!.message).toMatch(/^Sheet row 2 \(item 1\): Invalid input, nothing was sent: Column "Insured Name" is empty: the insured_name field is required/);
-		expect(error!.description).toContain('2 of 3 rows failed (also sheet row 3 (item 2)).');
+		expect(error!.message).toMatch(/^Row 3 \(item 1\): Invalid input, nothing was sent: Column "Insured Name" is empty: the insured_name field is required/);
+		expect(error!.description).toContain('2 of 3 rows failed (also row 4 (item 2)).');
 	});
 
 	it('a single item keeps its message as it was (no row to tell apart)', async () => {

@@ -61,7 +61,7 @@ const READING_SHEETS_DOC =
 const columnsProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Map Automatically reads each row’s own headers by their words (Policy #, Insured Name, State, Premium, Eff Date, Exp Date, Type, NAIC, Policy Fee, SL Tax… and the headers bordereaux use). <b>No renaming is needed</b>, whatever n8n’s note below says about naming fields like the invoice fields. A header that could mean two fields, or a value that cannot be read, refuses the row naming the column. Invoice → Check Sheet shows how every row reads, with no call. <a href="' +
+			'Map Automatically takes a column as an invoice field when its header is the field’s name or a header bordereaux use for it (Policy #, Insured Name, State, Premium, Eff Date, Exp Date, Type, NAIC, Policy Fee, SL Tax…): those count as named the same, as n8n’s note below asks. Rename only a header the node does not know, with Edit Fields, or set its field under Map Each Column Manually. A header that could mean two fields, or a value that cannot be read, refuses the row naming the column. Invoice → Check Sheet shows how every row reads, with no call. <a href="' +
 			READING_SHEETS_DOC +
 			'" target="_blank">Every header, value form and rule</a>.',
 		name: 'columnsNotice',

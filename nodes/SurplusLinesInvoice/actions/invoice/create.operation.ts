@@ -27,7 +27,7 @@ import {
 } from '../../filing/idempotency';
 import { filingOptionProperties, readFilingSettings } from '../../filing/options';
 import { refuseSameKeyOtherRow } from '../../filing/sameRun';
-import { invoiceJson, tallyOutcome } from '../../output';
+import { invoiceJson } from '../../output';
 import { billTaxesFromPreview, previewInvoice } from '../../taxes/preview';
 import {
 	applyTaxCheck,
@@ -172,7 +172,6 @@ async function fileChecked(
 		settings,
 	});
 	const result = await showReplayed(this, filed, settings.replayedView, i);
-	tallyOutcome(this, result.outcome);
 	const json = invoiceJson(
 		result.invoice,
 		this.getNodeParameter('simplify', i, false) as boolean,
@@ -192,3 +191,6 @@ async function fileChecked(
 		},
 	];
 }
+
+// The same words as Create Many over the output: one summary of outcomes, the refused rows listed.
+export { refusedNote, summarize } from './createMany.operation';

@@ -35,7 +35,7 @@ import {
 	readFilingSettings,
 	type FilingSettings,
 } from '../../filing/options';
-import { countOutcome, emptyCounts, invoiceJson, outcomeSummary } from '../../output';
+import { invoiceJson } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../taxes/taxLines';
 import { billTaxes, createManyTaxOptions, taxesForEntries, type EntryTaxes } from '../../taxes/createManyTaxes';
 import {
@@ -98,9 +98,14 @@ function annotateLocal(ctx: IExecuteFunctions, error: Error, failures: Failure[]
 	return error;
 }
 
-/** Said after the list of rows not filed over the output (sheetRows.ts writes the list). */
-export const refusedNote: RefusedNote = (refused, total) =>
-	`${total - refused} filed. The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).`;
+/**
+ * Said after the list of rows not filed over the output (sheetRows.ts writes the list); the counts
+ * are the summary's (output.ts), so the two cannot disagree. Create says the same.
+ */
+export const refusedNote: RefusedNote = () =>
+	'The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).';
+
+export { sayOutcomeSummary as summarize } from '../../output';
 
 /** What Create puts on its item about the taxes, and how Create Many obtained them. */
 function withTaxes(json: IDataObject, taxes: EntryTaxes | undefined): IDataObject {
@@ -203,10 +208,8 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	}
 	const output = new Array<INodeExecutionData>(count);
 	for (const [index, json] of notTransactions) output[index] = { json, pairedItem: { item: index } };
-	const counts = emptyCounts(count);
 	for (const failure of failures) {
 		output[failure.index] = errorItem(failure.error, failure.index, this.getNode());
-		countOutcome(counts, 'error');
 	}
 	const notFiled = failures.map((f) => f.index);
 	for (const outcome of outcomes) {
@@ -214,11 +217,9 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			notFiled.push(outcome.index);
 			const error = refusalInSheetWords(outcome.error, inputs[outcome.index]);
 			output[outcome.index] = errorItem(error, outcome.index, this.getNode());
-			countOutcome(counts, 'error');
-			continue;
+				continue;
 		}
 		const result = await showReplayed(this, outcome.filed, settings.replayedView, outcome.index);
-		countOutcome(counts, result.outcome);
 		const simplify = itemParameter(this, 'simplify', outcome.index, false);
 		output[outcome.index] = {
 			json: noteAdaptations(
@@ -237,12 +238,9 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		};
 	}
 	if (taxes) this.addExecutionHints?.(taxes.hint);
-	const summary = outcomeSummary(counts);
-	if (summary) this.addExecutionHints?.({ message: summary, type: 'info', location: 'outputPane' });
 	if (notFiled.length) {
-		// Each error item says how the run went (counts); the router's warning lists every row not filed.
-		const filed = count - notFiled.length;
-		const line = `${notFiled.length} of ${count} rows not filed; ${filed} filed`;
+		// Each error item says how many rows were not filed; the summary counts the others by outcome.
+		const line = `${notFiled.length} of ${count} rows not filed`;
 		for (const index of notFiled) addToErrorItem(output[index], { summary: line });
 	}
 	return output;

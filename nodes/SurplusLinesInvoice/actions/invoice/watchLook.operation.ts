@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { lookAtRows, type LookSettings } from '../../watch/look';
@@ -57,17 +62,56 @@ function readSettings(ctx: IExecuteFunctions): LookSettings {
 	return { looksPerHour, share: share / 100 };
 }
 
+/** Said over the output when the input holds no row (an empty table, Always Output Data on). */
+const EMPTY_LIST =
+	'The watch list is empty: no invoice to look at, nothing to post. Rows are added when invoices are filed (Invoice → Rows to Record, then the Data table Insert), and a row leaves once its invoice settles.';
+
+/**
+ * The one sentence that says what the look saw, so a run that posts nothing says why: "20 invoices
+ * watched: 2 changed since the last look (1 settled, leaving the list), 18 unchanged."
+ */
+function lookSentence(results: IDataObject[], watched: number, waiting: number): string {
+	const rows = results.filter((json) => json.duplicate_of === undefined);
+	const changed = rows.filter((json) => json.changed === true);
+	const settled = changed.filter((json) => json.settled === true).length;
+	const unchanged = rows.length - changed.length;
+	const parts = [
+		changed.length
+			? `${changed.length} changed since the last look${settled ? ` (${settled} settled, leaving the list)` : ''}`
+			: 'none changed since the last look',
+		unchanged && changed.length ? `${unchanged} unchanged` : '',
+		waiting ? `${waiting} waiting for a later look` : '',
+	].filter(Boolean);
+	const head = `${watched} ${watched === 1 ? 'invoice' : 'invoices'} watched: ${parts.join(', ')}.`;
+	if (changed.length) return head;
+	// A row starts from the invoice as filed: a move after the filing is a change for the first
+	// workflow that looks, and only for it (the update takes once).
+	return `${head} Nothing to post: each row starts from its invoice as it was recorded, so a move made since was already seen by an earlier look (this workflow's or another's on the same table).`;
+}
+
 /** All rows at once: which to read is chosen over the whole list. */
 export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
 	const rows: WatchRow[] = [];
 	const unreadable: number[] = [];
-	for (const [index, item] of this.getInputData().entries()) {
+	const input = this.getInputData();
+	for (const [index, item] of input.entries()) {
 		const row = readWatchRow(item.json, index);
 		if (row) rows.push(row);
-		else unreadable.push(index + 1);
+		// The empty item an empty table gives with Always Output Data is no row, not a bad one.
+		else if (Object.keys(item.json).length) unreadable.push(index + 1);
+	}
+	if (!rows.length && !unreadable.length) {
+		this.addExecutionHints?.({ message: EMPTY_LIST, type: 'info', location: 'outputPane' });
+		return [];
 	}
 	const { results, summary } = await lookAtRows(this, rows, settings);
+	const said = lookSentence(
+		results.map((result) => result.json),
+		Number(summary.json.watched_invoices),
+		Number(summary.json.invoices_waiting),
+	);
+	this.addExecutionHints?.({ message: said, type: 'info', location: 'outputPane' });
 	const hints = [summary.behind, summary.stopped, ...summary.cuts].filter(
 		(h): h is string => h !== undefined,
 	);
@@ -77,7 +121,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		);
 	for (const message of hints)
 		this.addExecutionHints?.({ message, type: 'warning', location: 'outputPane' });
-	const look = { ...summary.json, notes: hints };
+	const look = { ...summary.json, said, notes: hints };
 	return results
 		.sort((a, b) => a.itemIndexes[0] - b.itemIndexes[0])
 		.map((result) => ({
