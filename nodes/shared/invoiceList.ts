@@ -16,6 +16,7 @@ import {
 	type Pagination,
 } from './service';
 import { apiRequest, type TransportSettings } from './transport';
+import { clock } from './timing';
 
 interface InvoicePagerOptions {
 	/** `policy_number` filter; undefined lists the account (where the service allows it). */
@@ -41,6 +42,9 @@ interface InvoicePages {
 	calls: number;
 	/** `pagination` of the last page read. */
 	pagination?: Pagination;
+	/** The first page's `meta.timestamp` (the service's clock), and n8n's clock when it came. */
+	serviceTime?: string;
+	receivedMs?: number;
 }
 
 /** Whether a page after `page` exists: the total says so, or (without a total) the page was full. */
@@ -61,6 +65,7 @@ export async function pageInvoices(
 	const invoices: IDataObject[] = [];
 	let pagination: Pagination | undefined;
 	let calls = 0;
+	let first: Pick<InvoicePages, 'serviceTime' | 'receivedMs'> | undefined;
 	for (let page = options.firstPage ?? 1; ; page++) {
 		const qs: IDataObject = { page, per_page: perPage };
 		if (options.policyNumber) qs.policy_number = options.policyNumber;
@@ -74,6 +79,7 @@ export async function pageInvoices(
 			errorHints: options.errorHints,
 			settings: options.settings,
 		});
+		first ??= { serviceTime: reply.serviceTime, receivedMs: clock.now() };
 		const rows = readList(reply.data, LIST_KEYS.invoices).filter(
 			(row) => row && row.id !== undefined,
 		);
@@ -90,6 +96,7 @@ export async function pageInvoices(
 		invoices: options.limit === undefined ? invoices : invoices.slice(0, options.limit),
 		calls,
 		pagination,
+		...first,
 	};
 }
 
