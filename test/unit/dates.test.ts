@@ -3,6 +3,7 @@
  * to the service as YYYY-MM-DD; the service's US Central times get a UTC ISO twin.
  */
 import { DateTime } from 'luxon';
+import { asSent } from './invoice/helpers';
 import nock from 'nock';
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -50,7 +51,7 @@ describe('dates to the service', () => {
 			fees: [{ type: 'sl_tax', amount: 48.5 }],
 			type_code: 'NEW',
 		};
-		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 91)));
+		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 91)));
 		const { error } = await run({
 			operation: 'create',
 			inputMode: 'fields',

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 import { peakGate } from '../../helpers/peakGate';
 
 setupSuite();
@@ -317,7 +317,7 @@ describe('Create Many', () => {
 		const items = rows(3);
 		const scopes = items.map((body, i) =>
 			nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
-				.post('/invoices', body)
+				.post('/invoices', asSent(body))
 				.reply(201, envelope(invoiceFor(body, 10 + i)), i === 1 ? { 'Idempotent-Replayed': 'true' } : {}),
 		);
 		const trap = nock(API).post('/invoices/batch').reply(200, envelope({}));
@@ -370,7 +370,7 @@ describe('Create Many', () => {
 		const batch = nock(API).post('/invoices/batch').reply(504, GATEWAY_TIMEOUT);
 		list('POL-0', [invoiceFor(items[0], 501)]);
 		list('POL-1', []);
-		const single = nock(API).post('/invoices', items[1]).reply(201, envelope(invoiceFor(items[1], 502)));
+		const single = nock(API).post('/invoices', asSent(items[1])).reply(201, envelope(invoiceFor(items[1], 502)));
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[501, 'filed', true], [502, 'sent_again', undefined]]);
