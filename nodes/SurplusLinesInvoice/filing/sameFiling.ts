@@ -365,13 +365,13 @@ const fees = (name: string, taxes: boolean, form: string): Field => ({
 });
 
 const sameDay = (row: unknown, stored: unknown) => daysInForm(stored).includes(day(row));
-const DATE_FORM = 'another form (MM/DD/YYYY, with a time) or zone (a time with an offset: its UTC day or the day written)';
+const DATE_FORM = 'another form (MM/DD/YYYY, with a time) or zone (a time with an offset whose UTC day is the day written; one whose UTC day and written day differ reads two ways, and a match through it is never the same by itself)';
 const sameName = (row: unknown, stored: unknown) => nameForm(row) === nameForm(stored);
 const sameParty = (row: unknown, stored: unknown) => partyNameForm(row) === partyNameForm(stored);
-const PARTY_FORM = `${'letter case, inner spaces, trailing punctuation'}; accents, punctuation, "&" for "and", Inc./Inc/Incorporated, L.L.C./LLC (one spelling of a legal form)`;
 const sameReference = (row: unknown, stored: unknown) => referenceForm(row) === referenceForm(stored);
 const NAME_FORM = 'letter case, inner spaces, trailing punctuation';
 const REFERENCE_FORM = `${NAME_FORM}, leading zeros of a number (INV-0042 and inv-42)`;
+const PARTY_FORM = `${NAME_FORM}; accents, punctuation, "&" for "and", Inc./Inc/Incorporated, L.L.C./LLC (one spelling of a legal form)`;
 
 /**
  * The one table of the rule: each field, whether it tells transactions apart, and what counts
@@ -561,20 +561,25 @@ function compare(
  * The mark decides before the forms (MARK_RULE in nodes/shared/service.ts). A stored transaction
  * whose invoice number is the row's mark, of the row's type, is the row's filing: a derived mark
  * is a digest of the whole row, so nothing else need agree; the sheet's own number is the
- * caller's reference, so it is the row's unless a field that tells transactions apart differs in
- * substance (then the rule cannot tell: the row was edited since, or the number was reused). A
+ * caller's reference, which settles a value shown so that it reads two ways, but any other
+ * difference (the row corrected since, the number reused) keeps the comparison's answer. A
  * stored transaction bearing another of the package's marks is never the row's; a field it
  * matches only through a second reading then tells them apart (the package filed it from
  * another row), so two endorsements a day apart are two filings whatever the dates' form.
  */
-function markDecides(body: IDataObject, stored: IDataObject, result: Comparison, apartBy: string[]) {
+function markDecides(
+	body: IDataObject,
+	stored: IDataObject,
+	result: Comparison,
+	apartBy: string[],
+) {
 	const mark = body.invoice_number;
 	const typeAgrees = !('type' in stored) || typeCode(stored.type) === typeCode(body.type_code ?? DEFAULT_TYPE_CODE);
 	if (markForm(mark) !== undefined && sameMark(mark, stored.invoice_number) && typeAgrees) {
-		if (!isDerivedMark(mark) && apartBy.length) {
-			result.answer = 'cannotTell';
-			return;
-		}
+		// The sheet's own number decides only what a second reading left open: any other
+		// difference (a row corrected since it was filed) keeps the comparison's answer.
+		const open = result.differs.filter((f) => !result.readTwoWays.includes(f));
+		if (!isDerivedMark(mark) && open.length) return;
 		result.answer = 'same';
 		result.recognisedBy = `mark ${markForm(mark)}`;
 		result.inForm.push(...result.differs.filter((f) => f !== 'invoice_number'));

@@ -175,7 +175,10 @@ describe('Map Columns body source', () => {
 		expect(error).toBeUndefined();
 		expect(sent.map((batch) => batch.length)).toEqual([25]);
 		const bodies = sent[0];
+		// Each row carries its mark: a row's own reading, from the sheet's columns.
+		for (const body of bodies) expect(body.invoice_number).toMatch(/^SL[A-Z2-7]{16}$/);
 		expect(bodies[0]).toEqual({
+			invoice_number: bodies[0].invoice_number,
 			policy_number: 'BDX-001',
 			insured_name: 'Insured 1 LLC',
 			state_code: 'TX',
@@ -187,6 +190,7 @@ describe('Map Columns body source', () => {
 			insurers: [{ naic: '90001', percent: 100 }],
 		});
 		expect(bodies[1]).toEqual({
+			invoice_number: bodies[1].invoice_number,
 			policy_number: 'BDX-002',
 			insured_name: 'Insured 2 LLC',
 			state_code: 'TX',
@@ -348,7 +352,7 @@ describe('Input Item As Is body source', () => {
 		expect(error).toBeUndefined();
 		// Each row as it came, plus the key a single Create of it would carry.
 		// Sent in the one canonical form: the service's default type written out.
-		expect(sent).toEqual([items.map((item) => ({ ...item, type_code: 'NEW', idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);
+		expect(sent).toEqual([items.map((item) => ({ ...asSent({ ...item, type_code: 'NEW' }), idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);
 		expect(output!.map((o) => o.json._converted)).toEqual([undefined, undefined, undefined]);
 	});
 });

@@ -51,6 +51,7 @@ describe('Create', () => {
 		const reread = nock(API).get('/invoices/1003').reply(200, envelope(invoiceFor(body, 1003, { warnings: ['w1'], status: 'sent', filed: true })));
 		const { output, hints } = await runWithHints(jsonParams('create', { simplify: true }), [body]);
 		expect(output![0].json).toEqual({
+			recognisedBy: 'idempotency key',
 			id: 1003,
 			policy_number: 'POL-100',
 			type: 'New',
@@ -246,14 +247,14 @@ describe('Bill Taxes From Preview', () => {
 		// Sent in the canonical order (fees by code), the preview's tax lines after them.
 		const canonical = { ...body, fees: [{ type: 'clearinghouse_fee', amount: 5 }, { type: 'stamping_fee', amount: 2 }] };
 		const billed = {
-			...body,
+			...asSent(body),
 			fees: [
 				{ type: 'clearinghouse_fee', amount: 5 },
 				{ type: 'stamping_fee', amount: 2 },
 				{ type: 'sl_tax', amount: 58.2 },
 			],
 		};
-		const p = nock(API).post('/invoices/preview', canonical).reply(200, preview(['State TX is not supported for filing']));
+		const p = nock(API).post('/invoices/preview', asSent(canonical)).reply(200, preview(['State TX is not supported for filing']));
 		// Changed: the key is derived from the invoice as given, before the tax lines are added.
 		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', billed)
@@ -271,7 +272,7 @@ describe('Bill Taxes From Preview', () => {
 		const withRate = (amount: number) =>
 			envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount }] }, invoice: null });
 		nock(API).get('/auth/me').times(2).reply(200, me(NEW_FEATURES));
-		nock(API).post('/invoices/preview', body).reply(200, withRate(58.2)).post('/invoices/preview', body).reply(200, withRate(60));
+		nock(API).post('/invoices/preview', asSent(body)).reply(200, withRate(58.2)).post('/invoices/preview', asSent(body)).reply(200, withRate(60));
 		const keys: string[] = [];
 		nock(API)
 			.post('/invoices')

@@ -148,7 +148,7 @@ describe('what each version’s panel shows', () => {
 	});
 
 	it('version 1 and 2 Create Options, in order', () => {
-		expect(panel(1, 'create').options).toEqual(['billTaxesFromPreview', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
-		expect(panel(2, 'create', { idempotency: 'own' }).options).toEqual(['idempotency', 'idempotencyKey', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
+		expect(panel(1, 'create').options).toEqual(['billTaxesFromPreview', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'writeMark', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
+		expect(panel(2, 'create', { idempotency: 'own' }).options).toEqual(['idempotency', 'idempotencyKey', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'writeMark', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
 	});
 });

@@ -98,11 +98,11 @@ describe('Create: a 409 on the derived key (Bill Taxes From Preview re-run with 
 	it('returns the first filing from the policy, marked already_filed', async () => {
 		const body = row();
 		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
-		nock(API).post('/invoices/preview', body).reply(200, previewWith(60));
+		nock(API).post('/invoices/preview', asSent(body)).reply(200, previewWith(60));
 		nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices')
 			.reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
-		const firstFiling = invoiceFor({ ...body, fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });
+		const firstFiling = invoiceFor({ ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });
 		policyList('POL-100').reply(200, listingReply([firstFiling]));
 		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
 		expect(error).toBeUndefined();

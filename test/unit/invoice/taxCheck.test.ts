@@ -91,7 +91,7 @@ describe('tax check', () => {
 	});
 
 	it('Create with Bill Taxes From Preview (version 2) uses its preview: no extra call, the sheet’s lines kept and the difference said', async () => {
-		const preview = nock(API).post('/invoices/preview', SENT).reply(200, previewReply);
+		const preview = nock(API).post('/invoices/preview', asSent(SENT)).reply(200, previewReply);
 		const create = nock(API).post('/invoices', asSent(SENT)).reply(201, envelope(invoiceFor(SENT, 41)));
 		const { output, error } = await runInvoice(2, { operation: 'create' }, [ROW]);
 		expect(error).toBeUndefined();
@@ -129,7 +129,7 @@ describe('tax check', () => {
 		const create = nock(API).post('/invoices', asSent(SENT)).times(2).reply(201, envelope(invoiceFor(SENT, 43)));
 		const quiet = await runInvoice(1, { operation: 'create' }, [ROW]);
 		expect(quiet.output![0].json._taxCheck).toBeUndefined();
-		const preview = nock(API).post('/invoices/preview', SENT).reply(200, previewReply);
+		const preview = nock(API).post('/invoices/preview', asSent(SENT)).reply(200, previewReply);
 		const checked = await runInvoice(1, { operation: 'create', options: { sheetTaxCheck: 'always' } }, [ROW]);
 		preview.done();
 		create.done();

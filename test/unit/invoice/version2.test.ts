@@ -57,8 +57,8 @@ describe('Invoice versions', () => {
 
 	it('version 2: Create previews and bills the tax lines without being asked', async () => {
 		const body = row({ state_code: 'FL' });
-		const billed = { ...body, fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
-		const preview = nock(API).post('/invoices/preview', body).reply(200, previewReply);
+		const billed = { ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
+		const preview = nock(API).post('/invoices/preview', asSent(body)).reply(200, previewReply);
 		const create = nock(API).post('/invoices', billed).reply(201, envelope(invoiceFor(billed, 2001)));
 		const result = await runCreate(2, { ...SAVED_V1_NODE.parameters }, [body]);
 		expect(result.error).toBeUndefined();
@@ -98,8 +98,8 @@ describe('Invoice versions', () => {
 
 	it('version 1 with its Bill Taxes From Preview option still bills the taxes', async () => {
 		const body = row();
-		const billed = { ...body, fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
-		nock(API).post('/invoices/preview', body).reply(200, previewReply);
+		const billed = { ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
+		nock(API).post('/invoices/preview', asSent(body)).reply(200, previewReply);
 		const create = nock(API).post('/invoices', billed).reply(201, envelope(invoiceFor(billed, 2004)));
 		const result = await runCreate(1, { ...SAVED_V1_NODE.parameters, options: { billTaxesFromPreview: true } }, [body]);
 		expect(result.error).toBeUndefined();
