@@ -3,7 +3,6 @@
  * to the service as YYYY-MM-DD; the service's US Central times get a UTC ISO twin.
  */
 import { DateTime } from 'luxon';
-import { asSent } from './invoice/helpers';
 import nock from 'nock';
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -11,7 +10,7 @@ import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLine
 import { documentJson } from '../../nodes/shared/links';
 import { dateOnly, serviceTimeToUtc, withUtcTimes } from '../../nodes/shared/dates';
 import { isValidDate } from '../../nodes/shared/rules';
-import { API, envelope, invoiceFor, run, setupSuite } from './invoice/helpers';
+import { asSent, API, envelope, invoiceFor, run, setupSuite } from './invoice/helpers';
 
 setupSuite();
 

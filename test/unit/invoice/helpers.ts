@@ -92,7 +92,7 @@ export function derivedKey(body: IDataObject, path = '/invoices') {
 }
 
 /** A create body as the node sends it: with its mark as the invoice number where it gives none. */
-export const asSent = (body: IDataObject): Record<string, any> => withMark(body, true);
+export const asSent = (body: IDataObject): nock.DataMatcherMap => withMark(body, true) as nock.DataMatcherMap;
 
 export function run(
 	parameters: IDataObject,

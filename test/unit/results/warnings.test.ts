@@ -1,8 +1,7 @@
 import nock from 'nock';
-import { asSent } from '../invoice/helpers';
 
 import { invoiceWarnings } from '../../../nodes/SurplusLinesInvoice/body/warnings';
-import { API, envelope, invoiceFor, jsonParams, row, run, meReply, setupSuite } from '../invoice/helpers';
+import { asSent, API, envelope, invoiceFor, jsonParams, row, run, meReply, setupSuite } from '../invoice/helpers';
 
 setupSuite();
 // Creates ask the account once per run whether it has the idempotency feature.
