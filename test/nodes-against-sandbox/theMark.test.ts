@@ -153,3 +153,17 @@ describe('the mark switched off', () => {
 		expect([second.output![0].json.outcome, second.output![0].json.recognisedBy]).toEqual(['already_filed', 'forms']);
 	});
 });
+
+describe('one New per policy term, in one run', () => {
+	it.each([...CASES, ['t3', 'createMany'], ['t2', 'create']] as const)('%s %s: the second of two News of one term is refused naming the first row; File Anyway files both', async (key, operation) => {
+		const row: IDataObject = { policy_number: `RUN${key.replace(/\W/g, '')}${operation.length}`, insured_name: 'Acme LLC', state_code: 'TX', type_code: 'NEW', effective_date: '2026-03-01', expiration_date: '2027-03-01', net_premium: 1000, insurers: [{ company_id: 301 }] };
+		const rows = [row, { ...row, net_premium: 1200 }];
+		const { output } = await run(key, operation, rows);
+		expect(output![0].json.outcome).toBe('filed');
+		expect(String(output![1].json.error)).toContain('for the same term as row 1 of this run');
+		expect(await stored(key, [String(row.policy_number)])).toHaveLength(1);
+		const both = await run(key, operation, rows, { lookAlike: 'file' });
+		expect(outcomes(both.output)).toEqual([key.startsWith('legacy') ? 'already_filed' : 'replayed', 'filed']);
+		expect(await stored(key, [String(row.policy_number)])).toHaveLength(2);
+	});
+});

@@ -74,6 +74,8 @@ export interface Comparison {
 	recognisedBy?: string;
 	/** Fields that matched only through one of two readings of the stored value (a date read as two days). */
 	readTwoWays: string[];
+	/** A second, different New (or Renewal) of the same policy and term: asked, never filed in silence. */
+	secondOfTerm?: boolean;
 }
 
 /** Fields the caller already knows are the row's (the 409 on a derived key proves all but tax lines). */
@@ -548,10 +550,8 @@ function compare(
 	if (otherStored && list(body.fees).some((f) => code(f.type) === SET_BY_SERVICE))
 		result.notComparable.push(`fees.${SET_BY_SERVICE} (the service may set it itself)`);
 	result.answer = apart ? 'different' : result.differs.length ? 'cannotTell' : 'same';
-	if (otherStored) {
-		markDecides(body, other, result, apartBy);
-		if (result.answer === 'different') secondOfTerm(body, other, result, apartBy);
-	}
+	if (otherStored) markDecides(body, other, result, apartBy);
+	if (result.answer === 'different') secondOfTerm(body, result, apartBy);
 	result.same = result.answer === 'same';
 	if (result.same) result.recognisedBy ??= 'forms';
 	return result;
@@ -606,12 +606,13 @@ const WITHIN_TERM = new Set(['net_premium', 'invoice_number', 'transaction_effec
  * dates and insurers as a stored one, another premium or invoice number) is asked as a
  * look-alike: five New transactions of one policy on one day are never filed in silence.
  */
-function secondOfTerm(body: IDataObject, stored: IDataObject, result: Comparison, apartBy: string[]) {
+function secondOfTerm(body: IDataObject, result: Comparison, apartBy: string[]) {
 	const type = typeCode(body.type_code ?? DEFAULT_TYPE_CODE);
 	if (!ONE_PER_TERM.has(type)) return;
 	if (apartBy.some((field) => !WITHIN_TERM.has(field))) return;
 	if (result.readTwoWays.some((field) => field === 'effective_date' || field === 'expiration_date')) return;
 	result.answer = 'cannotTell';
+	result.secondOfTerm = true;
 	result.differences.push({
 		field: 'type',
 		row: type,
@@ -631,6 +632,15 @@ export function compareWithStored(
 /** Whether two rows of one run send the same filing (the same rule, both sides as sent, no form). */
 export function sameSentFiling(a: IDataObject, b: IDataObject): boolean {
 	return compare(a, b, false, []).same;
+}
+
+/**
+ * Whether `later`, a row of the run, would be a second, different New (or Renewal) of the term
+ * `earlier` (an earlier row of the run) files: the comparison, else undefined.
+ */
+export function secondOfTermInRun(earlier: IDataObject, later: IDataObject): Comparison | undefined {
+	const result = compare(later, earlier, false, []);
+	return result.secondOfTerm ? result : undefined;
 }
 
 const BUCKET_FIELDS = new Set(['policy_number', 'type', 'effective_date', 'net_premium']);

@@ -27,7 +27,7 @@ import {
 } from '../../filing/idempotency';
 import { withMark } from '../../filing/mark';
 import { filingOptionProperties, readFilingSettings } from '../../filing/options';
-import { refuseSameKeyOtherRow } from '../../filing/sameRun';
+import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
 import { invoiceJson, tallyOutcome } from '../../output';
 import { billTaxesFromPreview, previewInvoice } from '../../taxes/preview';
 import {
@@ -107,6 +107,7 @@ export async function check(this: IExecuteFunctions, i: number): Promise<void> {
 		);
 		refuseSameKeyOtherRow(this, key, i);
 	}
+	refuseSecondOfTerm(this, checked.input.body, i, readFilingSettings(this, i, 'current').lookAlike);
 	if (!checkedItems.has(this)) checkedItems.set(this, new Map());
 	checkedItems.get(this)!.set(i, checked);
 }

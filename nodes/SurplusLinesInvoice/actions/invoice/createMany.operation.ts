@@ -24,7 +24,7 @@ import {
 import { canonicalInvoice } from '../../filing/canonical';
 import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
 import { withMark } from '../../filing/mark';
-import { refuseSameKeyOtherRow } from '../../filing/sameRun';
+import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
 import {
 	idempotencyKeyFor,
 	readIdempotencyChoice,
@@ -164,6 +164,8 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			const key = idempotencyKeyFor(choice, PATHS.invoices, body);
 			// A later row with an earlier row's key but other columns is refused, not replayed.
 			if (choice.mode === 'derived') refuseSameKeyOtherRow(this, key, index);
+			// A second, different New (or Renewal) of a policy term in the run is asked, not filed.
+			refuseSecondOfTerm(this, given.body, index, settings.lookAlike);
 			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
 			failures.push({ index, error: refusalInSheetWords(error as Error, given) });
