@@ -151,8 +151,13 @@ export function settleRepeats(
 	}
 }
 
-/** The rows of the run checked so far, per run (for one New or Renewal per policy term). */
-const TERMS = new WeakMap<object, Map<number, IDataObject>>();
+/** The rows of the run checked so far, per run, by policy (for one New or Renewal per policy term). */
+const TERMS = new WeakMap<object, Map<string, Map<number, IDataObject>>>();
+
+const policyOf = (body: IDataObject) =>
+	String(body.policy_number ?? '')
+		.trim()
+		.toUpperCase();
 
 /**
  * Refuses row `index` when an earlier row of the run is a New (or Renewal) of the same policy
@@ -168,7 +173,9 @@ export function refuseSecondOfTerm(
 ): void {
 	if (lookAlike === 'file') return;
 	if (!TERMS.has(ctx)) TERMS.set(ctx, new Map());
-	const rows = TERMS.get(ctx)!;
+	const byPolicy = TERMS.get(ctx)!;
+	if (!byPolicy.has(policyOf(body))) byPolicy.set(policyOf(body), new Map());
+	const rows = byPolicy.get(policyOf(body))!;
 	for (const [earlierIndex, earlier] of rows) {
 		if (earlierIndex === index) continue;
 		const second = secondOfTermInRun(earlier, body);

@@ -254,7 +254,8 @@ describe('Create Many', () => {
 
 	it('t3 on an account without idempotency: the policies are looked up several at once, each once, and the rows keep their order', async () => {
 		legacyAccount();
-		const items = [...rows(40), row({ policy_number: 'POL-3', net_premium: 999 })];
+		// A second row of POL-3: an endorsement (a second New of the term would be refused before any call).
+		const items = [...rows(40), row({ policy_number: 'POL-3', net_premium: 999, type_code: 'ENDORSEMENT' })];
 		let open = 0;
 		let mostOpen = 0;
 		const listed: string[] = [];
