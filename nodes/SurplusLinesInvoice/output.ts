@@ -17,6 +17,8 @@ interface FilingMarks {
 	recovered?: boolean;
 	/** Found on the policy: the fields compared to decide it was the row, and those that could not be. */
 	compared?: { compared: string[]; notComparable: string[] };
+	/** What recognised an earlier filing as the row's (fileInvoice.ts, Filed.recognisedBy). */
+	recognisedBy?: string;
 }
 
 function feesTotal(fees: unknown): number {
@@ -66,6 +68,7 @@ export function invoiceJson(
 	if (marks.note) json.outcomeNote = marks.note;
 	if (marks.replayed) json._replayed = true;
 	if (marks.recovered) json._recovered = true;
+	if (marks.recognisedBy) json.recognisedBy = marks.recognisedBy;
 	if (marks.compared) {
 		const { compared, notComparable } = marks.compared;
 		json.outcomeCompared = { compared, notComparable };

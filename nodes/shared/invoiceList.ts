@@ -22,6 +22,7 @@ import {
 	type Pagination,
 } from './service';
 import { apiRequest, type TransportSettings } from './transport';
+import { clock } from './timing';
 
 interface InvoicePagerOptions {
 	/** `policy_number` filter; undefined lists the account (where the service allows it). */
@@ -52,6 +53,9 @@ interface InvoicePages {
 	pagination?: Pagination;
 	/** Why the pager stopped before the listing's end ("it reached …"); undefined when it ended. */
 	cut?: string;
+	/** The first page's `meta.timestamp` (the service's clock), and n8n's clock when it came. */
+	serviceTime?: string;
+	receivedMs?: number;
 }
 
 /**
@@ -84,6 +88,7 @@ export async function pageInvoices(
 	let firstTotal: number | undefined;
 	let cut: string | undefined;
 	let calls = 0;
+	let first: Pick<InvoicePages, 'serviceTime' | 'receivedMs'> | undefined;
 	for (let page = options.firstPage ?? 1; ; page++) {
 		const qs: IDataObject = { page, per_page: perPage };
 		if (options.policyNumber) qs.policy_number = options.policyNumber;
@@ -97,6 +102,7 @@ export async function pageInvoices(
 			errorHints: options.errorHints,
 			settings: options.settings,
 		});
+		first ??= { serviceTime: reply.serviceTime, receivedMs: clock.now() };
 		const rows = readList(reply.data, LIST_KEYS.invoices).filter(
 			(row) => row && row.id !== undefined,
 		);
@@ -117,6 +123,7 @@ export async function pageInvoices(
 		calls,
 		pagination,
 		cut,
+		...first,
 	};
 }
 
@@ -135,16 +142,22 @@ export function describeCut(what: string, pages: InvoicePages): string {
 	return `${what}: ${pages.invoices.length} distinct invoices were read in ${pages.calls} calls, then the listing was stopped because ${pages.cut}. ${INVOICE_LIST_PAGING_RULE}`;
 }
 
+type WholeListingOptions = Omit<
+	InvoicePagerOptions,
+	'firstPage' | 'onPage' | 'beforeRequest' | 'maxPages'
+>;
+
 /**
- * Every invoice of a policy or the account, oldest first, for a decision about a filing: a
- * listing stopped before its end is an error (what was not read may hold the filing).
+ * Every invoice of a policy or the account, oldest first, with the listing's clock, for a
+ * decision about a filing: a listing stopped before its end is an error (what was not read may
+ * hold the filing).
  */
-export async function listInvoices(
+export async function readWholeListing(
 	ctx: ApiContext,
-	options: Omit<InvoicePagerOptions, 'firstPage' | 'onPage' | 'beforeRequest' | 'maxPages'> = {},
-): Promise<IDataObject[]> {
+	options: WholeListingOptions = {},
+): Promise<InvoicePages> {
 	const pages = await pageInvoices(ctx, options);
-	if (pages.cut === undefined) return pages.invoices;
+	if (pages.cut === undefined) return pages;
 	const what = options.policyNumber
 		? `The transactions of policy ${options.policyNumber} were not all read`
 		: 'The account’s invoices were not all read';
@@ -153,4 +166,12 @@ export async function listInvoices(
 		itemIndex: options.itemIndex,
 		description: message,
 	});
+}
+
+/** The invoices of readWholeListing alone. */
+export async function listInvoices(
+	ctx: ApiContext,
+	options: WholeListingOptions = {},
+): Promise<IDataObject[]> {
+	return (await readWholeListing(ctx, options)).invoices;
 }

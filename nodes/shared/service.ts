@@ -199,11 +199,29 @@ export const SERVICE_TIME_ZONE = 'America/Chicago';
 export const SERVICE_LOCAL_TIME_FIELDS = ['created', 'added'] as const;
 
 /**
- * How far the service's clock (its `created`, to the second) and n8n's may be apart. After a lost
- * reply with no listing read before the attempt, a transaction created earlier than the attempt's
- * start by more than this is an older filing, never the attempt's.
+ * The window after a lost reply, on the service's own clock: where the run listed nothing of a
+ * policy before sending, a transaction is the attempt's only if the service created it after the
+ * attempt began as the service's clock tells it. Assumed: every reply's `meta.timestamp` is the
+ * service's time of the reply (the description says "ISO 8601 UTC time of the reply") on the same
+ * clock as its `created` (shown to the second, in SERVICE_TIME_ZONE). The attempt's start on that
+ * clock is the recovery listing's `meta.timestamp` less the time n8n measured from the attempt's
+ * start to that listing's reply (a duration, on one clock), less one second for `created`'s
+ * truncation to the second: no offset between n8n's clock and the service's enters it. A listing
+ * without `meta.timestamp` gives no window: nothing unlisted is taken as the attempt's (it is
+ * sent again and marked sent_again).
  */
-export const CREATED_CLOCK_ALLOWANCE_MS = 5_000;
+export const CREATED_TRUNCATION_MS = 1_000;
+
+/**
+ * MARK_RULE: the mark the package writes on each filing is the invoice's `invoice_number` (the
+ * description: "the caller's own reference"), the sheet's own where the row gives one, else one
+ * derived from the row (filing/mark.ts: `SL` and 16 characters of A-Z and 2-7). Assumed: the
+ * service keeps `invoice_number` as sent and shows it in the listing of the policy's transactions,
+ * at most in another letter case or, for a number of digits only, without its leading zeros (the
+ * forms markForm folds); it does not require the number to be unique (two invoices may carry the
+ * same number, which is why recovery still keeps to what was stored during the attempt).
+ */
+export const MARK_FIELD = 'invoice_number';
 /**
  * The calculator's tax figures, as Create Many computes them for a whole sheet (taxes/rates.ts).
  * The description gives each line's `rate` and `rate_type`, the state's `rounding_rule`,

@@ -67,6 +67,8 @@ export interface ApiReply<T = IDataObject> {
 	rateLimit?: RateLimitInfo;
 	/** The service replayed an earlier create for the same Idempotency-Key. */
 	replayed: boolean;
+	/** The envelope's `meta.timestamp`: the service's own clock at the reply. */
+	serviceTime?: string;
 }
 
 interface RawResponse {
@@ -434,6 +436,7 @@ function readReply<T>(
 			requestId,
 			rateLimit,
 			replayed: String(answer.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true',
+			serviceTime: envelope.meta.timestamp,
 		};
 	}
 

@@ -271,10 +271,51 @@ function formsScenario(kind: 'legacy-t2' | 'legacy-t3'): Scenario {
 	};
 }
 
+/**
+ * The same workflow against a service whose clock is 90 s behind n8n's, with every form shown,
+ * and a sheet without invoice numbers (each row sent with its derived mark): the first create or
+ * batch reply lost, then the sheet again. Every row is stored once, none sent again; the second
+ * run recognises each by its mark.
+ */
+function clockScenario(kind: 'legacy-t2' | 'legacy-t3'): Scenario {
+	const prefix = `CLOCK-${kind.toUpperCase()}`;
+	return {
+		name: `refile-clock-${kind}`,
+		workflow: `refile-forms-${kind}.json`,
+		compat: true,
+		async before(ctx) {
+			const dir = join(ctx.userFolder, 'files');
+			mkdirSync(dir, { recursive: true });
+			const lines = ['policy_number,insured_name,invoice_number,state_code,net_premium,effective_date,expiration_date,type_code'];
+			for (let i = 0; i < FORMS_ROWS; i++) lines.push(`${prefix}-${i},"Smith & Jones ${i}, L.L.C.",,TX,1000.125,2026-03-01,2027-03-01,NEW`);
+			writeFileSync(join(dir, `refile-forms-${kind}.csv`), `${lines.join('\n')}\n`);
+			await control(ctx, '/forms', { forms: 'all', mode: 'all', clock_offset_seconds: -90 });
+			await control(ctx, '/faults', { lose_reply_after_commit: 1, methods: ['POST'], path_prefix: '/invoices', count: 1 });
+		},
+		execute: async (cli) => [await cli.run(), await cli.run()],
+		async check(_run, ctx, runs) {
+			const [first, second] = runs.map((run) => json(run, NODE));
+			assert.equal(first.length, FORMS_ROWS);
+			assert.deepEqual(first.map((o) => o.outcome), first.map(() => 'filed'), `${kind}: the first run files every row, none sent again (${JSON.stringify(first).slice(0, 400)})`);
+			second.forEach((item, i) => {
+				assert.equal(item.outcome, 'already_filed', `${kind}: second run, row ${i}: ${JSON.stringify(item).slice(0, 400)}`);
+				assert.equal(item.id, first[i].id, `${kind}: row ${i} is the invoice the first run filed`);
+				// The workflow simplifies its items: the mark shows in what recognised the row.
+				assert.match(String(item.recognisedBy), /^mark SL[A-Z2-7]{16}$/, `${kind}: row ${i} recognised by its mark (${String(item.recognisedBy)})`);
+			});
+			assert.equal(new Set(second.map((o) => o.recognisedBy)).size, FORMS_ROWS, `${kind}: each row its own mark`);
+			await assertEachRowOnce(ctx, kind, prefix, FORMS_ROWS);
+			console.log(`[e2e]         refile-clock-${kind}: ${FORMS_ROWS} rows without invoice numbers, service clock 90 s behind, first reply lost: filed once each, re-run recognised by the mark`);
+		},
+	};
+}
+
 export const REFILE_SCENARIOS: Scenario[] = [
 	...KINDS.map(csvScenario),
 	formsScenario('legacy-t2'),
 	formsScenario('legacy-t3'),
+	clockScenario('legacy-t2'),
+	clockScenario('legacy-t3'),
 	newKeyScenario,
 	crashScenario({
 		name: 'refile-crash-t3',

@@ -7,6 +7,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { isDerivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
+
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../harness/engine';
 import { useSandboxSuite } from '../helpers/sandboxSuite';
@@ -46,7 +48,8 @@ async function filing(keyName: string, id: unknown): Promise<IDataObject> {
 		state: (invoice.state as IDataObject).code,
 		net_premium: invoice.net_premium,
 		change_date: invoice.transaction_effective_date ?? invoice.effective_date,
-		invoice_number: invoice.invoice_number,
+		// A derived mark holds the policy number, which each account's run makes its own.
+		invoice_number: isDerivedMark(invoice.invoice_number) ? 'mark' : invoice.invoice_number,
 		sl_tax_sign: Math.sign(Number(fees.find((f) => f.type === 'sl_tax')?.amount ?? 0)),
 		stamping_fee: fees.find((f) => f.type === 'stamping_fee')?.amount,
 	};

@@ -14,6 +14,7 @@ import { sandboxCalls } from '../helpers/sandboxCalls';
 import { RERUN_CASES, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { seedWhere } from '../sandbox/faults';
+import { derivedMark, isDerivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
 
 const sb = useSandboxSuite();
 let fake: ReturnType<typeof useFakeClock>;
@@ -71,7 +72,9 @@ function filing(invoice: IDataObject): string {
 	const insurers = ((invoice.insurers as IDataObject[]) ?? []).map((i) => i.company_id).join('+');
 	const state = (invoice.state as IDataObject)?.code;
 	const policy = String(invoice.policy_number).replace(/^[^-]+-/, '');
-	return [policy, (invoice.type as IDataObject)?.name, state, invoice.invoice_number ?? '', insurers, invoice.net_premium].join('|');
+	// A derived mark holds the policy number: the same on every account, not across prefixes.
+	const number = isDerivedMark(invoice.invoice_number) ? 'mark' : (invoice.invoice_number ?? '');
+	return [policy, (invoice.type as IDataObject)?.name, state, number, insurers, invoice.net_premium].join('|');
 }
 
 const EXPECTED = sheet('X')
@@ -80,7 +83,7 @@ const EXPECTED = sheet('X')
 			String(r.policy_number).replace(/^[^-]+-/, ''),
 			r.type_code === 'ENDORSEMENT' ? 'Endorsement' : 'New',
 			r.state_code,
-			r.invoice_number ?? '',
+			r.invoice_number ?? 'mark',
 			((r.insurers as IDataObject[]) ?? []).map((i) => i.company_id).join('+'),
 			r.net_premium,
 		].join('|'),
@@ -96,7 +99,8 @@ describe.each(RERUN_CASES)('$key $operation', ({ key, operation, again }) => {
 		const items = first.output!.map((o) => o.json);
 		expect(items.map((j) => j.outcome)).toEqual(rows.map(() => 'filed'));
 		// Each item is its own row's filing (not another row's invoice).
-		expect(items.map((j) => j.invoice_number ?? null)).toEqual(rows.map((r) => r.invoice_number ?? null));
+		// Each row without an invoice number carries its mark, the same on every account kind.
+		expect(items.map((j) => j.invoice_number)).toEqual(rows.map((r) => r.invoice_number ?? derivedMark(r)));
 		expect(items.map((j) => (j.state as IDataObject).code)).toEqual(rows.map((r) => r.state_code));
 		const kept = await stored(key, policiesOf(rows));
 		expect(kept.map(filing).sort()).toEqual(EXPECTED);
@@ -146,7 +150,8 @@ describe('after a lost reply, each row is recovered as its own filing', () => {
 		expect(items.map((j) => j.error)).toEqual(rows.map(() => undefined));
 		expect(items.map((j) => j.outcome)).toEqual(rows.map(() => 'filed'));
 		expect(items.some((j) => j._recovered === true)).toBe(true);
-		expect(items.map((j) => j.invoice_number ?? null)).toEqual(rows.map((r) => r.invoice_number ?? null));
+		// Each row without an invoice number carries its mark, the same on every account kind.
+		expect(items.map((j) => j.invoice_number)).toEqual(rows.map((r) => r.invoice_number ?? derivedMark(r)));
 		expect(items.map((j) => ((j.insurers as IDataObject[]) ?? []).map((i) => i.company_id))).toEqual(rows.map((r) => ((r.insurers as IDataObject[]) ?? []).map((i) => i.company_id)));
 		const kept = await stored(key, policiesOf(rows));
 		expect(kept.map(filing).sort()).toEqual(EXPECTED);

@@ -137,7 +137,8 @@ describe('recovery never takes an older transaction as its own (fault 1)', () =>
 		const rows = sheet(`OLD${key.replace(/\W/g, '')}`).slice(0, 1);
 		const first = await run(key, 'create', rows, options);
 		expect(first.output![0].json.outcome).toBe('filed');
-		fake.advance(60_000);
+		// A minute later on the service's own clock (the window is measured on it, never n8n's).
+		await control('/forms', { forms: [], clock_offset_seconds: 60 });
 		await control('/faults', { error_500: 1, methods: ['POST'], path_prefix: '/invoices', count: 1 });
 		const second = await run(key, 'create', rows, options);
 		expect(second.output![0].json.id).not.toBe(first.output![0].json.id);

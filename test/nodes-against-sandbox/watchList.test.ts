@@ -46,13 +46,16 @@ async function remaining(): Promise<number> {
 	return Number(res.headers.get('x-ratelimit-remaining'));
 }
 
+/** Day `i` of 2026 (each row of a policy its own term: a policy term has one New). */
+const day = (year: number, i: number) => new Date(Date.UTC(year, 0, 1 + i)).toISOString().slice(0, 10);
+
 const row = (i: number, policy = `W-${i % 10}`): IDataObject => ({
 	policy_number: policy,
 	insured_name: `Insured ${i}`,
 	state_code: 'TX',
 	net_premium: 1000 + i,
-	effective_date: '2026-01-01',
-	expiration_date: '2027-01-01',
+	effective_date: day(2026, i),
+	expiration_date: day(2027, i),
 });
 
 /** The filing workflow: Create Many, Rows to Record, Data table Insert. */

@@ -3,6 +3,8 @@ import { FieldErrorBag, validationError } from './envelope';
 export interface FaultConfig {
 	/** Probability 0..1: carry the request out and store it, then drop the connection without a reply. */
 	lose_reply_after_commit: number;
+	/** Probability 0..1: carry the request out and store it, then a gateway's 502 (not the envelope) instead of the reply. */
+	bad_gateway_after_commit: number;
 	/** Probability 0..1: reply 500 INTERNAL_ERROR without carrying the request out. */
 	error_500: number;
 	/** Probability 0..1: reply 429 with Retry-After without spending the key's calls. */
@@ -23,6 +25,7 @@ export interface FaultConfig {
 
 const NONE: FaultConfig = {
 	lose_reply_after_commit: 0,
+	bad_gateway_after_commit: 0,
 	error_500: 0,
 	rate_limit_429: 0,
 	delay_ms: 0,
@@ -38,6 +41,8 @@ export interface FaultPlan {
 	delayMs: number;
 	/** After the request is carried out, before the reply. */
 	replyDelayMs: number;
+	/** Carried out, then a gateway's 502 instead of the reply. */
+	badGateway?: boolean;
 	error500: boolean;
 	rateLimited: boolean;
 	loseReply: boolean;
@@ -69,7 +74,7 @@ export class Faults {
 	/** Replaces the whole configuration: fields left out go back to "no fault". */
 	configure(body: Record<string, unknown>): FaultConfig {
 		const errors = new FieldErrorBag();
-		for (const f of ['lose_reply_after_commit', 'error_500', 'rate_limit_429'] as const)
+		for (const f of ['lose_reply_after_commit', 'bad_gateway_after_commit', 'error_500', 'rate_limit_429'] as const)
 			if (body[f] !== undefined && !isProbability(body[f])) errors.add(f, 'Must be a number from 0 to 1');
 		for (const f of ['delay_ms', 'seed', 'count'] as const)
 			if (body[f] !== undefined && body[f] !== null && !(Number.isInteger(body[f]) && (body[f] as number) >= 0))
@@ -103,7 +108,9 @@ export class Faults {
 		const rateLimited = !error500 && c.rate_limit_429 > 0 && this.random() < c.rate_limit_429;
 		const loseReply = !error500 && !rateLimited && c.lose_reply_after_commit > 0 && this.random() < c.lose_reply_after_commit;
 		const after = c.delay_after_commit;
-		return { delayMs: after ? 0 : c.delay_ms, replyDelayMs: after ? c.delay_ms : 0, error500, rateLimited, loseReply };
+		// Drawn last, and only when asked for: the draws of earlier seeds stay as they were.
+		const badGateway = !error500 && !rateLimited && !loseReply && c.bad_gateway_after_commit > 0 && this.random() < c.bad_gateway_after_commit;
+		return { delayMs: after ? 0 : c.delay_ms, replyDelayMs: after ? c.delay_ms : 0, error500, rateLimited, loseReply, badGateway };
 	}
 }
 

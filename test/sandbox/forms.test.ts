@@ -31,13 +31,15 @@ describe('the forms switch: stored invoices shown in the service’s other forms
 		for (const shown of [await read(), await listed()]) {
 			expect(shown.insured_name).toBe('HARBOR MARINE CO');
 			expect(shown.invoice_number).toBe('INV-42');
-			expect(shown.net_premium).toBe(1000.12);
-			expect(shown.commission).toBe(0);
+			// Money as JSON strings (money_strings), after the cents.
+			expect(shown.net_premium).toBe('1000.12');
+			expect(shown.commission).toBe('0.00');
 			expect(shown.insurers[0].percent).toBe(1);
 			expect(shown.fees).toEqual([
-				{ type: 'other', amount: 25.5 },
-				{ type: 'surcharge', amount: 1 },
+				{ type: 'other', amount: '25.50', posted: true },
+				{ type: 'surcharge', amount: '1.00', posted: true },
 			]);
+			expect(shown.source_system).toBe('register');
 			// US form applied after the Central instant: the central form is replaced only on plain days.
 			expect(shown.effective_date).toMatch(/^\d{4}-\d{2}-\d{2}T18:00:00-06:00$|^\d{4}-\d{2}-\d{2}T19:00:00-05:00$/);
 		}
@@ -59,10 +61,26 @@ describe('the forms switch: stored invoices shown in the service’s other forms
 		expect(bad.status).toBe(422);
 		expect(Object.keys(bad.data.error.details.fields)).toEqual(['forms']);
 		expect(() => formsFromEnv('all:sideways')).toThrow();
-		expect(formsFromEnv('name_upper, amount_cents')).toEqual({ forms: ['name_upper', 'amount_cents'], mode: 'per_invoice' });
+		expect(formsFromEnv('name_upper, amount_cents')).toEqual({ forms: ['name_upper', 'amount_cents'], mode: 'per_invoice', clockOffsetSeconds: 0 });
 	});
 
 	it('half-even cents from the decimal text, not from binary arithmetic', () => {
 		expect([halfEvenCents(1000.125), halfEvenCents(1000.135), halfEvenCents(1.005), halfEvenCents(-2.675), halfEvenCents(3)]).toEqual([1000.12, 1000.14, 1, -2.68, 3]);
+	});
+
+	it('names: "&" shown as AND, punctuation and accents dropped', async () => {
+		await kit().control('/forms', { forms: ['name_and', 'name_plain'], mode: 'all' });
+		const res = await kit().api('t2').post('/invoices', { ...body, policy_number: 'FORMS-NAME', insured_name: "Café O'Brien & Sons, L.L.C." });
+		expect(res.status).toBe(201);
+		const shown = await kit().api('t2').get(`/invoices/${String(res.data.data.id)}`);
+		expect(shown.data.data.insured_name).toBe('Cafe OBrien AND Sons LLC');
+	});
+
+	it('a clock offset moves every created and meta.timestamp', async () => {
+		const before = Date.parse((await kit().api('t2').get('/auth/me')).data.meta.timestamp);
+		await kit().control('/forms', { forms: [], clock_offset_seconds: 3600 });
+		const after = Date.parse((await kit().api('t2').get('/auth/me')).data.meta.timestamp);
+		expect(after - before).toBeGreaterThanOrEqual(3600_000);
+		expect(after - before).toBeLessThan(3660_000);
 	});
 });

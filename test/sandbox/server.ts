@@ -81,6 +81,12 @@ async function handleApi(x: Exchange, sub: string): Promise<void> {
 		x.req.socket.destroy();
 		return;
 	}
+	if (plan.badGateway) {
+		// Committed, then a gateway in front of the service answers in its own words.
+		x.res.writeHead(502, { 'Content-Type': 'text/html' });
+		x.res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+		return;
+	}
 	sendSuccess(x.res, x.ctx, result.status, result.data, { ...x.headers, ...result.headers });
 }
 

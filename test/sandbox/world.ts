@@ -30,14 +30,17 @@ export class World {
 	/** Set once the server listens; download links point here. */
 	origin = 'http://127.0.0.1';
 
+	/** The service's clock: the real one moved by the forms switch's clock offset. */
+	readonly now = (): Date => new Date(this.realNow().getTime() + this.forms.clockOffsetSeconds * 1000);
+
 	constructor(
-		readonly now: () => Date,
+		private readonly realNow: () => Date,
 		private readonly startForms: FormsConfig = NO_FORMS,
 	) {
 		this.forms = startForms;
 		this.rates = loadRates();
 		this.states = buildStates(this.rates);
-		this.links = new DownloadLinks(() => this.origin, now);
+		this.links = new DownloadLinks(() => this.origin, this.now);
 	}
 
 	reset(): void {

@@ -10,7 +10,7 @@ import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLine
 import { documentJson } from '../../nodes/shared/links';
 import { dateOnly, serviceTimeToUtc, withUtcTimes } from '../../nodes/shared/dates';
 import { isValidDate } from '../../nodes/shared/rules';
-import { API, envelope, invoiceFor, run, setupSuite } from './invoice/helpers';
+import { asSent, API, envelope, invoiceFor, run, setupSuite } from './invoice/helpers';
 
 setupSuite();
 
@@ -51,7 +51,7 @@ describe('dates to the service', () => {
 			fees: [{ type: 'sl_tax', amount: 48.5 }],
 			type_code: 'NEW',
 		};
-		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 91)));
+		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 91)));
 		const { error } = await run({
 			operation: 'create',
 			inputMode: 'fields',

@@ -21,8 +21,8 @@ import {
 	readList,
 } from '../../shared/service';
 import { apiRequest, isOutcomeUnknown, type ApiReply } from '../../shared/transport';
-import { listInvoices } from '../../shared/invoiceList';
 import {
+	BY_KEY,
 	FOUND_ON_POLICY,
 	accountCheckFailed,
 	alreadyFiled,
@@ -44,8 +44,10 @@ import {
 	recoveredByKey,
 	recoveredFromPolicy,
 	settleLookAlike,
+	listPolicy,
 	storedDuring,
 	type Attempt,
+	type Listing,
 } from './fileInvoice';
 import { sameSentFiling } from './sameFiling';
 import type { FilingSettings } from './options';
@@ -126,22 +128,21 @@ async function reconcileChunk(
 	// Each row of the lost batch gets its own invoice: one another row took is not this row's,
 	// unless the two rows are one filing as sent.
 	const taken = new Map<string, IDataObject>();
-	const stored = storedDuring(attempt);
 	const looked = lookedSeconds(timedOut, settings.lostCreateWaitSeconds);
 	// A resend here must not look first again: the look just made is fresher.
 	const resendSettings = { ...settings, lookFirst: false };
 	let open = chunk;
 	// One pass over the rows not yet accounted for; each pass lists every policy afresh.
 	const look = async (last: boolean): Promise<Entry[]> => {
-		const byPolicy = new Map<string, Promise<IDataObject[]>>();
+		const byPolicy = new Map<string, Promise<Listing>>();
 		const missing: Entry[] = [];
 		for (const entry of open) {
 			const policyNumber = String(entry.body.policy_number);
-			let transactions: IDataObject[];
+			let listing: Listing;
 			try {
 				if (!byPolicy.has(policyNumber))
-					byPolicy.set(policyNumber, listInvoices(ctx, { policyNumber, itemIndex: entry.index }));
-				transactions = await byPolicy.get(policyNumber)!;
+					byPolicy.set(policyNumber, listPolicy(ctx, policyNumber, entry.index));
+				listing = await byPolicy.get(policyNumber)!;
 			} catch (error) {
 				const hint = `The batch call got no usable reply and the policy's transactions could not be read. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`;
 				settled.set(entry.index, {
@@ -150,7 +151,8 @@ async function reconcileChunk(
 				});
 				continue;
 			}
-			const match = findSame(transactions, entry.body, [], (invoice) => {
+			const stored = storedDuring(attempt, listing);
+			const match = findSame(listing.invoices, entry.body, [], (invoice) => {
 				const by = taken.get(String(invoice.id));
 				return stored(invoice) && (!by || sameSentFiling(by, entry.body));
 			});
@@ -217,6 +219,7 @@ async function readResults(
 					outcome: replayed ? 'replayed' : 'filed',
 					replayed,
 					recovered: false,
+					...(replayed ? { recognisedBy: BY_KEY } : {}),
 				},
 			});
 			continue;
@@ -246,9 +249,10 @@ async function fileChunk(
 	chunk: Entry[],
 	settings: FilingSettings,
 	seen?: IDataObject[],
+	listed?: string[],
 ): Promise<Outcome[]> {
 	let firstError: unknown;
-	const attempt = attemptFrom(seen);
+	const attempt = attemptFrom(seen, listed);
 	try {
 		return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
 	} catch (error) {
@@ -361,6 +365,7 @@ export async function fileInBatches(
 	const lookAlikes = new Map<number, string>();
 	// What the look read before sending: after a lost batch reply, none of it is the batch's.
 	let seen: IDataObject[] | undefined;
+	let listed: string[] | undefined;
 	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
 		let keysHonoured: boolean;
 		try {
@@ -375,6 +380,7 @@ export async function fileInBatches(
 		if (!keysHonoured) {
 			const toFile = await lookFirst(ctx, entries, outcomes, settings, lookAlikes);
 			seen = policyBook(ctx).seen();
+			listed = policyBook(ctx).listed();
 			const { toSend, repeats: sameAsEarlier } = setAsideRepeats(toFile);
 			repeats = sameAsEarlier;
 			entries.length = 0;
@@ -393,7 +399,7 @@ export async function fileInBatches(
 		// A chunk that failed in a way no outcome covers ends the run: no further chunk is sent.
 		if (thrown) break;
 		for (const key of keys) keysInFlight.add(key);
-		const filing: Promise<void> = fileChunk(ctx, chunk, settings, seen)
+		const filing: Promise<void> = fileChunk(ctx, chunk, settings, seen, listed)
 			.then((chunkOutcomes) => {
 				for (const outcome of chunkOutcomes) outcomes.set(outcome.index, outcome);
 			})

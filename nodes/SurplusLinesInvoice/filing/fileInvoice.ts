@@ -21,10 +21,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { localError, readErrorInfo, serviceError } from '../../shared/errors';
 import { accountInfo } from '../../shared/account';
-import { CREATED_CLOCK_ALLOWANCE_MS, FEATURES, PATHS } from '../../shared/service';
+import { CREATED_TRUNCATION_MS, FEATURES, PATHS } from '../../shared/service';
 import { serviceTimeToUtc } from '../../shared/dates';
 import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../../shared/transport';
-import { listInvoices } from '../../shared/invoiceList';
+import { readWholeListing } from '../../shared/invoiceList';
 import { clock } from '../../shared/timing';
 import type { FilingSettings, LookAlike, ReplayedView } from './options';
 import { policyBook } from './policyBook';
@@ -57,7 +57,16 @@ export interface Filed {
 	note?: string;
 	/** Found on the policy instead of filed: what decided it was this row (`outcomeCompared`). */
 	compared?: Comparison;
+	/**
+	 * What recognised an earlier filing as the row's (`recognisedBy`): `mark <number>` (the
+	 * invoice number the row is filed with), `idempotency key` (the service replayed it), `forms`
+	 * (every field compared), `look-alike taken as filed` (Options → Look-Alike on the Policy).
+	 */
+	recognisedBy?: string;
 }
+
+/** The recognition an idempotent replay gives. */
+export const BY_KEY = 'idempotency key';
 
 const CREATE_HINTS: Record<string, string> = {
 	FORBIDDEN: 'Creating invoices needs a t2 (Standard) key or higher.',
@@ -167,13 +176,17 @@ function filed(reply: ApiReply<unknown>, recovered = false): Filed {
 		outcome: reply.replayed ? 'replayed' : 'filed',
 		replayed: reply.replayed,
 		recovered,
+		...(reply.replayed ? { recognisedBy: BY_KEY } : {}),
 	};
 }
 
 /** A row found on its policy instead of filed (again): the note says why, and what was compared. */
 export function alreadyFiled(invoice: IDataObject, why: string, compared?: Comparison): Filed {
 	const note = compared ? `${why} ${comparedNote(compared)}` : why;
-	return { invoice, outcome: 'already_filed', replayed: false, recovered: false, note, compared };
+	const recognisedBy = compared
+		? (compared.recognisedBy ?? 'look-alike taken as filed')
+		: undefined;
+	return { invoice, outcome: 'already_filed', replayed: false, recovered: false, note, compared, recognisedBy };
 }
 
 /** A lost reply's first attempt, found on the policy: filed by this run. */
@@ -185,6 +198,7 @@ export function recoveredFromPolicy(found: SameTransaction): Filed {
 		recovered: true,
 		note: `The first reply was lost; the invoice was found among the policy's transactions, so it was not sent again. ${comparedNote(found.comparison)}`,
 		compared: found.comparison,
+		recognisedBy: found.comparison.recognisedBy,
 	};
 }
 
@@ -208,6 +222,7 @@ export function recoveredByKey(result: Filed): Filed {
 		...result,
 		outcome: 'filed',
 		recovered: true,
+		recognisedBy: BY_KEY,
 		note: 'The first reply was lost; sent again with the same Idempotency-Key, the service returned the invoice it had stored instead of filing it twice.',
 	};
 }
@@ -348,31 +363,72 @@ export function isTimeout(error: unknown): boolean {
 	return readErrorInfo(error)?.code === 'TIMEOUT';
 }
 
-/** When an attempt to file began, and the policy's transactions the run saw before it (if any). */
+/**
+ * When an attempt to file began (on n8n's clock: only durations are measured on it), and the
+ * policies the run listed before it, empty or not, with the transactions it saw there.
+ */
 export interface Attempt {
 	startedMs: number;
-	/** Ids the run saw on the policies it listed before the attempt (`seenPolicies`). */
+	/** Ids the run saw on the policies it listed before the attempt (`listedPolicies`). */
 	seenIds: ReadonlySet<string>;
-	seenPolicies: ReadonlySet<string>;
+	listedPolicies: ReadonlySet<string>;
 }
 
-export const attemptFrom = (seen: IDataObject[] = []): Attempt => ({
+export const attemptFrom = (seen: IDataObject[] = [], listed: Iterable<string> = []): Attempt => ({
 	startedMs: clock.now(),
 	seenIds: new Set(seen.map((invoice) => String(invoice.id))),
-	seenPolicies: new Set(seen.map((invoice) => String(invoice.policy_number))),
+	listedPolicies: new Set([...listed, ...seen.map((invoice) => String(invoice.policy_number))]),
 });
 
+/** A policy's transactions as listed after an attempt, with the service's clock at the listing. */
+export interface Listing {
+	invoices: IDataObject[];
+	/** `meta.timestamp` of the listing's reply, and n8n's clock when it came. */
+	serviceTime?: string;
+	receivedMs?: number;
+}
+
+export async function listPolicy(
+	ctx: IExecuteFunctions,
+	policyNumber: string,
+	itemIndex: number,
+): Promise<Listing> {
+	const { invoices, serviceTime, receivedMs } = await readWholeListing(ctx, {
+		policyNumber,
+		itemIndex,
+	});
+	return { invoices, serviceTime, receivedMs };
+}
+
 /**
- * Whether a transaction may be what an attempt stored: never one the run saw before the attempt,
- * nor (with nothing seen) one the service created before the attempt began, beyond the clocks'
- * allowance. A transaction without a readable `created` is kept (the rule still compares it).
+ * When the attempt began on the service's own clock: the listing's `meta.timestamp` less the
+ * time n8n measured from the attempt's start to the listing's reply (one clock, so no offset
+ * between the two clocks enters it). Undefined without a readable `meta.timestamp`.
  */
-export function storedDuring(attempt: Attempt): (invoice: IDataObject) => boolean {
+function attemptStartOnServiceClock(attempt: Attempt, listing: Listing): number | undefined {
+	const serviceMs = listing.serviceTime ? Date.parse(listing.serviceTime) : NaN;
+	if (!Number.isFinite(serviceMs) || listing.receivedMs === undefined) return undefined;
+	return serviceMs - Math.max(0, listing.receivedMs - attempt.startedMs);
+}
+
+/**
+ * Whether a transaction may be what an attempt stored: on a policy listed before the attempt,
+ * any transaction that was not there (the rule then decides, by the mark first); elsewhere, one
+ * the service created after the attempt began as the service's own clock tells it
+ * (CREATED_TRUNCATION_MS in nodes/shared/service.ts). With no service time, or a transaction
+ * without a readable `created`, nothing unlisted is taken as the attempt's.
+ */
+export function storedDuring(
+	attempt: Attempt,
+	listing: Listing,
+): (invoice: IDataObject) => boolean {
+	const startMs = attemptStartOnServiceClock(attempt, listing);
 	return (invoice) => {
-		if (attempt.seenPolicies.has(String(invoice.policy_number)))
+		if (attempt.listedPolicies.has(String(invoice.policy_number)))
 			return !attempt.seenIds.has(String(invoice.id));
 		const utc = serviceTimeToUtc(invoice.created);
-		return !utc || Date.parse(utc) >= attempt.startedMs - CREATED_CLOCK_ALLOWANCE_MS;
+		if (!utc || startMs === undefined) return false;
+		return Date.parse(utc) >= startMs - CREATED_TRUNCATION_MS;
 	};
 }
 
@@ -387,13 +443,10 @@ async function findFirstAttempt(
 	return await lookAfterUnknownOutcome(
 		ctx,
 		options,
-		async () =>
-			findSame(
-				await listInvoices(ctx, { policyNumber, itemIndex }),
-				body,
-				[],
-				storedDuring(options.attempt),
-			),
+		async () => {
+			const listing = await listPolicy(ctx, policyNumber, itemIndex);
+			return findSame(listing.invoices, body, [], storedDuring(options.attempt, listing));
+		},
 		(found) => found !== undefined,
 	);
 }
@@ -406,6 +459,8 @@ interface FileOptions {
 	settings: FilingSettings;
 	/** The policy's transactions the run read before this row's attempt (the look first). */
 	seen?: IDataObject[];
+	/** The policies the run listed before this row's attempt, empty or not. */
+	listed?: string[];
 }
 
 /** Whether the account replays creates by key (asked once per execution). */
@@ -480,7 +535,11 @@ export async function fileInvoice(
 		const unsure = book.doubted(policyNumber).some((earlier) => sameSentFiling(earlier, body));
 		let result: Filed;
 		try {
-			result = await sendAndSettle(ctx, body, { ...options, seen: transactions.slice() });
+			result = await sendAndSettle(ctx, body, {
+				...options,
+				seen: transactions.slice(),
+				listed: [policyNumber],
+			});
 		} catch (error) {
 			// The policy may now hold this row: what the run read of it is no longer the truth.
 			throw book.doubtAfter(error, mayHaveFiled(error), policyNumber, body);
@@ -532,7 +591,7 @@ async function sendAndSettle(
 			errorHints: CREATE_HINTS,
 		});
 	let timedOut = false;
-	const attempt = attemptFrom(options.seen);
+	const attempt = attemptFrom(options.seen, options.listed);
 	try {
 		return filed(await send(false));
 	} catch (error) {

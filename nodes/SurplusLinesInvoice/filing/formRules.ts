@@ -19,6 +19,36 @@ export const nameForm = (value: unknown): string =>
 		.replace(/\s+/g, ' ')
 		.replace(/[\s.,;:]+$/, '');
 
+/** Words of a legal form written several ways, each to one spelling ("Incorporated" and "Inc."). */
+const LEGAL_FORM_WORDS: Record<string, string> = {
+	incorporated: 'inc',
+	corporation: 'corp',
+	company: 'co',
+	limited: 'ltd',
+	'l l c': 'llc',
+	'l l p': 'llp',
+	'l p': 'lp',
+};
+const LEGAL_FORM_PATTERN = new RegExp(
+	`(^| )(${Object.keys(LEGAL_FORM_WORDS).join('|')})(?= |$)`,
+	'g',
+);
+
+/**
+ * A party's name (the insured) in form: as a name, and its accents, its punctuation, "&" for
+ * "and" and the spelling of its legal form aside ("O'Brien & Sons, L.L.C." and "OBRIEN AND SONS
+ * LLC"). Letters and digits still tell two names apart.
+ */
+export const partyNameForm = (value: unknown): string =>
+	nameForm(value)
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.replace(/&/g, ' and ')
+		.replace(/['’`]/g, '')
+		.replace(/[^a-z0-9]+/g, ' ')
+		.trim()
+		.replace(LEGAL_FORM_PATTERN, (_, space: string, word: string) => `${space}${LEGAL_FORM_WORDS[word]}`);
+
 /** Words a company's name is written with or without: "Ins. Co." beside "Insurance Company". */
 const COMPANY_FORM_WORDS = new Set(['the', 'and', 'of', 'insurance', 'ins', 'assurance', 'company', 'co', 'corporation', 'corp', 'incorporated', 'inc', 'limited', 'ltd', 'llc']);
 
@@ -95,3 +125,9 @@ export function daysInForm(value: unknown): string[] {
 	const instant = new Date(raw);
 	return Number.isNaN(instant.getTime()) ? [zoned[1]] : [instant.toISOString().slice(0, 10), zoned[1]];
 }
+
+/**
+ * Whether a date is shown so that it reads as two days (a time with an offset whose UTC day is
+ * not the day written): a match through it is a match through one of two readings.
+ */
+export const readsTwoDays = (value: unknown): boolean => new Set(daysInForm(value)).size > 1;

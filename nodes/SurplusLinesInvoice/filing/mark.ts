@@ -51,19 +51,30 @@ export function isDerivedMark(value: unknown): boolean {
 }
 
 /**
- * The form two references are compared in: trimmed, one case, and a reference of digits only
- * without its leading zeros (a service may show "00123" as "123"). Nothing else is folded: a
- * suffix, a hyphen or a letter tells two references apart.
+ * The form two references are compared in: trimmed, one case, and each run of digits without its
+ * leading zeros (a service may show "INV-0042" as "INV-42", "00123" as "123"; a derived mark has
+ * no zero). Nothing else is folded: a suffix, a hyphen or a letter tells two references apart.
  */
 export function markForm(value: unknown): string | undefined {
 	if (value === null || value === undefined) return undefined;
 	const text = String(value).trim().toUpperCase();
 	if (!text) return undefined;
-	return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
+	return text.replace(/(^|\D)0+(?=\d)/g, '$1');
 }
 
 /** Whether a stored invoice's number is the given mark (exact, up to markForm). */
 export function sameMark(mark: unknown, stored: unknown): boolean {
 	const a = markForm(mark);
 	return a !== undefined && a === markForm(stored);
+}
+
+/**
+ * The body as filed with its mark: the sheet's own invoice number kept, else the derived mark
+ * (unless the user switched marks off). `body` is the create body as the sheet reader built it,
+ * before any account adaptation or tax line the package adds, so the mark is one on every
+ * account and whatever the taxes.
+ */
+export function withMark(body: IDataObject, write: boolean): IDataObject {
+	if (!write || markForm(body.invoice_number) !== undefined) return body;
+	return { ...body, invoice_number: derivedMark(body) };
 }

@@ -21,6 +21,8 @@ export interface FilingSettings {
 	/** How long a timed-out create on such an account is looked for before it is sent again. */
 	lostCreateWaitSeconds: number;
 	replayedView: ReplayedView;
+	/** Send the derived mark as the invoice number of a row that gives none (filing/mark.ts). */
+	writeMark: boolean;
 }
 
 /** Default of Max Wait for a Lost Create: two looks, 10 s apart with the default 30 s Timeout. */
@@ -73,6 +75,14 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 				'On accounts without the idempotency feature: how long to keep looking for an invoice whose create timed out before sending it again. It is looked for after min(Timeout, 10 s) and again at this time. An invoice the service stores later than this is sent again and its item is marked sent_again with the policy to check.',
 		},
 		{
+			displayName: 'Mark Filings Without an Invoice Number',
+			name: 'writeMark',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether to send a reference derived from the row (SL and 16 letters and digits) as the invoice number of a row that gives none, so a re-run, a lost reply and a reconciliation recognise the package's filing exactly, on every kind of account. The same row always gives the same reference. A row's own invoice number is always kept. Off, such rows are filed without an invoice number and recognised on accounts without the idempotency feature only by comparing what the service shows, which can ask a person about a row already filed.",
+		},
+		{
 			displayName: 'Replayed Invoices Show',
 			name: 'replayedView',
 			type: 'options',
@@ -117,5 +127,6 @@ export function readFilingSettings(
 			options.replayedView === 'current' || options.replayedView === 'firstReply'
 				? options.replayedView
 				: defaultReplayedView,
+		writeMark: options.writeMark !== false,
 	};
 }

@@ -42,6 +42,11 @@ class PolicyBook {
 		return [...this.read.values()].flat();
 	}
 
+	/** The policies listed so far in this execution, empty or not. */
+	listed(): string[] {
+		return [...this.read.keys()];
+	}
+
 	/** Adds an invoice filed in this execution to its policy's list (when that list was read). */
 	async record(policyNumber: string, invoice: IDataObject): Promise<void> {
 		const listing = this.listings.get(policyNumber);

@@ -29,10 +29,13 @@ import {
 	micros,
 	microsWithinCent,
 	nameForm,
+	partyNameForm,
+	readsTwoDays,
 	referenceForm,
 	text,
 	withinCent,
 } from './formRules';
+import { isDerivedMark, markForm, sameMark } from './mark';
 
 /**
  * The rule's three answers: `same` (differences of form only: already filed), `different`
@@ -64,6 +67,15 @@ export interface Comparison {
 	inForm: string[];
 	/** Fields the row sends that could not be compared, each with why. */
 	notComparable: string[];
+	/**
+	 * What recognised the stored transaction as the row's: `mark <number>` (the invoice number the
+	 * package wrote, or the sheet's own, with the policy and type) or `forms` (every field compared).
+	 */
+	recognisedBy?: string;
+	/** Fields that matched only through one of two readings of the stored value (a date read as two days). */
+	readTwoWays: string[];
+	/** A second, different New (or Renewal) of the same policy and term: asked, never filed in silence. */
+	secondOfTerm?: boolean;
 }
 
 /** Fields the caller already knows are the row's (the 409 on a derived key proves all but tax lines). */
@@ -296,6 +308,10 @@ interface Field {
 	inForm?: (body: IDataObject, invoice: IDataObject) => boolean;
 	/** Why a field the listing does not show cannot be compared. */
 	why?: string;
+	/** Whether a stored value that matched in form reads two ways (so the match is only one reading). */
+	twoWays?: (invoice: IDataObject) => boolean;
+	/** Whether the field, differing, tells two transactions apart given both values (else tellsApart). */
+	carried?: (value: Read) => boolean;
 	match?: (row: Read, other: Read, otherStored: boolean) => boolean;
 }
 
@@ -316,6 +332,7 @@ const plain = (
 	read: (value: unknown) => Read,
 	form: string,
 	inForm?: (row: unknown, stored: unknown) => boolean,
+	twoWays?: (stored: unknown) => boolean,
 ): Field => ({
 	name,
 	tellsApart,
@@ -324,6 +341,7 @@ const plain = (
 	sent: has(name),
 	stored: (invoice) => shown(invoice, name, read),
 	inForm: inForm && ((body, invoice) => inForm(body[name], invoice[name])),
+	twoWays: twoWays && ((invoice) => twoWays(invoice[name])),
 });
 
 /** A field the listing does not show: compared only between two rows of one run. */
@@ -349,11 +367,13 @@ const fees = (name: string, taxes: boolean, form: string): Field => ({
 });
 
 const sameDay = (row: unknown, stored: unknown) => daysInForm(stored).includes(day(row));
-const DATE_FORM = 'another form (MM/DD/YYYY, with a time) or zone (a time with an offset: its UTC day or the day written)';
+const DATE_FORM = 'another form (MM/DD/YYYY, with a time) or zone (a time with an offset whose UTC day is the day written; one whose UTC day and written day differ reads two ways, and a match through it is never the same by itself)';
 const sameName = (row: unknown, stored: unknown) => nameForm(row) === nameForm(stored);
+const sameParty = (row: unknown, stored: unknown) => partyNameForm(row) === partyNameForm(stored);
 const sameReference = (row: unknown, stored: unknown) => referenceForm(row) === referenceForm(stored);
 const NAME_FORM = 'letter case, inner spaces, trailing punctuation';
 const REFERENCE_FORM = `${NAME_FORM}, leading zeros of a number (INV-0042 and inv-42)`;
+const PARTY_FORM = `${NAME_FORM}; accents, punctuation, "&" for "and", Inc./Inc/Incorporated, L.L.C./LLC (one spelling of a legal form)`;
 
 /**
  * The one table of the rule: each field, whether it tells transactions apart, and what counts
@@ -369,7 +389,7 @@ export const FIELDS: readonly Field[] = [
 		sent: has('state_code'),
 		stored: (i) => ('state' in i ? storedState(i) : NOT_SHOWN),
 	},
-	plain('insured_name', 'no', text, NAME_FORM, sameName),
+	plain('insured_name', 'no', text, PARTY_FORM, sameParty),
 	{
 		name: 'type',
 		tellsApart: 'always',
@@ -378,8 +398,8 @@ export const FIELDS: readonly Field[] = [
 		sent: () => true,
 		stored: (i) => shown(i, 'type', typeCode),
 	},
-	plain('effective_date', 'always', day, DATE_FORM, sameDay),
-	plain('expiration_date', 'always', day, DATE_FORM, sameDay),
+	plain('effective_date', 'always', day, DATE_FORM, sameDay, readsTwoDays),
+	plain('expiration_date', 'always', day, DATE_FORM, sameDay, readsTwoDays),
 	{
 		// Shown only on accounts with the feature, as effective_date when none was sent.
 		name: 'transaction_effective_date',
@@ -389,10 +409,16 @@ export const FIELDS: readonly Field[] = [
 		sent: has('transaction_effective_date'),
 		stored: (i) => shown(i, 'transaction_effective_date', day),
 		inForm: (b, i) => sameDay(b.transaction_effective_date ?? b.effective_date, i.transaction_effective_date),
+		twoWays: (i) => readsTwoDays(i.transaction_effective_date),
 		why: 'this account does not show it',
 	},
 	plain('net_premium', 'always', cents, 'within a cent (rounded to cents, half-up or half-even)', withinCent),
-	plain('invoice_number', 'whenBothCarry', text, REFERENCE_FORM, sameReference),
+	{
+		// The package's own marks (filing/mark.ts) are no caller's reference: they tell
+		// transactions apart only through the mark rule (markDecides), never here.
+		...plain('invoice_number', 'whenBothCarry', text, `${REFERENCE_FORM}; a mark the package derived (SL…) tells transactions apart only as the mark`, sameReference),
+		carried: (value) => typeof value === 'string' && value !== '' && !isDerivedMark(value),
+	},
 	{
 		// The service stores effective_date when none was sent.
 		name: 'invoice_date',
@@ -402,6 +428,7 @@ export const FIELDS: readonly Field[] = [
 		sent: has('invoice_date'),
 		stored: (i) => shown(i, 'invoice_date', day),
 		inForm: (b, i) => sameDay(b.invoice_date ?? b.effective_date, i.invoice_date),
+		twoWays: (i) => readsTwoDays(i.invoice_date),
 	},
 	plain('commission', 'no', cents, 'within a cent; 0 where none was sent', (row, stored) =>
 		blank(row) ? amount(stored) === '0' : withinCent(row, stored),
@@ -482,8 +509,10 @@ function compare(
 		differences: [],
 		inForm: [],
 		notComparable: [],
+		readTwoWays: [],
 	};
 	let apart = false;
+	const apartBy: string[] = [];
 	for (const field of FIELDS) {
 		if ((known as readonly string[]).includes(field.name)) continue;
 		const mine = field.row(body, otherStored);
@@ -499,20 +528,96 @@ function compare(
 			: canonicalJson(mine) === canonicalJson(theirs);
 		if (equal) continue;
 		if (otherStored && field.inForm?.(body, other)) {
-			result.inForm.push(field.name);
+			if (!field.twoWays?.(other)) {
+				result.inForm.push(field.name);
+				continue;
+			}
+			// Only one of two readings matches: never the same on its strength.
+			result.readTwoWays.push(field.name);
+			result.differs.push(field.name);
+			result.differences.push({ field: field.name, row: shownValue(mine), stored: `${shownValue(theirs)}, which reads as either of two days` });
 			continue;
 		}
 		result.differs.push(field.name);
 		result.differences.push({ field: field.name, row: shownValue(mine), stored: shownValue(theirs) });
-		const bothCarry = shownValue(mine) !== 'none' && shownValue(theirs) !== 'none';
-		if (field.tellsApart === 'always' || (field.tellsApart === 'whenBothCarry' && bothCarry))
+		const carried = field.carried ?? ((value: Read) => shownValue(value) !== 'none');
+		const bothCarry = carried(mine) && carried(theirs);
+		if (field.tellsApart === 'always' || (field.tellsApart === 'whenBothCarry' && bothCarry)) {
 			apart = true;
+			apartBy.push(field.name);
+		}
 	}
 	if (otherStored && list(body.fees).some((f) => code(f.type) === SET_BY_SERVICE))
 		result.notComparable.push(`fees.${SET_BY_SERVICE} (the service may set it itself)`);
 	result.answer = apart ? 'different' : result.differs.length ? 'cannotTell' : 'same';
+	if (otherStored) markDecides(body, other, result, apartBy);
+	if (result.answer === 'different') secondOfTerm(body, result, apartBy);
 	result.same = result.answer === 'same';
+	if (result.same) result.recognisedBy ??= 'forms';
 	return result;
+}
+
+/**
+ * The mark decides before the forms (MARK_RULE in nodes/shared/service.ts). A stored transaction
+ * whose invoice number is the row's mark, of the row's type, is the row's filing: a derived mark
+ * is a digest of the whole row, so nothing else need agree; the sheet's own number is the
+ * caller's reference, which settles a value shown so that it reads two ways, but any other
+ * difference (the row corrected since, the number reused) keeps the comparison's answer. A
+ * stored transaction bearing another of the package's marks is never the row's; a field it
+ * matches only through a second reading then tells them apart (the package filed it from
+ * another row), so two endorsements a day apart are two filings whatever the dates' form.
+ */
+function markDecides(
+	body: IDataObject,
+	stored: IDataObject,
+	result: Comparison,
+	apartBy: string[],
+) {
+	const mark = body.invoice_number;
+	const typeAgrees = !('type' in stored) || typeCode(stored.type) === typeCode(body.type_code ?? DEFAULT_TYPE_CODE);
+	if (markForm(mark) !== undefined && sameMark(mark, stored.invoice_number) && typeAgrees) {
+		// The sheet's own number decides only what a second reading left open: any other
+		// difference (a row corrected since it was filed) keeps the comparison's answer.
+		const open = result.differs.filter((f) => !result.readTwoWays.includes(f));
+		if (!isDerivedMark(mark) && open.length) return;
+		result.answer = 'same';
+		result.recognisedBy = `mark ${markForm(mark)}`;
+		result.inForm.push(...result.differs.filter((f) => f !== 'invoice_number'));
+		result.differs = [];
+		result.differences = [];
+		return;
+	}
+	if (isDerivedMark(stored.invoice_number) && result.readTwoWays.length && result.answer === 'cannotTell') {
+		const tellsApart = result.readTwoWays.filter((f) => FIELDS.find((x) => x.name === f)?.tellsApart === 'always');
+		if (tellsApart.length) {
+			result.answer = 'different';
+			apartBy.push(...tellsApart);
+		}
+	}
+}
+
+/** Types of which a policy term has one: a second, different one is asked, never filed in silence. */
+const ONE_PER_TERM = new Set(['NEW', 'RENEWAL']);
+/** What may differ between two New (or Renewal) transactions of one term that are still asked. */
+const WITHIN_TERM = new Set(['net_premium', 'invoice_number', 'transaction_effective_date']);
+
+/**
+ * A row that would be a second New (or Renewal) of the policy's term (the same type, state,
+ * dates and insurers as a stored one, another premium or invoice number) is asked as a
+ * look-alike: five New transactions of one policy on one day are never filed in silence.
+ */
+function secondOfTerm(body: IDataObject, result: Comparison, apartBy: string[]) {
+	const type = typeCode(body.type_code ?? DEFAULT_TYPE_CODE);
+	if (!ONE_PER_TERM.has(type)) return;
+	if (apartBy.some((field) => !WITHIN_TERM.has(field))) return;
+	if (result.readTwoWays.some((field) => field === 'effective_date' || field === 'expiration_date')) return;
+	result.answer = 'cannotTell';
+	result.secondOfTerm = true;
+	result.differences.push({
+		field: 'type',
+		row: type,
+		stored: `${type} of the same term (one per policy term)`,
+	});
 }
 
 /** What `stored` (a transaction the listing shows) is to the filing `body` would make. */
@@ -527,6 +632,15 @@ export function compareWithStored(
 /** Whether two rows of one run send the same filing (the same rule, both sides as sent, no form). */
 export function sameSentFiling(a: IDataObject, b: IDataObject): boolean {
 	return compare(a, b, false, []).same;
+}
+
+/**
+ * Whether `later`, a row of the run, would be a second, different New (or Renewal) of the term
+ * `earlier` (an earlier row of the run) files: the comparison, else undefined.
+ */
+export function secondOfTermInRun(earlier: IDataObject, later: IDataObject): Comparison | undefined {
+	const result = compare(later, earlier, false, []);
+	return result.secondOfTerm ? result : undefined;
 }
 
 const BUCKET_FIELDS = new Set(['policy_number', 'type', 'effective_date', 'net_premium']);
@@ -549,5 +663,11 @@ export function comparedNote(comparison: Comparison): string {
 	const form = comparison.inForm.length
 		? `; matched only in form (the service shows them otherwise): ${comparison.inForm.join(', ')}`
 		: '';
-	return `Compared: ${comparison.compared.join(', ')}${form}${not}.`;
+	const by = comparison.recognisedBy?.startsWith('mark ')
+		? `Recognised by its ${comparison.recognisedBy} (the invoice number the row is filed with). `
+		: '';
+	const twoWays = comparison.readTwoWays.length
+		? `; matched only through one of two readings: ${comparison.readTwoWays.join(', ')}`
+		: '';
+	return `${by}Compared: ${comparison.compared.join(', ')}${form}${twoWays}${not}.`;
 }

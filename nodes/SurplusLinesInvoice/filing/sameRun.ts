@@ -16,7 +16,8 @@ import { isBlankValue } from '../../shared/values';
 import { canonicalJson } from './canonical';
 import type { Entry, Outcome } from './entry';
 import { alreadyFiled } from './fileInvoice';
-import { filingBucket, sameSentFiling } from './sameFiling';
+import type { LookAlike } from './options';
+import { filingBucket, sameSentFiling, secondOfTermInRun } from './sameFiling';
 
 // n8n's Google Sheets node adds the sheet's row number to each item: two rows alike but for it
 // are the same transaction written twice, filed once as before.
@@ -148,4 +149,50 @@ export function settleRepeats(
 			}),
 		});
 	}
+}
+
+/** The rows of the run checked so far, per run, by policy (for one New or Renewal per policy term). */
+const TERMS = new WeakMap<object, Map<string, Map<number, IDataObject>>>();
+
+const policyOf = (body: IDataObject) =>
+	String(body.policy_number ?? '')
+		.trim()
+		.toUpperCase();
+
+/**
+ * Refuses row `index` when an earlier row of the run is a New (or Renewal) of the same policy
+ * and term that differs from it (another premium or invoice number): two such rows are never
+ * filed in silence. Options → Look-Alike on the Policy: File Anyway files both. Call in row
+ * order, before any filing call, with the row's body as read.
+ */
+export function refuseSecondOfTerm(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	index: number,
+	lookAlike: LookAlike,
+): void {
+	if (lookAlike === 'file') return;
+	if (!TERMS.has(ctx)) TERMS.set(ctx, new Map());
+	const byPolicy = TERMS.get(ctx)!;
+	if (!byPolicy.has(policyOf(body))) byPolicy.set(policyOf(body), new Map());
+	const rows = byPolicy.get(policyOf(body))!;
+	for (const [earlierIndex, earlier] of rows) {
+		if (earlierIndex === index) continue;
+		const second = secondOfTermInRun(earlier, body);
+		if (!second) continue;
+		const differs = second.differences
+			.filter((d) => d.field !== 'type')
+			.map((d) => `${d.field} (${d.row} here, ${d.stored} in row ${earlierIndex + 1})`)
+			.join(', ');
+		throw localError(
+			ctx,
+			'SECOND_OF_TERM_IN_RUN',
+			`Row ${index + 1} would be a second ${String(body.type_code ?? 'NEW')} of policy ${String(body.policy_number)} for the same term as row ${earlierIndex + 1} of this run (one per policy term), differing in ${differs}`,
+			{
+				itemIndex: index,
+				description: `Nothing was filed for this row. A policy term has one New (or Renewal): if both rows are right (for example one per insurer group the service does not show), set Options → Look-Alike on the Policy to File Anyway; if one is a correction of the other, keep the right one and remove the other.`,
+			},
+		);
+	}
+	rows.set(index, body);
 }

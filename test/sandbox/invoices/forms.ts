@@ -73,6 +73,31 @@ export const FORMS = {
 		fees: [...lines(s.fees), { type: 'surcharge', amount: halfEvenCents(Number(s.net_premium ?? 0) * 0.001) }],
 	}),
 	lob_id_only: (s: Shown) => ({ ...s, lob: s.lob && typeof s.lob === 'object' ? { id: (s.lob as Shown).id, name: null } : s.lob }),
+	/** "&" shown as AND (in capitals, as a register keeping names in capitals would). */
+	name_and: (s: Shown) => ({ ...s, insured_name: str(s.insured_name, (n) => n.replace(/\s*&\s*/g, ' AND ')) }),
+	/** Punctuation and accents dropped: "Café O'Brien, L.L.C." → "Cafe OBrien LLC". */
+	name_plain: (s: Shown) => ({
+		...s,
+		insured_name: str(s.insured_name, (n) => n.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\p{L}\p{N}\s]/gu, '').replace(/\s+/g, ' ').trim()),
+	}),
+	/** Money as JSON strings with two decimals ("1000.13"). */
+	money_strings: (s: Shown) => {
+		const money = (v: unknown) => (typeof v === 'number' ? v.toFixed(2) : v);
+		return {
+			...s,
+			net_premium: money(s.net_premium),
+			commission: money(s.commission),
+			fees: lines(s.fees).map((f) => ({ ...f, amount: money(f.amount) })),
+			insurers: lines(s.insurers).map((i) => ({ ...i, amount: money(i.amount) })),
+		};
+	},
+	/** Fields the description does not list, at the top and in a line. */
+	extra_fields: (s: Shown) => ({
+		...s,
+		source_system: 'register',
+		revision: 3,
+		fees: lines(s.fees).map((f) => ({ ...f, posted: true })),
+	}),
 } as const;
 
 export type FormName = keyof typeof FORMS;
@@ -83,9 +108,14 @@ export interface FormsConfig {
 	forms: FormName[];
 	/** `per_invoice`: one form per invoice, forms[id % forms.length]; `all`: every form at once. */
 	mode: 'per_invoice' | 'all';
+	/**
+	 * The service's clock against the real one, in seconds (a clock 90 s behind: -90; a
+	 * daylight-saving misread: 3600): every `created` it stamps and every reply's `meta.timestamp`.
+	 */
+	clockOffsetSeconds: number;
 }
 
-export const NO_FORMS: FormsConfig = { forms: [], mode: 'per_invoice' };
+export const NO_FORMS: FormsConfig = { forms: [], mode: 'per_invoice', clockOffsetSeconds: 0 };
 
 /** The shown invoice in the configured forms. */
 export function inForms(shown: Shown, config: FormsConfig): Shown {
@@ -94,7 +124,7 @@ export function inForms(shown: Shown, config: FormsConfig): Shown {
 	return use.reduce((out, name) => FORMS[name](out), shown);
 }
 
-/** `{forms: [...] | "all" | [], mode?}` from the control endpoint or SANDBOX_FORMS ("all", "name_upper,amount_cents", "all:all"). */
+/** `{forms: [...] | "all" | [], mode?, clock_offset_seconds?}` from the control endpoint or SANDBOX_FORMS ("all", "name_upper,amount_cents", "all:all"). */
 export function readFormsConfig(body: Record<string, unknown>): FormsConfig {
 	const errors = new FieldErrorBag();
 	const raw = body.forms;
@@ -103,8 +133,10 @@ export function readFormsConfig(body: Record<string, unknown>): FormsConfig {
 		errors.add('forms', `Must be "all" or a list of: ${FORM_NAMES.join(', ')}`);
 	const mode = body.mode ?? 'per_invoice';
 	if (mode !== 'per_invoice' && mode !== 'all') errors.add('mode', 'Must be one of: per_invoice, all');
+	const offset = body.clock_offset_seconds ?? 0;
+	if (typeof offset !== 'number' || !Number.isFinite(offset)) errors.add('clock_offset_seconds', 'Must be a number of seconds');
 	if (!errors.empty) throw validationError(errors.fields);
-	return { forms: forms as FormName[], mode: mode as FormsConfig['mode'] };
+	return { forms: forms as FormName[], mode: mode as FormsConfig['mode'], clockOffsetSeconds: offset as number };
 }
 
 /** SANDBOX_FORMS: `all`, a comma list of form names, optionally `:all` for every form at once. */

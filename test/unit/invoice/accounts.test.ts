@@ -7,8 +7,9 @@
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
+import { derivedMark } from '../../../nodes/SurplusLinesInvoice/filing/mark';
 
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();
 
@@ -207,7 +208,7 @@ describe('insurers by NAIC or name on an account without carrier_lookup', () => 
 		const body = row({ insurers: [{ naic: '90001' }], lob_name: 'Cyber', type_code: 'ENDORSEMENT', transaction_effective_date: '2026-07-01' });
 		const { output } = await run(jsonParams('create', noLookFirst), { items: [body] });
 		expect(calls).toEqual({ me: 1, lobs: 0, search: [] });
-		expect(sent[0].body).toEqual(body);
+		expect(sent[0].body).toEqual(asSent(body));
 		expect(output![0].json._adapted).toBeUndefined();
 	});
 
@@ -259,7 +260,8 @@ describe('transaction_effective_date on an account without the feature', () => {
 		const endorsement = row({ type_code: 'ENDORSEMENT', net_premium: 250, effective_date: '2026-03-01', expiration_date: '2027-03-01', transaction_effective_date: '2026-07-01' });
 		const { output, error } = await run(jsonParams('create'), { items: [endorsement] });
 		expect(error).toBeUndefined();
-		const expected = row({ type_code: 'ENDORSEMENT', net_premium: 250, effective_date: '2026-07-01', expiration_date: '2027-03-01' });
+		// The mark comes from the row as read (before the adaptation): the same on every account.
+		const expected = { ...row({ type_code: 'ENDORSEMENT', net_premium: 250, effective_date: '2026-07-01', expiration_date: '2027-03-01' }), invoice_number: derivedMark(endorsement) };
 		expect(sent).toEqual([{ body: expected, key: derivedKey(expected) }]);
 		expect(listed).toEqual(['POL-100']);
 		expect(output![0].json._adapted).toEqual([
@@ -276,9 +278,9 @@ describe('transaction_effective_date on an account without the feature', () => {
 	it('run again: the endorsement filed that way is found on its policy, not filed twice', async () => {
 		lookups([]);
 		const sent = creates();
-		const stored = invoiceFor(row({ type_code: 'ENDORSEMENT', net_premium: 250, effective_date: '2026-07-01' }), 880, { type: { id: 3, name: 'Endorsement' } });
-		listings({ 'POL-100': [stored] });
 		const endorsement = row({ type_code: 'ENDORSEMENT', net_premium: 250, effective_date: '2026-03-01', transaction_effective_date: '2026-07-01' });
+		const stored = invoiceFor({ ...row({ type_code: 'ENDORSEMENT', net_premium: 250, effective_date: '2026-07-01' }), invoice_number: derivedMark(endorsement) }, 880, { type: { id: 3, name: 'Endorsement' } });
+		listings({ 'POL-100': [stored] });
 		const { output } = await run(jsonParams('create'), { items: [endorsement] });
 		expect(sent).toEqual([]);
 		expect(output![0].json).toMatchObject({ id: 880, outcome: 'already_filed' });

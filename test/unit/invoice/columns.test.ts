@@ -5,7 +5,7 @@ import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusL
 import { columnForName, columnKey } from '../../../nodes/SurplusLinesInvoice/body/columns';
 import { INVOICE_FEE_CODES } from '../../../nodes/shared/rules';
 import { loadOptions } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, run, meReply, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, run, meReply, setupSuite } from './helpers';
 
 setupSuite();
 // Creates ask the account once per run whether it has the idempotency feature.
@@ -175,7 +175,10 @@ describe('Map Columns body source', () => {
 		expect(error).toBeUndefined();
 		expect(sent.map((batch) => batch.length)).toEqual([25]);
 		const bodies = sent[0];
+		// Each row carries its mark: a row's own reading, from the sheet's columns.
+		for (const body of bodies) expect(body.invoice_number).toMatch(/^SL[A-Z2-7]{16}$/);
 		expect(bodies[0]).toEqual({
+			invoice_number: bodies[0].invoice_number,
 			policy_number: 'BDX-001',
 			insured_name: 'Insured 1 LLC',
 			state_code: 'TX',
@@ -187,6 +190,7 @@ describe('Map Columns body source', () => {
 			insurers: [{ naic: '90001', percent: 100 }],
 		});
 		expect(bodies[1]).toEqual({
+			invoice_number: bodies[1].invoice_number,
 			policy_number: 'BDX-002',
 			insured_name: 'Insured 2 LLC',
 			state_code: 'TX',
@@ -271,7 +275,7 @@ describe('Map Columns body source', () => {
 			fees: [{ type: 'broker_fee', amount: 75 }],
 			insured_address: { zip: '33101', type_id: 1 },
 		};
-		const scope = nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 7)));
+		const scope = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 7)));
 		const columns = {
 			mappingMode: 'defineBelow',
 			value: {
@@ -328,7 +332,7 @@ describe('Input Item As Is body source', () => {
 	it('the item is the request body, read with the same rules and conversions; no expression is evaluated', async () => {
 		const item = { policy_number: 'AS-IS-1', insured_name: 'Acme', state_code: 'Texas', net_premium: '$1,200.00', effective_date: '03/01/2026', expiration_date: '2027-03-01', fees: [{ type: 'SL Tax', amount: '58.20' }] };
 		const sent = { policy_number: 'AS-IS-1', insured_name: 'Acme', state_code: 'TX', net_premium: 1200, effective_date: '2026-03-01', expiration_date: '2027-03-01', fees: [{ type: 'sl_tax', amount: 58.2 }], type_code: 'NEW' };
-		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 3)));
+		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 3)));
 		const { output, error } = await run({ operation: 'create', inputMode: 'inputItem', idempotency: 'off' }, { items: [item] });
 		expect(error).toBeUndefined();
 		scope.done();
@@ -348,7 +352,7 @@ describe('Input Item As Is body source', () => {
 		expect(error).toBeUndefined();
 		// Each row as it came, plus the key a single Create of it would carry.
 		// Sent in the one canonical form: the service's default type written out.
-		expect(sent).toEqual([items.map((item) => ({ ...item, type_code: 'NEW', idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);
+		expect(sent).toEqual([items.map((item) => ({ ...asSent({ ...item, type_code: 'NEW' }), idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);
 		expect(output!.map((o) => o.json._converted)).toEqual([undefined, undefined, undefined]);
 	});
 });
@@ -356,7 +360,7 @@ describe('Input Item As Is body source', () => {
 describe('sheet-friendly values in the JSON and Fields sources', () => {
 	it('JSON: a US date, a state name, a type word and a dollar amount are read and said on the item', async () => {
 		const sent = { policy_number: 'J-1', insured_name: 'Acme', state_code: 'NY', net_premium: -250, effective_date: '2026-06-01', expiration_date: '2027-01-01', type_code: 'ENDORSEMENT' };
-		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 4)));
+		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 4)));
 		const json = '={{ JSON.stringify({ policy_number: "J-1", insured_name: "Acme", state_code: "new york", net_premium: "($250.00)", effective_date: "6/1/2026", expiration_date: "2027-01-01", type_code: "Endorsement" }) }}';
 		const { output, error } = await run({ operation: 'create', inputMode: 'json', invoiceJson: json, idempotency: 'off' });
 		expect(error).toBeUndefined();
@@ -367,7 +371,7 @@ describe('sheet-friendly values in the JSON and Fields sources', () => {
 	it('Fields: an amount given as text by an expression is read by the same reader; "0x10" is refused', async () => {
 		const fields = { operation: 'create', inputMode: 'fields', policyNumber: 'F-1', insuredName: 'Acme', stateCode: 'TX', effectiveDate: '2026-01-01', expirationDate: '2027-01-01', idempotency: 'off' };
 		const sent = { policy_number: 'F-1', insured_name: 'Acme', state_code: 'TX', net_premium: 1200.5, effective_date: '2026-01-01', expiration_date: '2027-01-01', type_code: 'NEW' };
-		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 5)));
+		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 5)));
 		const ok = await run({ ...fields, netPremium: '={{ "1200.5" }}' });
 		expect(ok.error).toBeUndefined();
 		scope.done();

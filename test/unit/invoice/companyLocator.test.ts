@@ -8,7 +8,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { loadOptions } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, run, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, run, setupSuite } from './helpers';
 
 setupSuite();
 
@@ -47,7 +47,7 @@ describe('Company locator (Fields mode)', () => {
 				{ lob_id: 1, amount: 1000, companies: [{ company_id: 302, amount: 1000 }] },
 			],
 		};
-		const scope = nock(API).post('/invoices', expected).reply(201, envelope(invoiceFor(expected, 71)));
+		const scope = nock(API).post('/invoices', asSent(expected)).reply(201, envelope(invoiceFor(expected, 71)));
 		const { output, error } = await run(
 			fields({
 				insurers: { insurer: [insurer(locator('list', '303'), { shareBy: 'percent', percent: 60 }), insurer(locator('id', '301'), { shareBy: 'percent', percent: 40 })] },
@@ -61,7 +61,7 @@ describe('Company locator (Fields mode)', () => {
 
 	it('takes an expression in the locator (spreadsheet rows) and the plain number of an older workflow', async () => {
 		const expected = { ...sentRequired, insurers: [{ company_id: 304, percent: 50 }, { company_id: 305, percent: 50 }] };
-		const scope = nock(API).post('/invoices', expected).reply(201, envelope(invoiceFor(expected, 72)));
+		const scope = nock(API).post('/invoices', asSent(expected)).reply(201, envelope(invoiceFor(expected, 72)));
 		const { error } = await run(
 			fields({
 				insurers: {

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 
 const suite = setupSuite();
 
@@ -21,7 +21,7 @@ describe('Create', () => {
 		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'policy_fee_company', amount: 150 }] });
 		const scope = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
-			.post('/invoices', body)
+			.post('/invoices', asSent(body))
 			.reply(201, envelope(invoiceFor(body, 1001, { warnings: ["Class code '1' not held"] }), 'req_c1'));
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
 		expect(error).toBeUndefined();
@@ -36,7 +36,7 @@ describe('Create', () => {
 	it('numbers given as text (spreadsheet rows) are sent as numbers; the state code in capitals', async () => {
 		newFeaturesAccount();
 		const sent = row({ net_premium: 1200.5, state_code: 'TX' });
-		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 1002)));
+		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 1002)));
 		const { error } = await run(jsonParams('create'), { items: [row({ net_premium: '1200.50', state_code: 'tx' })] });
 		expect(error).toBeUndefined();
 		scope.done();
@@ -46,11 +46,12 @@ describe('Create', () => {
 		newFeaturesAccount();
 		const body = row({ fees: [{ type: 'policy_fee_company', amount: 100 }, { type: 'sl_tax', amount: 58.5 }] });
 		nock(API)
-			.post('/invoices', body)
+			.post('/invoices', asSent(body))
 			.reply(201, envelope(invoiceFor(body, 1003, { warnings: ['w1'] })), { 'Idempotent-Replayed': 'true' });
 		const reread = nock(API).get('/invoices/1003').reply(200, envelope(invoiceFor(body, 1003, { warnings: ['w1'], status: 'sent', filed: true })));
 		const { output, hints } = await runWithHints(jsonParams('create', { simplify: true }), [body]);
 		expect(output![0].json).toEqual({
+			recognisedBy: 'idempotency key',
 			id: 1003,
 			policy_number: 'POL-100',
 			type: 'New',
@@ -74,7 +75,7 @@ describe('Create', () => {
 		newFeaturesAccount();
 		const body = row();
 		nock(API)
-			.post('/invoices', body)
+			.post('/invoices', asSent(body))
 			.reply(201, envelope(invoiceFor(body, 1004, { created: '2026-11-20 09:15:00' })), { 'Idempotent-Replayed': 'true' });
 		const never = nock(API).get('/invoices/1004').reply(200, envelope({}));
 		const { output } = await run(jsonParams('create', { simplify: true, options: { replayedView: 'firstReply' } }), { items: [body] });
@@ -89,7 +90,7 @@ describe('Create', () => {
 		newFeaturesAccount();
 		// With its Surplus Lines Tax line, so the only hint that could appear is one about refiling.
 		const body = row({ fees: [{ type: 'sl_tax', amount: 58.5 }] });
-		nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 1005)));
+		nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 1005)));
 		const { output, hints } = await runWithHints(jsonParams('create', { simplify: true }), [body]);
 		expect(output![0].json.outcome).toBe('filed');
 		expect(output![0].json.outcomeNote).toBeUndefined();
@@ -151,10 +152,10 @@ describe('Create after a lost reply', () => {
 	it('new-features account: asks /auth/me once, resends with the same key and reports the replay', async () => {
 		const body = row();
 		const key = derivedKey(body);
-		const first = nock(API, { reqheaders: { 'idempotency-key': key } }).post('/invoices', body).reply(504, GATEWAY_TIMEOUT);
+		const first = nock(API, { reqheaders: { 'idempotency-key': key } }).post('/invoices', asSent(body)).reply(504, GATEWAY_TIMEOUT);
 		const meScope = nock(API).get('/auth/me').reply(200, me(NEW_FEATURES));
 		const again = nock(API, { reqheaders: { 'idempotency-key': key } })
-			.post('/invoices', body)
+			.post('/invoices', asSent(body))
 			.reply(201, envelope(invoiceFor(body, 1010)), { 'Idempotent-Replayed': 'true' });
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
 		expect(error).toBeUndefined();
@@ -192,7 +193,7 @@ describe('Create after a lost reply', () => {
 			.get('/invoices')
 			.query(true)
 			.reply(200, envelope({ invoices: [invoiceFor(row({ net_premium: 999 }), 900)], pagination: { page: 1, per_page: 100, total: 1 } }));
-		const second = nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 1030)));
+		const second = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 1030)));
 		const { output } = await run(jsonParams('create'), { items: [body] });
 		// Sent again after an unknown outcome on an account without keys: never a plain success.
 		expect(output![0].json).toMatchObject({ id: 1030, outcome: 'sent_again' });
@@ -216,11 +217,11 @@ describe('Create after a lost reply', () => {
 	it('asks /auth/me only once per execution for several lost replies', async () => {
 		const a = row({ policy_number: 'A' });
 		const b = row({ policy_number: 'B' });
-		nock(API).post('/invoices', a).reply(504, GATEWAY_TIMEOUT);
-		nock(API).post('/invoices', b).reply(504, GATEWAY_TIMEOUT);
+		nock(API).post('/invoices', asSent(a)).reply(504, GATEWAY_TIMEOUT);
+		nock(API).post('/invoices', asSent(b)).reply(504, GATEWAY_TIMEOUT);
 		const meScope = nock(API).get('/auth/me').once().reply(200, me(NEW_FEATURES));
-		nock(API).post('/invoices', a).reply(201, envelope(invoiceFor(a, 1)), { 'Idempotent-Replayed': 'true' });
-		nock(API).post('/invoices', b).reply(201, envelope(invoiceFor(b, 2)));
+		nock(API).post('/invoices', asSent(a)).reply(201, envelope(invoiceFor(a, 1)), { 'Idempotent-Replayed': 'true' });
+		nock(API).post('/invoices', asSent(b)).reply(201, envelope(invoiceFor(b, 2)));
 		const { output, error } = await run(jsonParams('create'), { items: [a, b] });
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json._replayed])).toEqual([[1, true], [2, undefined]]);
@@ -248,14 +249,14 @@ describe('Bill Taxes From Preview', () => {
 		// Sent in the canonical order (fees by code), the preview's tax lines after them.
 		const canonical = { ...body, fees: [{ type: 'clearinghouse_fee', amount: 5 }, { type: 'stamping_fee', amount: 2 }] };
 		const billed = {
-			...body,
+			...asSent(body),
 			fees: [
 				{ type: 'clearinghouse_fee', amount: 5 },
 				{ type: 'stamping_fee', amount: 2 },
 				{ type: 'sl_tax', amount: 58.2 },
 			],
 		};
-		const p = nock(API).post('/invoices/preview', canonical).reply(200, preview(['State TX is not supported for filing']));
+		const p = nock(API).post('/invoices/preview', asSent(canonical)).reply(200, preview(['State TX is not supported for filing']));
 		// Changed: the key is derived from the invoice as given, before the tax lines are added.
 		const c = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', billed)
@@ -277,7 +278,7 @@ describe('Bill Taxes From Preview', () => {
 		const withRate = (amount: number) =>
 			envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount }] }, invoice: null });
 		nock(API).get('/auth/me').times(2).reply(200, me(NEW_FEATURES));
-		nock(API).post('/invoices/preview', body).reply(200, withRate(58.2)).post('/invoices/preview', body).reply(200, withRate(60));
+		nock(API).post('/invoices/preview', asSent(body)).reply(200, withRate(58.2)).post('/invoices/preview', asSent(body)).reply(200, withRate(60));
 		const keys: string[] = [];
 		nock(API)
 			.post('/invoices')

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { API, KEYS, NEW_FEATURES, NUMBERING, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, NEW_FEATURES, NUMBERING, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 import { peakGate } from '../../helpers/peakGate';
 
 setupSuite();
@@ -201,7 +201,7 @@ describe('Create Many', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(sent.map((i) => i.idempotency_key)).toEqual([derivedKey(bodies[0]), derivedKey(bodies[1]), 'own-2']);
-		expect(sent.map(withoutKey)).toEqual(bodies);
+		expect(sent.map(withoutKey)).toEqual(bodies.map(asSent));
 		expect(header).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json.outcome])).toEqual([[90, 'filed'], [91, 'filed'], [92, 'filed']]);
 		expect(single.isDone()).toBe(false);
@@ -260,7 +260,8 @@ describe('Create Many', () => {
 
 	it('t3 on an account without idempotency: the policies are looked up several at once, each once, and the rows keep their order', async () => {
 		legacyAccount();
-		const items = [...rows(40), row({ policy_number: 'POL-3', net_premium: 999 })];
+		// A second row of POL-3: an endorsement (a second New of the term would be refused before any call).
+		const items = [...rows(40), row({ policy_number: 'POL-3', net_premium: 999, type_code: 'ENDORSEMENT' })];
 		let open = 0;
 		let mostOpen = 0;
 		const listed: string[] = [];
@@ -301,7 +302,7 @@ describe('Create Many', () => {
 		nock(API)
 			.get('/invoices')
 			.query(true)
-			.reply(200, listingReply([invoiceFor({ ...items[0], fees: [{ type: 'sl_tax', amount: 5 }] }, 33)]));
+			.reply(200, listingReply([invoiceFor({ ...asSent(items[0]), fees: [{ type: 'sl_tax', amount: 5 }] }, 33)]));
 		const { output, error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		expect(output![0].json).toMatchObject({ id: 33, outcome: 'already_filed' });
@@ -323,7 +324,7 @@ describe('Create Many', () => {
 		const items = rows(3);
 		const scopes = items.map((body, i) =>
 			nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
-				.post('/invoices', body)
+				.post('/invoices', asSent(body))
 				.reply(201, envelope(invoiceFor(body, 10 + i)), i === 1 ? { 'Idempotent-Replayed': 'true' } : {}),
 		);
 		const trap = nock(API).post('/invoices/batch').reply(200, envelope({}));
@@ -376,7 +377,7 @@ describe('Create Many', () => {
 		const batch = nock(API).post('/invoices/batch').reply(504, GATEWAY_TIMEOUT);
 		list('POL-0', [invoiceFor(items[0], 501)]);
 		list('POL-1', []);
-		const single = nock(API).post('/invoices', items[1]).reply(201, envelope(invoiceFor(items[1], 502)));
+		const single = nock(API).post('/invoices', asSent(items[1])).reply(201, envelope(invoiceFor(items[1], 502)));
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[501, 'filed', true], [502, 'sent_again', undefined]]);

@@ -9,7 +9,7 @@ import { NodeHelpers, type IDataObject, type INode, type INodeProperties } from 
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, meReply, row, setupSuite, type Body } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, meReply, row, setupSuite, type Body } from './helpers';
 
 setupSuite();
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
@@ -49,7 +49,7 @@ function runInvoice(typeVersion: number, parameters: IDataObject) {
 }
 
 async function createSends(typeVersion: number, parameters: IDataObject) {
-	const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 91)));
+	const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 91)));
 	const { output, error } = await runInvoice(typeVersion, { operation: 'create', ...REQUIRED, ...FEES, ...parameters });
 	expect(error).toBeUndefined();
 	expect(output![0].json.id).toBe(91);
@@ -71,7 +71,7 @@ describe('the folded groups are read where each version shows them', () => {
 
 	it('version 2 does not read them from the panel (it does not show them there)', async () => {
 		const bare = { ...row({ policy_number: 'POL-9', insured_name: 'Acme', net_premium: 1200, effective_date: '2026-06-01' }), fees: sent.fees } as Body;
-		const scope = nock(API).post('/invoices', bare).reply(201, envelope(invoiceFor(bare, 92)));
+		const scope = nock(API).post('/invoices', asSent(bare)).reply(201, envelope(invoiceFor(bare, 92)));
 		const { error } = await runInvoice(2, { operation: 'create', ...REQUIRED, ...FEES, ...GROUPS, billTaxesFromPreview: false, options: { idempotency: 'off' } });
 		expect(error).toBeUndefined();
 		scope.done();

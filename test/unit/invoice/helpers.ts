@@ -1,5 +1,6 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
+import { withMark } from '../../../nodes/SurplusLinesInvoice/filing/mark';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { canonicalInvoice } from '../../../nodes/SurplusLinesInvoice/filing/canonical';
@@ -62,13 +63,13 @@ export function row(overrides: IDataObject = {}): Body {
 
 const TYPE_NAMES: Record<string, string> = { NEW: 'New', RENEWAL: 'Renewal', ENDORSEMENT: 'Endorsement', CANCELLATION: 'Cancelled' };
 
-/** The invoice the service would return for a body. */
+/** The invoice the service would return for a body as the node sends it (its mark as the invoice number). */
 export function invoiceFor(body: IDataObject, id: number, extra: IDataObject = {}): IDataObject {
 	const type = String(body.type_code ?? 'NEW');
 	return {
 		id,
 		policy_number: body.policy_number,
-		invoice_number: null,
+		invoice_number: withMark(body, true).invoice_number,
 		invoice_date: body.effective_date,
 		insured_name: body.insured_name,
 		state: { id: 44, code: body.state_code, name: 'Texas' },
@@ -87,8 +88,11 @@ export function invoiceFor(body: IDataObject, id: number, extra: IDataObject = {
 
 /** The key a create derives for a body: from the path and the canonical body, whatever the API key. */
 export function derivedKey(body: IDataObject, path = '/invoices') {
-	return deriveIdempotencyKey(path, canonicalInvoice(body));
+	return deriveIdempotencyKey(path, canonicalInvoice(path === '/invoices' ? withMark(body, true) : body));
 }
+
+/** A create body as the node sends it: with its mark as the invoice number where it gives none. */
+export const asSent = (body: IDataObject): nock.DataMatcherMap => withMark(body, true) as nock.DataMatcherMap;
 
 export function run(
 	parameters: IDataObject,

@@ -9,7 +9,7 @@ import { NodeHelpers, type IDataObject, type INode, type INodeProperties } from 
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
-import { API, BASE, KEYS, derivedKey, envelope, invoiceFor, jsonParams, meReply, row, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, derivedKey, envelope, invoiceFor, jsonParams, meReply, row, setupSuite } from './helpers';
 
 setupSuite();
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
@@ -31,7 +31,7 @@ function create(typeVersion: number, extra: IDataObject, key = KEYS.t2, items: I
 function expectCreateWithKey(key: string | undefined) {
 	let seen: string | string[] | undefined = 'no call';
 	const scope = nock(API)
-		.post('/invoices', body)
+		.post('/invoices', asSent(body))
 		.reply(function () {
 			seen = this.req.headers['idempotency-key'];
 			return [201, envelope(invoiceFor(body, 3001))];
@@ -148,7 +148,7 @@ describe('what each version’s panel shows', () => {
 	});
 
 	it('version 1 and 2 Create Options, in order', () => {
-		expect(panel(1, 'create').options).toEqual(['billTaxesFromPreview', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
-		expect(panel(2, 'create', { idempotency: 'own' }).options).toEqual(['idempotency', 'idempotencyKey', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
+		expect(panel(1, 'create').options).toEqual(['billTaxesFromPreview', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'writeMark', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
+		expect(panel(2, 'create', { idempotency: 'own' }).options).toEqual(['idempotency', 'idempotencyKey', 'lookFirst', 'lookAlike', 'lostCreateWaitSeconds', 'writeMark', 'replayedView', 'sheetTaxCheck', 'sheetTaxTolerance', 'unknownLineOfBusiness']);
 	});
 });

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();
 
@@ -20,7 +20,7 @@ describe('Create on an account without idempotency: looks for the row first', ()
 		const me = nock(API).get('/auth/me').once().reply(200, meReply([]));
 		const p1 = policyList('P-1').reply(200, listingReply([invoiceFor(filedBefore, 700, { status: 'sent' })]));
 		const p2 = policyList('P-2').reply(200, listingReply([]));
-		const post = nock(API).post('/invoices', fresh).reply(201, envelope(invoiceFor(fresh, 701)));
+		const post = nock(API).post('/invoices', asSent(fresh)).reply(201, envelope(invoiceFor(fresh, 701)));
 		const result = await run(jsonParams('create', { simplify: true }), { items: [filedBefore, fresh] });
 		expect(result.error).toBeUndefined();
 		expect(result.output!.map((o) => [o.json.id, o.json.outcome, o.json.status])).toEqual([
@@ -82,8 +82,8 @@ describe('Create on an account without idempotency: looks for the row first', ()
 		const a = row({ policy_number: 'A' });
 		const b = row({ policy_number: 'B' });
 		const me = nock(API).get('/auth/me').once().reply(200, meReply(NEW_FEATURES));
-		nock(API).post('/invoices', a).reply(201, envelope(invoiceFor(a, 1)));
-		nock(API).post('/invoices', b).reply(201, envelope(invoiceFor(b, 2)));
+		nock(API).post('/invoices', asSent(a)).reply(201, envelope(invoiceFor(a, 1)));
+		nock(API).post('/invoices', asSent(b)).reply(201, envelope(invoiceFor(b, 2)));
 		const { output, error } = await run(jsonParams('create'), { items: [a, b] });
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => o.json.outcome)).toEqual(['filed', 'filed']);
@@ -98,11 +98,11 @@ describe('Create: a 409 on the derived key (Bill Taxes From Preview re-run with 
 	it('returns the first filing from the policy, marked already_filed', async () => {
 		const body = row();
 		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
-		nock(API).post('/invoices/preview', body).reply(200, previewWith(60));
+		nock(API).post('/invoices/preview', asSent(body)).reply(200, previewWith(60));
 		nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices')
 			.reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
-		const firstFiling = invoiceFor({ ...body, fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });
+		const firstFiling = invoiceFor({ ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });
 		policyList('POL-100').reply(200, listingReply([firstFiling]));
 		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
 		expect(error).toBeUndefined();

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, meReply, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, meReply, setupSuite } from './helpers';
 
 setupSuite();
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
@@ -91,8 +91,8 @@ describe('tax check', () => {
 	});
 
 	it('Create with Bill Taxes From Preview (version 2) uses its preview: no extra call, the sheet’s lines kept and the difference said', async () => {
-		const preview = nock(API).post('/invoices/preview', SENT).reply(200, previewReply);
-		const create = nock(API).post('/invoices', SENT).reply(201, envelope(invoiceFor(SENT, 41)));
+		const preview = nock(API).post('/invoices/preview', asSent(SENT)).reply(200, previewReply);
+		const create = nock(API).post('/invoices', asSent(SENT)).reply(201, envelope(invoiceFor(SENT, 41)));
 		const { output, error } = await runInvoice(2, { operation: 'create' }, [ROW]);
 		expect(error).toBeUndefined();
 		preview.done();
@@ -126,10 +126,10 @@ describe('tax check', () => {
 	});
 
 	it('version 1 without Bill Taxes From Preview: by default no preview is spent; "Previewing When Needed" spends one', async () => {
-		const create = nock(API).post('/invoices', SENT).times(2).reply(201, envelope(invoiceFor(SENT, 43)));
+		const create = nock(API).post('/invoices', asSent(SENT)).times(2).reply(201, envelope(invoiceFor(SENT, 43)));
 		const quiet = await runInvoice(1, { operation: 'create' }, [ROW]);
 		expect(quiet.output![0].json._taxCheck).toBeUndefined();
-		const preview = nock(API).post('/invoices/preview', SENT).reply(200, previewReply);
+		const preview = nock(API).post('/invoices/preview', asSent(SENT)).reply(200, previewReply);
 		const checked = await runInvoice(1, { operation: 'create', options: { sheetTaxCheck: 'always' } }, [ROW]);
 		preview.done();
 		create.done();

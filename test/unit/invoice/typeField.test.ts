@@ -7,7 +7,7 @@ import nock from 'nock';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { API, envelope, invoiceFor, row, run, setupSuite, type Body } from './helpers';
+import { asSent, API, envelope, invoiceFor, row, run, setupSuite, type Body } from './helpers';
 
 setupSuite();
 
@@ -31,7 +31,7 @@ const fieldsCreate = (extra: IDataObject) => ({ operation: 'create', inputMode: 
 
 /** Files through nock expecting exactly `expected`; returns whether the node succeeded. */
 async function createSends(expected: Body, parameters: IDataObject) {
-	const scope = nock(API).post('/invoices', expected).reply(201, envelope(invoiceFor(expected, 81)));
+	const scope = nock(API).post('/invoices', asSent(expected)).reply(201, envelope(invoiceFor(expected, 81)));
 	const { output, error } = await run(parameters);
 	expect(error).toBeUndefined();
 	expect(output![0].json.id).toBe(81);

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
-import { API, KEYS, envelope, invoiceFor, jsonParams, meReply, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, envelope, invoiceFor, jsonParams, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();
 
@@ -100,7 +100,7 @@ describe('local rules (no call is made for a failing input)', () => {
 		const sent = row({ policy_number: '12345', insured_address: { line1: '1 Main', zip: '75201' }, insurers: [{ naic: '12345', percent: 100 }] });
 		// An insurer by NAIC: the account is asked whether it looks insurers up itself (it does).
 		nock(API).get('/auth/me').reply(200, meReply());
-		const scope = nock(API).post('/invoices', sent).reply(201, envelope(invoiceFor(sent, 9)));
+		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 9)));
 		const { output, error } = await run(jsonParams('create', { idempotency: 'off' }), { items: [body] });
 		expect(error).toBeUndefined();
 		expect(output![0].json.policy_number).toBe('12345');
@@ -155,7 +155,7 @@ describe('Fields mode', () => {
 			documents: [{ type: 'declaration_page', docUUID: 'doc-1', mime_type: 'application/pdf' }],
 		};
 		nock(API).get('/auth/me').reply(200, meReply()); // the account check each Create run makes
-		const scope = nock(API).post('/invoices', expected).reply(201, envelope(invoiceFor(expected, 77)));
+		const scope = nock(API).post('/invoices', asSent(expected)).reply(201, envelope(invoiceFor(expected, 77)));
 		const { output, error } = await run({
 			operation: 'create',
 			inputMode: 'fields',

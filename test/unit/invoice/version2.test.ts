@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode, type NodeRun } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, row, meReply, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, row, meReply, setupSuite } from './helpers';
 
 setupSuite();
 // Creates ask the account once per run whether it has the idempotency feature.
@@ -57,8 +57,8 @@ describe('Invoice versions', () => {
 
 	it('version 2: Create previews and bills the tax lines without being asked', async () => {
 		const body = row({ state_code: 'FL' });
-		const billed = { ...body, fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
-		const preview = nock(API).post('/invoices/preview', body).reply(200, previewReply);
+		const billed = { ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
+		const preview = nock(API).post('/invoices/preview', asSent(body)).reply(200, previewReply);
 		const create = nock(API).post('/invoices', billed).reply(201, envelope(invoiceFor(billed, 2001)));
 		const result = await runCreate(2, { ...SAVED_V1_NODE.parameters }, [body]);
 		expect(result.error).toBeUndefined();
@@ -71,7 +71,7 @@ describe('Invoice versions', () => {
 
 	it('version 2 switched off: no preview, and the item says the invoice went without a tax line', async () => {
 		const body = row({ state_code: 'FL', fees: [{ type: 'policy_fee_company', amount: 150 }] });
-		const create = nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 2002, { state: { id: 10, code: 'FL', name: 'Florida' } })));
+		const create = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 2002, { state: { id: 10, code: 'FL', name: 'Florida' } })));
 		const result = await runCreate(2, { ...SAVED_V1_NODE.parameters, billTaxesFromPreview: false }, [body]);
 		expect(result.error).toBeUndefined();
 		expect(result.output![0].json._taxWarning).toBe(
@@ -86,7 +86,7 @@ describe('Invoice versions', () => {
 	it('a workflow saved with typeVersion 1 runs as version 1: no preview, the invoice filed as given', async () => {
 		const body = row({ state_code: 'FL' });
 		const preview = nock(API).post('/invoices/preview').reply(200, previewReply);
-		const create = nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 2003)));
+		const create = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 2003)));
 		const result = await runCreate(SAVED_V1_NODE.typeVersion, SAVED_V1_NODE.parameters, [body]);
 		expect(result.error).toBeUndefined();
 		expect(result.output![0].json).toMatchObject({ id: 2003, fees: [] });
@@ -98,8 +98,8 @@ describe('Invoice versions', () => {
 
 	it('version 1 with its Bill Taxes From Preview option still bills the taxes', async () => {
 		const body = row();
-		const billed = { ...body, fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
-		nock(API).post('/invoices/preview', body).reply(200, previewReply);
+		const billed = { ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
+		nock(API).post('/invoices/preview', asSent(body)).reply(200, previewReply);
 		const create = nock(API).post('/invoices', billed).reply(201, envelope(invoiceFor(billed, 2004)));
 		const result = await runCreate(1, { ...SAVED_V1_NODE.parameters, options: { billTaxesFromPreview: true } }, [body]);
 		expect(result.error).toBeUndefined();

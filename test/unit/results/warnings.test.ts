@@ -1,7 +1,7 @@
 import nock from 'nock';
 
 import { invoiceWarnings } from '../../../nodes/SurplusLinesInvoice/body/warnings';
-import { API, envelope, invoiceFor, jsonParams, row, run, meReply, setupSuite } from '../invoice/helpers';
+import { asSent, API, envelope, invoiceFor, jsonParams, row, run, meReply, setupSuite } from '../invoice/helpers';
 
 setupSuite();
 // Creates ask the account once per run whether it has the idempotency feature.
@@ -46,7 +46,7 @@ describe('invoiceWarnings (the rules)', () => {
 describe('on the items: sent anyway, warned', () => {
 	it('Create sends a negative NEW premium and puts the warning on the item', async () => {
 		const body = row({ net_premium: -500 });
-		const scope = nock(API).post('/invoices', body).reply(201, envelope(invoiceFor(body, 7)));
+		const scope = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 7)));
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
 		expect(error).toBeUndefined();
 		scope.done();

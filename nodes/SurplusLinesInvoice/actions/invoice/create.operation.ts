@@ -25,8 +25,9 @@ import {
 	readIdempotencyChoice,
 	type IdempotencyChoice,
 } from '../../filing/idempotency';
+import { withMark } from '../../filing/mark';
 import { filingOptionProperties, readFilingSettings } from '../../filing/options';
-import { refuseSameKeyOtherRow } from '../../filing/sameRun';
+import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
 import { invoiceJson } from '../../output';
 import { billTaxesFromPreview, previewInvoice } from '../../taxes/preview';
 import {
@@ -106,6 +107,7 @@ export async function check(this: IExecuteFunctions, i: number): Promise<void> {
 		);
 		refuseSameKeyOtherRow(this, key, i);
 	}
+	refuseSecondOfTerm(this, checked.input.body, i, readFilingSettings(this, i, 'current').lookAlike);
 	if (!checkedItems.has(this)) checkedItems.set(this, new Map());
 	checkedItems.get(this)!.set(i, checked);
 }
@@ -141,9 +143,12 @@ async function fileChecked(
 	i: number,
 	checked: Checked,
 ): Promise<INodeExecutionData[]> {
-	// The account's adaptation (it may call the service) comes before the one canonical body,
-	// from which the key is derived and which is sent.
-	const input = await adaptToAccount(this, checked.input, i);
+	const settings = readFilingSettings(this, i, 'current');
+	// The mark comes from the row as read, before the account's adaptation (it may call the
+	// service) and any tax line: one mark on every account. Then the one canonical body, from
+	// which the key is derived and which is sent.
+	const marked = { ...checked.input, body: withMark(checked.input.body, settings.writeMark) };
+	const input = await adaptToAccount(this, marked, i);
 	const { choice } = checked;
 	let body = canonicalInvoice(input.body);
 	// The key comes from the invoice as the user gave it, before the preview's tax lines are added:
@@ -164,7 +169,6 @@ async function fileChecked(
 	if (!preview && ownPreview && hasSheetTaxes(input))
 		preview = (await previewInvoice(this, input.body, i)).data;
 	const taxCheck = applyTaxCheck(this, i, input, preview, taxSettings);
-	const settings = readFilingSettings(this, i, 'current');
 	const filed = await fileInvoice(this, body, {
 		idempotencyKey: key,
 		keyDerived: choice.mode === 'derived',

@@ -24,7 +24,8 @@ import {
 import { notATransaction } from '../../body/sheetRead';
 import { canonicalInvoice } from '../../filing/canonical';
 import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
-import { refuseSameKeyOtherRow } from '../../filing/sameRun';
+import { withMark } from '../../filing/mark';
+import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
 import {
 	idempotencyKeyFor,
 	readIdempotencyChoice,
@@ -160,10 +161,14 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	}
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
 	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
+	// One setting for the whole run (its rows are filed together).
+	const settings = readFilingSettings(this, 0, 'firstReply');
 	for (const { index, input: given, choice } of read) {
 		inputs[index] = given;
 		try {
-			const input = await adaptToAccount(this, given, index);
+			// The mark from the row as read, before the account's adaptation and any tax line.
+			const marked = { ...given, body: withMark(given.body, settings.writeMark) };
+			const input = await adaptToAccount(this, marked, index);
 			converted[index] = input.converted;
 			inputs[index] = input;
 			adapted[index] = input.adapted;
@@ -172,6 +177,8 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			const key = idempotencyKeyFor(choice, PATHS.invoices, body);
 			// A later row with an earlier row's key but other columns is refused, not replayed.
 			if (choice.mode === 'derived') refuseSameKeyOtherRow(this, key, index);
+			// A second, different New (or Renewal) of a policy term in the run is asked, not filed.
+			refuseSecondOfTerm(this, given.body, index, settings.lookAlike);
 			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
 			failures.push({ index, error: refusalInSheetWords(error as Error, given) });
@@ -193,8 +200,6 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// Only previews were sent: a refused row stops the run as a local one does.
 	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
 
-	// One setting for the whole run (its rows are filed together).
-	const settings = readFilingSettings(this, 0, 'firstReply');
 	const outcomes = entries.length ? await fileAll(this, credential.tier, entries, settings) : [];
 	// Nothing filed and nothing in doubt (e.g. a 403 for the whole batch): a re-run cannot file
 	// twice, so this fails like any node would.
