@@ -67,7 +67,7 @@ export const reportAsExtracted: Scenario = {
 		const csv = json(run, 'Check CSV As Extracted');
 		assert.equal(csv.length, 24, 'the title line is the header: every other line is an item');
 		assert.match(String((csv[0].reasons as string[])[0]), /The header is on line 4 of the file: set Extract From File's Starting Line to 4/);
-		for (const row of csv.slice(1)) assert.match(String((row.reasons as string[])[0]), /said once, on sheet row \d+ \(item 0\)/);
+		for (const row of csv.slice(1)) assert.match(String((row.reasons as string[])[0]), /said once, on row \d+ \(item 0\)/);
 		const xlsx = json(run, 'Check XLSX As Extracted');
 		assert.match(String((xlsx[0].reasons as string[])[0]), /set Extract From File's Range option/);
 		const ranged = json(run, 'Check XLSX From Range 3');

@@ -102,14 +102,15 @@ async function everyAnswer(filer: string, p: string, filingShown: boolean) {
 	return { rows, filedA, filedB, byHand, lookAlike, own, extra };
 }
 
+// Rows as the sheet shows them: the header is row 1.
 const EXPECTED = [
-	[1, 'filed as the sheet says'],
-	[2, 'filed differently'],
-	[3, 'filed as the sheet says'],
-	[4, 'not filed'],
-	[5, 'cannot tell'],
-	[6, 'refused'],
-	[7, 'filed as the sheet says'],
+	[2, 'filed as the sheet says'],
+	[3, 'filed differently'],
+	[4, 'filed as the sheet says'],
+	[5, 'not filed'],
+	[6, 'cannot tell'],
+	[7, 'refused'],
+	[8, 'filed as the sheet says'],
 	[null, 'on the service, not on the sheet'],
 ];
 
@@ -124,28 +125,36 @@ describe.each(['plain', 'forms'] as const)('Reconcile Sheet, the sandbox %s', (f
 		const { output, run } = await reconcile(key, f.rows);
 		const hints = hintsOf(run);
 		const items = output!;
-		expect(answers(items)).toEqual(EXPECTED);
+		// A transaction entered by hand carries no mark: under the service's forms its dates are
+		// timestamps that read as either of two days, so it matches only through a second reading,
+		// which is never "the same" (issue 44): Reconcile cannot tell, as Create would ask.
+		const expected = forms === 'plain' ? EXPECTED : EXPECTED.map(([row, answer]) => [row, row === 4 ? 'cannot tell' : answer]);
+		expect(answers(items)).toEqual(expected);
 		const [a, b, c, d, e, refused, g, extra] = items.map((o) => o.json);
 
 		expect(a).toMatchObject({ policy_number: `${p}-A`, recognised_by: 'mark', invoice_id: f.filedA.id });
 		if (filing) expect(a).toMatchObject({ status: 'success', filing_state: 'confirmed', confirmation_number: 'TX-CONF-1' });
 		expect(b).toMatchObject({ recognised_by: 'mark', invoice_id: f.filedB.id });
 		// Named in the sheet's own column words, with both values.
-		expect(b.differences).toEqual([{ column: 'Premium', field: 'net_premium', sheet: '1200000000', service: '1250000000' }]);
-		expect(c).toMatchObject({ recognised_by: 'forms', invoice_id: f.byHand.id });
+		expect(b.differences).toEqual([{ column: 'Premium', field: 'net_premium', sheet: '1200', service: '1250' }]);
+		if (forms === 'plain') expect(c).toMatchObject({ recognised_by: 'forms', invoice_id: f.byHand.id });
+		else expect(c.candidates).toEqual([expect.objectContaining({ invoice_id: f.byHand.id, differences: expect.arrayContaining([expect.objectContaining({ column: 'Eff Date', sheet: '2026-03-01', service: expect.stringContaining('either of two days') })]) })]);
 		expect(d.invoice_id).toBeUndefined();
 		expect(e.candidates).toEqual([
 			expect.objectContaining({
 				invoice_id: f.lookAlike.id,
-				differences: [expect.objectContaining({ column: 'Insured Name', sheet: 'Harbor Marine Co', service: expect.stringMatching(/^harbour marine company$/i) })],
+				// Under the service's forms its dates read two ways as well (listed beside the name).
+				differences: (forms === 'plain' ? (d: unknown[]) => d : expect.arrayContaining)([
+					expect.objectContaining({ column: 'Insured Name', sheet: 'Harbor Marine Co', service: expect.stringMatching(/^harbour marine company$/i) }),
+				]),
 			}),
 		]);
 		expect(refused.policy_number).toBe(`${p}-F`);
 		expect((refused.reasons as string[]).join(' ')).toContain('Column "State"');
 		expect(g).toMatchObject({ invoice_id: f.own.id });
-		// The service may show the sheet's own number in another form (INV-0077 as inv-77): the mark
-		// (compared exactly, filing/mark.ts) then misses it, and the rule of filing finds it.
-		expect(g.recognised_by).toBe(forms === 'plain' ? 'mark' : 'forms');
+		// The service may show the sheet's own number in another form (INV-0077 as inv-77): the mark's
+		// comparison form (filing/mark.ts: one case, no leading zeros in a run of digits) still finds it.
+		expect(g.recognised_by).toBe('mark');
 		expect(extra).toMatchObject({ invoice_id: f.extra.id, policy_number: `${p}-A`, row: null });
 		if (filing) expect(extra).toMatchObject({ filing_state: 'rejected', filing_message: 'Missing affidavit' });
 
@@ -153,7 +162,7 @@ describe.each(['plain', 'forms'] as const)('Reconcile Sheet, the sandbox %s', (f
 		expect(items.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3, 4, 5, 6, 0].map((item) => ({ item })));
 		const summary = hints.find((h) => String(h.message).includes('rows filed as the sheet says'));
 		expect(summary?.message).toContain(
-			`3 rows filed as the sheet says, 1 differently, 1 not filed, 1 cannot tell, 1 refused by the sheet’s own rules; 1 invoices on the service not on the sheet; ${filing ? 1 : 0} filings rejected by their state.`,
+			`${forms === 'plain' ? '3' : '2'} rows filed as the sheet says, 1 differently, 1 not filed, ${forms === 'plain' ? '1' : '2'} cannot tell, 1 refused by the sheet’s own rules; 1 invoices on the service not on the sheet; ${filing ? 1 : 0} filings rejected by their state.`,
 		);
 	});
 });
@@ -165,10 +174,11 @@ describe('Reconcile Sheet and Create agree', () => {
 		const [one, , three] = await bodiesOf('legacy-t2', rows);
 		await post('legacy-t2', one);
 		await post('legacy-t2', { ...three, insured_name: 'Someone Else Entirely' });
-		// Policy 4 holds the same transaction at another premium: another transaction.
+		// Policy 4 holds a New of the same term at another premium: a second New of one term is
+		// asked, never filed in silence (issue 44), by Create and Reconcile alike.
 		await post('legacy-t2', { ...one, policy_number: `${p}-4` });
 		const reconciled = (await reconcile('legacy-t2', rows)).output!.slice(0, rows.length).map((o) => o.json.answer);
-		expect(reconciled).toEqual(['filed as the sheet says', 'not filed', 'cannot tell', 'not filed']);
+		expect(reconciled).toEqual(['filed as the sheet says', 'not filed', 'cannot tell', 'cannot tell']);
 		// Tax lines from a preview are the package's, not the sheet's: Reconcile compares what the
 		// sheet says, so Create runs without them here (the hand-entered invoices carry none).
 		const created = (await runInvoiceOn(sb, 'legacy-t2', { operation: 'create', ...COLUMNS, billTaxesFromPreview: false }, rows, 2)).output!;
@@ -187,13 +197,13 @@ describe('Reconcile Sheet and Create agree', () => {
 		expect(filed.map((o) => o.json.outcome)).toEqual(['filed', 'filed', 'filed']);
 		const { output } = await reconcile(key, rows);
 		expect(answers(output!)).toEqual([
-			[1, 'filed as the sheet says'],
 			[2, 'filed as the sheet says'],
 			[3, 'filed as the sheet says'],
+			[4, 'filed as the sheet says'],
 		]);
 		expect(output!.map((o) => o.json.invoice_id)).toEqual(filed.map((o) => o.json.id));
 		// Once Create writes the mark (h-44), this reads 'mark' for every row.
-		expect(output!.map((o) => o.json.recognised_by)).toEqual(['forms', 'forms', 'forms']);
+		expect(output!.map((o) => o.json.recognised_by)).toEqual(['mark', 'mark', 'mark']);
 	});
 });
 

@@ -103,7 +103,7 @@ describe('a Premium & Tax Detail report', () => {
 	it('the XLSX copy read with Extract From File\'s defaults: refused once, with the Range option to set', async () => {
 		const output = await run('t2', 'create', await extractXlsx(REPORT_XLSX));
 		expect(JSON.stringify(output[0].json)).toContain("set Extract From File's Range option to that row's number minus 1");
-		for (const o of output.slice(1)) expect(JSON.stringify(o.json)).toMatch(/said once, on sheet row \d+ \(item 0\)/);
+		for (const o of output.slice(1)) expect(JSON.stringify(o.json)).toMatch(/said once, on row \d+ \(item 0\)/);
 		for (const o of output) expect(o.json.id).toBeUndefined();
 	});
 
@@ -118,7 +118,7 @@ describe('a Premium & Tax Detail report', () => {
 		const reasons = output.map((o) => JSON.stringify(o.json));
 		expect(reasons[0]).toContain(`The header is on line ${REPORT_HEADER_LINE} of the file: set Extract From File's Starting Line to ${REPORT_HEADER_LINE}`);
 		for (const reason of reasons.slice(1)) {
-			expect(reason).toMatch(/said once, on sheet row \d+ \(item 0\)/);
+			expect(reason).toMatch(/said once, on row \d+ \(item 0\)/);
 			expect(reason).not.toContain('missing');
 		}
 		for (const o of output) expect(o.json.id).toBeUndefined();

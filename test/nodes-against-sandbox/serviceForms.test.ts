@@ -112,7 +112,7 @@ describe('a transaction entered by hand, alike in all that tells transactions ap
 		expect(json.outcome).toBeUndefined();
 		expect(String(json.error)).toContain(`Invoice ${id} on policy ${row.policy_number} may be this row's filing`);
 		expect(String(json.error)).toContain('invoice_number (inv-001 in the row, none stored)');
-		expect(String(json.error)).toMatch(/fees \(policy_fee_broker:75000000 in the row, none stored\)/);
+		expect(String(json.error)).toMatch(/fees \(policy_fee_broker:75 in the row, none stored\)/);
 		expect(await stored(key, [String(row.policy_number)])).toHaveLength(1);
 	});
 

@@ -84,10 +84,23 @@ export function micros(value: unknown): bigint | undefined {
 	return match[1] === '-' ? -whole : whole;
 }
 
-/** An amount exactly: its decimal value as text ("500", "500.00" and 500 are one), else the text. */
+/** Millionths as the shortest decimal text that is exactly them (500000000 → "500", 1005000 → "1.005"). */
+function decimalText(millionths: bigint): string {
+	const negative = millionths < 0n;
+	const size = negative ? -millionths : millionths;
+	const unit = 10n ** BigInt(SCALE);
+	const fraction = (size % unit).toString().padStart(SCALE, '0').replace(/0+$/, '');
+	return `${negative ? '-' : ''}${(size / unit).toString()}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * An amount exactly, as the one decimal text of its value ("500", "500.00" and 500 are all "500";
+ * 1.005 stays "1.005"), so equal amounts compare equal as text and a message shows the amount as
+ * people write it; text that is no amount stays as it is.
+ */
 export const amount = (value: unknown): string => {
 	const m = micros(value);
-	return m === undefined ? text(value) : m.toString();
+	return m === undefined ? text(value) : decimalText(m);
 };
 
 /** Two amounts within a cent of each other (one rounded to cents, half-up or half-even, or the other way). */

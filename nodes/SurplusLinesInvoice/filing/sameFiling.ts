@@ -139,8 +139,8 @@ function feeSums(fees: unknown, state: string, taxes: boolean): Map<string, bigi
 		const at = line.lastIndexOf(':');
 		const column = line.slice(0, at);
 		const value = line.slice(at + 1);
-		// The line's amount is in millionths already (amount()); text that is no amount counts 0.
-		sums.set(column, (sums.get(column) ?? 0n) + (/^-?\d+$/.test(value) ? BigInt(value) : 0n));
+		// The line's amount is amount()'s decimal text; text that is no amount counts 0.
+		sums.set(column, (sums.get(column) ?? 0n) + (micros(value) ?? 0n));
 	}
 	return sums;
 }
@@ -371,6 +371,13 @@ const DATE_FORM = 'another form (MM/DD/YYYY, with a time) or zone (a time with a
 const sameName = (row: unknown, stored: unknown) => nameForm(row) === nameForm(stored);
 const sameParty = (row: unknown, stored: unknown) => partyNameForm(row) === partyNameForm(stored);
 const sameReference = (row: unknown, stored: unknown) => referenceForm(row) === referenceForm(stored);
+/**
+ * A derived mark is the package's, not the sheet's: a stored transaction without any number (one
+ * entered by hand, or filed with the mark switched off) says nothing against it, as Reconcile
+ * Sheet reads it too.
+ */
+const sameReferenceOrOwnMark = (row: unknown, stored: unknown) =>
+	sameReference(row, stored) || (isDerivedMark(row) && (stored === null || stored === undefined || String(stored).trim() === ''));
 const NAME_FORM = 'letter case, inner spaces, trailing punctuation';
 const REFERENCE_FORM = `${NAME_FORM}, leading zeros of a number (INV-0042 and inv-42)`;
 const PARTY_FORM = `${NAME_FORM}; accents, punctuation, "&" for "and", Inc./Inc/Incorporated, L.L.C./LLC (one spelling of a legal form)`;
@@ -416,7 +423,7 @@ export const FIELDS: readonly Field[] = [
 	{
 		// The package's own marks (filing/mark.ts) are no caller's reference: they tell
 		// transactions apart only through the mark rule (markDecides), never here.
-		...plain('invoice_number', 'whenBothCarry', text, `${REFERENCE_FORM}; a mark the package derived (SL…) tells transactions apart only as the mark`, sameReference),
+		...plain('invoice_number', 'whenBothCarry', text, `${REFERENCE_FORM}; a mark the package derived (SL…) tells transactions apart only as the mark, and a stored transaction without a number (entered by hand) agrees with it`, sameReferenceOrOwnMark),
 		carried: (value) => typeof value === 'string' && value !== '' && !isDerivedMark(value),
 	},
 	{
@@ -500,6 +507,7 @@ function compare(
 	other: IDataObject,
 	otherStored: boolean,
 	known: readonly ComparedField[],
+	markMayDecide = true,
 ): Comparison {
 	const result: Comparison = {
 		answer: 'same',
@@ -550,7 +558,7 @@ function compare(
 	if (otherStored && list(body.fees).some((f) => code(f.type) === SET_BY_SERVICE))
 		result.notComparable.push(`fees.${SET_BY_SERVICE} (the service may set it itself)`);
 	result.answer = apart ? 'different' : result.differs.length ? 'cannotTell' : 'same';
-	if (otherStored) markDecides(body, other, result, apartBy);
+	if (otherStored && markMayDecide) markDecides(body, other, result, apartBy);
 	if (result.answer === 'different') secondOfTerm(body, result, apartBy);
 	result.same = result.answer === 'same';
 	if (result.same) result.recognisedBy ??= 'forms';
@@ -627,6 +635,27 @@ export function compareWithStored(
 	known: readonly ComparedField[] = [],
 ): Comparison {
 	return compare(body, stored, true, known);
+}
+
+/**
+ * A stored invoice the row's mark already recognised, field by field: whether the service holds
+ * what the row says (Reconcile Sheet's "as the sheet says" or "differently"; for filing, the mark
+ * alone decides that the row is filed). A value that reads two ways, one of them the row's, is no
+ * difference here: the mark says which invoice it is.
+ */
+export function compareMarkedWithStored(stored: IDataObject, body: IDataObject): Comparison {
+	const result = compare(body, stored, true, [], false);
+	const real = result.differs.filter((field) => !result.readTwoWays.includes(field));
+	const differences = result.differences.filter((d) => real.includes(String(d.field)));
+	const same = real.length === 0;
+	return {
+		...result,
+		answer: same ? 'same' : 'different',
+		same,
+		differs: real,
+		differences,
+		inForm: [...result.inForm, ...result.readTwoWays],
+	};
 }
 
 /** Whether two rows of one run send the same filing (the same rule, both sides as sent, no form). */

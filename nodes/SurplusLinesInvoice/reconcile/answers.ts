@@ -12,7 +12,7 @@ import { filingOf } from '../../shared/invoiceState';
 import { findSameTransaction } from '../filing/fileInvoice';
 import { referenceForm } from '../filing/formRules';
 import { sameMark } from '../filing/mark';
-import { compareWithStored, sameSentFiling, type Comparison } from '../filing/sameFiling';
+import { compareMarkedWithStored, compareWithStored, sameSentFiling, type Comparison } from '../filing/sameFiling';
 
 export const ANSWERS = {
 	filed: 'filed as the sheet says',
@@ -141,7 +141,7 @@ export function reconcileRows(
 			if (answers.has(row.index)) continue;
 			const body = { ...row.body!, invoice_number: row.mark };
 			for (const invoice of byMark(row)) {
-				const comparison = compareWithStored(invoice, body);
+				const comparison = compareMarkedWithStored(invoice, body);
 				if (exact && !comparison.same) continue;
 				claims.set(String(invoice.id), row.body!);
 				const differences = differencesOf(comparison, row.sources);

@@ -48,7 +48,7 @@ describe('a 100,000-character cell in a refusal', () => {
 	it('the error that stops the run is as small', async () => {
 		const { error } = await run(params, { items: [row({ State: HUGE })], key: KEYS.t3 });
 		expect(error!.message.length).toBeLessThan(1_000);
-		expect(error!.message).toMatch(/^Sheet row 1 \(item 0\): Invalid input, nothing was sent: Column "State": "x{200}… \(100000 characters\)" is not a US state/);
+		expect(error!.message).toMatch(/^Row 2 \(item 0\): Invalid input, nothing was sent: Column "State": "x{200}… \(100000 characters\)" is not a US state/);
 		expect(String(error!.description).length).toBeLessThan(2_000);
 	});
 });
