@@ -113,9 +113,58 @@ export function redactKeys(text: string): string {
 	);
 }
 
-/** Every string in a value (keys of objects too), masked of the known keys; the value is copied. */
+/** Whether a text may hold a known key in some form (the masking pattern finds one). */
+function holdsKnownKey(text: string): boolean {
+	for (const { pattern, shortest } of known.values()) {
+		if (text.length < shortest) continue;
+		pattern.lastIndex = 0;
+		if (pattern.test(text)) return true;
+	}
+	return false;
+}
+
+/**
+ * The strings of a value (keys of objects too), pushed to `out`; false when the value is deeper
+ * than any item of this package (walk then masks it through its JSON text).
+ */
+function collectStrings(value: unknown, depth: number, out: string[]): boolean {
+	if (typeof value === 'string') {
+		out.push(value);
+		return true;
+	}
+	if (!value || typeof value !== 'object') return true;
+	if (depth > 64) return false;
+	if (Array.isArray(value)) {
+		for (const entry of value) if (!collectStrings(entry, depth + 1, out)) return false;
+		return true;
+	}
+	if (Buffer.isBuffer(value) || value instanceof Date) return true;
+	const record = value as Record<string, unknown>;
+	for (const name in record) {
+		if (!Object.prototype.hasOwnProperty.call(record, name)) continue;
+		out.push(name);
+		if (!collectStrings(record[name], depth + 1, out)) return false;
+	}
+	return true;
+}
+
+/**
+ * Whether any string of a value holds a known key: one test of the strings joined by a character
+ * no form of a key holds (so no match spans two strings). It copies nothing, so the items of a
+ * 10,000-row run that hold no key (all of them, nearly always) are neither copied nor rewritten.
+ */
+function anyKnownKeyIn(value: unknown): boolean {
+	const strings: string[] = [];
+	if (!collectStrings(value, 0, strings)) return true;
+	return holdsKnownKey(strings.join('\u0000'));
+}
+
+/**
+ * Every string in a value (keys of objects too), masked of the known keys: the value itself when
+ * none holds one, else a copy.
+ */
 export function maskKnownKeysDeep<T>(value: T): T {
-	if (known.size === 0) return value;
+	if (known.size === 0 || !anyKnownKeyIn(value)) return value;
 	return walk(value, 0) as T;
 }
 

@@ -8,7 +8,7 @@ import nock from 'nock';
 import { SurplusLinesReference } from '../../../nodes/SurplusLinesReference/SurplusLinesReference.node';
 import { readEnvelope } from '../../../nodes/shared/envelope';
 import { errorItem } from '../../../nodes/shared/errors';
-import { maskKnownKeys, redactKeys, rememberKey } from '../../../nodes/shared/mask';
+import { maskKnownKeys, maskKnownKeysDeep, redactKeys, rememberKey } from '../../../nodes/shared/mask';
 import { runNode } from '../../harness/engine';
 import { ProbeNode } from '../../harness/probeNode';
 import { useNockSuite } from '../../helpers/nockSuite';
@@ -175,3 +175,28 @@ describe('in n8n: what a reply echoes does not reach items or errors', () => {
 		expect(JSON.stringify(output)).toContain('[redacted API key]');
 	});
 });
+
+describe('items: masked where they hold the key, left as they are where they do not', () => {
+	const item = () => ({ id: 1001, policy_number: 'POL-1', notes: ['a'.repeat(200)], nested: { idempotencyKey: `n8n-sl-${'0'.repeat(64)}` } });
+
+	it('an item holding no key is the same object, not a copy (a 10,000-row run copies nothing)', () => {
+		const value = item();
+		expect(maskKnownKeysDeep(value)).toBe(value);
+	});
+
+	it('an item holding the key in any string, or an object key, is a masked copy', () => {
+		const inString = { ...item(), nested: { echo: `got Bearer ${KEY} back` } };
+		const masked = maskKnownKeysDeep(inString);
+		expect(masked).not.toBe(inString);
+		expect(JSON.stringify(masked)).not.toContain(KEY);
+		expect(masked.nested.echo).toContain('[redacted API key]');
+		const inName = { [encodeURIComponent(KEY)]: 1 };
+		expect(Object.keys(maskKnownKeysDeep(inName))).toEqual(['[redacted API key]']);
+	});
+
+	it('two strings are never read as one: halves of the key in two values are not a key', () => {
+		const halves = { a: KEY.slice(0, 20), b: KEY.slice(20) };
+		expect(maskKnownKeysDeep(halves)).toBe(halves);
+	});
+});
+
