@@ -18,6 +18,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { isDerivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
 import { keyByName } from '../sandbox';
 import type { Context, Scenario } from './context';
 import { items, type Run } from './runData';
@@ -83,7 +84,7 @@ const filing = (own: IDataObject): IDataObject => ({
 	type: 'New',
 	state: 'TX',
 	change_date: '2026-03-01',
-	invoice_number: null,
+	invoice_number: 'mark',
 	...own,
 });
 
@@ -179,7 +180,8 @@ async function storedFiling(ctx: Context, kind: Kind, id: unknown): Promise<IDat
 			type: (invoice.type as IDataObject).name,
 			state: (invoice.state as IDataObject).code,
 			change_date: invoice.transaction_effective_date ?? invoice.effective_date,
-			invoice_number: invoice.invoice_number ?? null,
+			// A row without its own number carries the package's mark (SL…, derived from the row).
+			invoice_number: isDerivedMark(invoice.invoice_number) ? 'mark' : (invoice.invoice_number ?? null),
 			net_premium: invoice.net_premium,
 			fees,
 			insurers: (invoice.insurers as IDataObject[]).map((i) => [i.company_id, i.amount]),
