@@ -124,26 +124,27 @@ function holdsKnownKey(text: string): boolean {
 }
 
 /**
- * The strings of a value (keys of objects too), pushed to `out`; false when the value is deeper
- * than any item of this package (walk then masks it through its JSON text).
+ * The strings of a value (keys of objects too) long enough to hold a key's shortest form, pushed
+ * to `out`; false when the value is deeper than any item of this package (walk then masks it
+ * through its JSON text).
  */
-function collectStrings(value: unknown, depth: number, out: string[]): boolean {
+function collectStrings(value: unknown, depth: number, shortest: number, out: string[]): boolean {
 	if (typeof value === 'string') {
-		out.push(value);
+		if (value.length >= shortest) out.push(value);
 		return true;
 	}
 	if (!value || typeof value !== 'object') return true;
 	if (depth > 64) return false;
 	if (Array.isArray(value)) {
-		for (const entry of value) if (!collectStrings(entry, depth + 1, out)) return false;
+		for (const entry of value) if (!collectStrings(entry, depth + 1, shortest, out)) return false;
 		return true;
 	}
 	if (Buffer.isBuffer(value) || value instanceof Date) return true;
 	const record = value as Record<string, unknown>;
 	for (const name in record) {
 		if (!Object.prototype.hasOwnProperty.call(record, name)) continue;
-		out.push(name);
-		if (!collectStrings(record[name], depth + 1, out)) return false;
+		if (name.length >= shortest) out.push(name);
+		if (!collectStrings(record[name], depth + 1, shortest, out)) return false;
 	}
 	return true;
 }
@@ -154,9 +155,11 @@ function collectStrings(value: unknown, depth: number, out: string[]): boolean {
  * 10,000-row run that hold no key (all of them, nearly always) are neither copied nor rewritten.
  */
 function anyKnownKeyIn(value: unknown): boolean {
+	let shortest = Infinity;
+	for (const masker of known.values()) shortest = Math.min(shortest, masker.shortest);
 	const strings: string[] = [];
-	if (!collectStrings(value, 0, strings)) return true;
-	return holdsKnownKey(strings.join('\u0000'));
+	if (!collectStrings(value, 0, shortest, strings)) return true;
+	return strings.length > 0 && holdsKnownKey(strings.join('\u0000'));
 }
 
 /**
