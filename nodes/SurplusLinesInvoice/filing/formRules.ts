@@ -112,10 +112,6 @@ export function withinCent(a: unknown, b: unknown): boolean {
 	return gap <= ONE_CENT;
 }
 
-/** Millionths from a sum of amounts read as text (for fee lines merged by code). */
-export const sumMicros = (values: unknown[]): bigint =>
-	values.reduce<bigint>((sum, v) => sum + (micros(v) ?? 0n), 0n);
-
 export const microsWithinCent = (x: bigint, y: bigint) => (x > y ? x - y : y - x) <= ONE_CENT;
 
 /** YYYY-MM-DD from the plain forms a date comes in (ISO without a zone, MM/DD/YYYY). */

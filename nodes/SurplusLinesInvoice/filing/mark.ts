@@ -11,6 +11,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { MARK_FIELD } from '../../shared/service';
 import { canonicalInvoice, canonicalJson, oneFeeCodePerColumn } from './canonical';
 
 /** The first release's derivation of a mark; a new name would change every mark. */
@@ -39,7 +40,7 @@ function base32(bytes: Buffer, length: number): string {
 /** The mark derived from a create body: the same row gives the same mark on every account and run. */
 export function derivedMark(body: IDataObject): string {
 	const rest = { ...body };
-	delete rest.invoice_number;
+	delete rest[MARK_FIELD];
 	const text = canonicalJson(oneFeeCodePerColumn(canonicalInvoice(rest)));
 	const digest = createHash('sha256').update(`${MARK_DERIVATION}\n${text}`).digest();
 	return `${MARK_PREFIX}${base32(digest, MARK_LENGTH)}`;
@@ -75,6 +76,6 @@ export function sameMark(mark: unknown, stored: unknown): boolean {
  * account and whatever the taxes.
  */
 export function withMark(body: IDataObject, write: boolean): IDataObject {
-	if (!write || markForm(body.invoice_number) !== undefined) return body;
-	return { ...body, invoice_number: derivedMark(body) };
+	if (!write || markForm(body[MARK_FIELD]) !== undefined) return body;
+	return { ...body, [MARK_FIELD]: derivedMark(body) };
 }
