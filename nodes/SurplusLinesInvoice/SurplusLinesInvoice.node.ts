@@ -34,8 +34,9 @@ export class SurplusLinesInvoice implements INodeType {
 		usableAsTool: true,
 		...actionNodeBase,
 		// 2: Bill Taxes From Preview is a switch on the panel, on by default (1: an option, off).
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: items show the service's `filed` as `sent_to_state` (output.ts, InvoiceView).
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		properties: [
 			resourceProperty([{ name: 'Invoice', value: 'invoice' }]),
 			...invoice.description,

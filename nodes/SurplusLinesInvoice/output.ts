@@ -5,6 +5,7 @@ import type { FilingOutcome } from './filing/fileInvoice';
 import { withUtcTimes } from '../shared/dates';
 import { isErrorItem } from '../shared/errors';
 import { invoiceWithoutLinks } from '../shared/links';
+import { nodeVersion } from '../shared/params';
 
 interface FilingMarks {
 	/** What happened to the row: the one field a workflow routes on (Create and Create Many alike). */
@@ -25,6 +26,33 @@ function feesTotal(fees: unknown): number {
 	const list = Array.isArray(fees) ? (fees as IDataObject[]) : [];
 	const cents = list.reduce((sum, f) => sum + Math.round(Number(f.amount ?? 0) * 100), 0);
 	return cents / 100;
+}
+
+/**
+ * How an operation shows invoices. From typeVersion 3 the service's `filed` (true once the invoice
+ * was sent to the state) is shown as `sent_to_state`: beside a row's `outcome: "filed"` (filed with
+ * the service), `filed: false` read as a contradiction. Versions 1 and 2 keep `filed`, for the IF
+ * nodes of saved workflows.
+ */
+export interface InvoiceView {
+	simplify: boolean;
+	/** The name the service's `filed` goes under. */
+	sentToStateField: 'filed' | 'sent_to_state';
+}
+
+export function invoiceView(ctx: IExecuteFunctions, simplify: boolean): InvoiceView {
+	return { simplify, sentToStateField: nodeVersion(ctx) >= 3 ? 'sent_to_state' : 'filed' };
+}
+
+/** The invoice with its `filed` under the view's name, in the same place among its fields. */
+function withSentToStateField(invoice: IDataObject, view: InvoiceView): IDataObject {
+	if (view.sentToStateField === 'filed' || !('filed' in invoice)) return invoice;
+	return Object.fromEntries(
+		Object.entries(invoice).map(([key, value]) => [
+			key === 'filed' ? view.sentToStateField : key,
+			value,
+		]),
+	);
 }
 
 /** The few fields most flows need; the whole invoice otherwise. */
@@ -60,10 +88,13 @@ function filingState(filing: unknown): IDataObject {
  */
 export function invoiceJson(
 	invoice: IDataObject,
-	simplify: boolean,
+	view: InvoiceView,
 	marks: FilingMarks = {},
 ): IDataObject {
-	const json = simplify ? simplifyInvoice(invoice) : invoiceWithoutLinks(withUtcTimes(invoice));
+	const json = withSentToStateField(
+		view.simplify ? simplifyInvoice(invoice) : invoiceWithoutLinks(withUtcTimes(invoice)),
+		view,
+	);
 	if (marks.outcome) json.outcome = marks.outcome;
 	if (marks.note) json.outcomeNote = marks.note;
 	if (marks.replayed) json._replayed = true;
@@ -92,7 +123,15 @@ interface OutcomeCounts {
 const NOT_ELECTRONIC = /^State (\w+) is not supported for filing$/;
 
 function countItems(items: INodeExecutionData[], rows: number): OutcomeCounts {
-	const counts: OutcomeCounts = { rows, filed: 0, replayed: 0, alreadyFiled: 0, sentAgain: 0, refused: 0, notElectronic: [] };
+	const counts: OutcomeCounts = {
+		rows,
+		filed: 0,
+		replayed: 0,
+		alreadyFiled: 0,
+		sentAgain: 0,
+		refused: 0,
+		notElectronic: [],
+	};
 	for (const item of items) {
 		const { json } = item;
 		if (isErrorItem(item)) {
@@ -141,7 +180,8 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 			`${counts.sentAgain} sent again after a reply that never came (outcome sent_again): check ${counts.sentAgain === 1 ? 'that policy' : 'those policies'} for a second filing`,
 		);
 	}
-	if (counts.refused > 0) parts.push(`${counts.refused} refused (error items, listed in the warning)`);
+	if (counts.refused > 0)
+		parts.push(`${counts.refused} refused (error items, listed in the warning)`);
 	const states = [...new Set(counts.notElectronic)].sort();
 	if (states.length) {
 		const one = counts.notElectronic.length === 1;

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { ApiContext } from './context';
 import { readErrorInfo } from './errors';
@@ -26,6 +26,7 @@ export function isToolUse(ctx: ApiContext): boolean {
 export function toolDescriptionProperties(
 	resource: string,
 	texts: Record<string, string>,
+	versions: NonNullable<IDisplayOptions['show']> = {},
 ): INodeProperties[] {
 	return Object.entries(texts).map(([operation, text]) => ({
 		displayName: 'Tool Description',
@@ -35,7 +36,9 @@ export function toolDescriptionProperties(
 		default: text,
 		description:
 			'What the assistant reads about this tool: what it does, what it returns, the inputs it needs and what to do after an error',
-		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+		displayOptions: {
+			show: { '@tool': [true], ...versions, resource: [resource], operation: [operation] },
+		},
 	}));
 }
 

@@ -35,11 +35,18 @@ const NODE_TYPES: Record<string, INodeTypeDescription> = {
 interface ExampleNode {
 	name: string;
 	type: string;
+	typeVersion: number;
 	parameters: IDataObject;
 }
 
 function workflowNodes(file: string, dir = 'examples'): ExampleNode[] {
 	return (JSON.parse(readFileSync(join(REPO_ROOT, dir, file), 'utf8')) as { nodes: ExampleNode[] }).nodes;
+}
+
+/** Whether a property's `@version` condition (a list of versions or `{ _cnd: { gte } }`) holds. */
+function shownAtVersion(wanted: unknown[] | undefined, version: number): boolean {
+	if (!wanted) return true;
+	return wanted.some((w) => w === version || (typeof w === 'object' && w !== null && version >= Number((w as { _cnd: { gte?: number } })._cnd.gte ?? Infinity)));
 }
 
 /** The tools a workflow offers, as a client must see them: n8n's tool name and our Tool Description. */
@@ -49,7 +56,11 @@ export function expectedTools(file: string, dir?: string): Array<{ name: string;
 		.map((node) => {
 			const { resource, operation } = node.parameters;
 			const property = NODE_TYPES[node.type.slice(PREFIX.length)].properties.find(
-				(p) => p.name === 'toolDescription' && p.displayOptions?.show?.resource?.includes(resource as string) && p.displayOptions.show.operation?.includes(operation as string),
+				(p) =>
+					p.name === 'toolDescription' &&
+					p.displayOptions?.show?.resource?.includes(resource as string) &&
+					p.displayOptions.show.operation?.includes(operation as string) &&
+					shownAtVersion(p.displayOptions.show['@version'], node.typeVersion),
 			);
 			assert.ok(property, `${node.name}: a Tool Description for ${String(resource)} ${String(operation)}`);
 			return { name: nodeNameToToolName(node.name), description: String(property.default) };
@@ -296,7 +307,7 @@ function checkReadOnly(): void {
 	assert.match(String(badDate.error), /effective_date: Must be a valid date/, `the field named: ${String(badDate.error)}`);
 
 	assert.deepEqual(one(replies.invoice), {
-		id: 1001, policy_number: POLICY, type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 0, warnings: [],
+		id: 1001, policy_number: POLICY, type: 'New', status: 'sent', sent_to_state: true, state: 'TX', net_premium: 10000, fees_total: 0, warnings: [],
 		filing_state: 'sent', confirmation_number: null, filing_message: null,
 	});
 	const missing = assertModelError(replies.missing, 'NOT_FOUND');
@@ -357,6 +368,8 @@ function checkFiling(): void {
 	);
 	const [first, ...again] = filing.creates.map(one);
 	assert.equal(first.outcome, 'filed');
+	assert.equal(first.sent_to_state, false, 'filed with the service, not yet sent to the state (version 3)');
+	assert.equal('filed' in first, false);
 	assert.equal(first.id, 1002);
 	for (const retry of again) {
 		assert.equal(retry.id, first.id, 'the same invoice');

@@ -17,7 +17,7 @@ import { classifyFailure } from '../../shared/readFailure';
 import { PATHS } from '../../shared/service';
 import { clock } from '../../shared/timing';
 import { apiRequest } from '../../shared/transport';
-import { invoiceJson } from '../output';
+import { invoiceJson, invoiceView } from '../output';
 import { changesBetween, describeChanges, type Change } from './changes';
 import { decodeState, encodeState, type WatchRow } from './rowState';
 
@@ -159,7 +159,7 @@ function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 				policy_number: policyNumber,
 				detected_at: detectedAt,
 			})),
-			invoice: invoiceJson(invoice, true),
+			invoice: invoiceJson(invoice, invoiceView(run.ctx, true)),
 		},
 	});
 }

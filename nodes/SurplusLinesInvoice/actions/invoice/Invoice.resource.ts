@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { toolDescriptionProperties } from '../../../shared/toolUse';
+import type { InvoiceView } from '../../output';
 import * as checkSheet from './checkSheet.operation';
 import * as create from './create.operation';
 import * as createMany from './createMany.operation';
@@ -120,7 +121,18 @@ export const description: INodeProperties[] = [
 	...del.description,
 	...watchLook.description,
 	...watchRecord.description,
-	...toolDescriptionProperties('invoice', {
+	...toolDescriptionProperties('invoice', toolTexts('filed'), { '@version': [1, 2] }),
+	...toolDescriptionProperties('invoice', toolTexts('sent_to_state'), {
+		'@version': [{ _cnd: { gte: 3 } }],
+	}),
+];
+
+/**
+ * What an assistant reads about each tool. The service's `filed` is named as the node's version
+ * shows it (output.ts, InvoiceView): `filed` in versions 1 and 2, `sent_to_state` from 3.
+ */
+function toolTexts(field: InvoiceView['sentToStateField']): Record<string, string> {
+	return {
 		preview:
 			'Checks a policy transaction and computes its surplus lines taxes as the service would file it, without storing anything. ' +
 			'Inputs: the policy number (the same on every transaction of a policy); the insured’s name; the state as its two-letter code (e.g. TX); the net premium in US dollars as a plain number (e.g. 12000; negative for returned premium on an endorsement or cancellation); the effective and expiration dates as YYYY-MM-DD; the transaction type: NEW, RENEWAL, ENDORSEMENT or CANCELLATION. ' +
@@ -128,16 +140,16 @@ export const description: INodeProperties[] = [
 			'Safe to call again; each call uses one of the API key’s hourly calls. An error names the input at fault and the rule: correct it and call again.',
 		get:
 			'Reads one filed invoice by its numeric invoice ID (e.g. 1042; listing the policy’s transactions gives the IDs). ' +
-			'Returns its status (new: received; sent: filed with the state; success: accepted, it can no longer change; error: the filing failed; re-submitted), filed (true once sent), the state, the premium, the fees total, warnings and, where the account reports it, the state’s answer: filing_state (not_sent, sent, accepted, confirmed, rejected or refused), confirmation_number and filing_message (the reason for a rejection). ' +
+			`Returns its status (new: received; sent: filed with the state; success: accepted, it can no longer change; error: the filing failed; re-submitted), ${field === 'filed' ? 'filed (true once sent)' : 'sent_to_state (true once the service has sent it to the state)'}, the state, the premium, the fees total, warnings and, where the account reports it, the state’s answer: filing_state (not_sent, sent, accepted, confirmed, rejected or refused), confirmation_number and filing_message (the reason for a rejection). ` +
 			'Reads only; safe to call again. An unknown ID gives a not-found error: check the ID against the policy’s transactions.',
 		getAll:
 			'Lists every transaction (invoice) of one policy, oldest first: new policy, endorsements, cancellation, renewal. ' +
-			'Input: the policy number exactly as filed. Returns one entry per invoice with its ID, type, status, filed, state, premium, fees total and warnings; an empty result means nothing was filed under that number. ' +
+			`Input: the policy number exactly as filed. Returns one entry per invoice with its ID, type, status, ${field}, state, premium, fees total and warnings; an empty result means nothing was filed under that number. ` +
 			'Reads only; safe to call again.',
 		create:
 			'Files a policy transaction with the surplus lines service as a new invoice: this files a real tax document with the state, so call it only when the user has asked for the filing and confirmed the values, after a preview. ' +
 			'Inputs: the policy number (the same on every transaction of a policy); the insured’s name; the state as its two-letter code (e.g. TX); the net premium in US dollars as a plain number (e.g. 12000; negative for returned premium on an endorsement or cancellation); the effective and expiration dates as YYYY-MM-DD; the transaction type: NEW, RENEWAL, ENDORSEMENT or CANCELLATION. The surplus lines taxes are computed by a preview and billed with the invoice. ' +
-			'Returns the invoice (ID, status new, filed false, state, premium, fees total) and outcome: filed (stored now), replayed or already_filed (the same transaction was filed before; nothing was filed twice). ' +
+			`Returns the invoice (ID, status new, ${field} false, state, premium, fees total) and outcome: filed (${field === 'filed' ? 'stored now' : 'stored with the service now; sent_to_state turns true once the service sends it to the state'}), replayed or already_filed (the same transaction was filed before; nothing was filed twice). ` +
 			'Calling again with the same inputs returns the first filing instead of a second one, so after a timeout or an unclear reply it is safe to call again with exactly the same inputs. ' +
 			'An error names the input at fault and the rule; nothing was filed: correct it and call again.',
 		checkSheet:
@@ -157,5 +169,5 @@ export const description: INodeProperties[] = [
 			'Returns the invoice as stored. An invoice in status success cannot change (a conflict error): tell the user.',
 		delete:
 			'Deletes an invoice the state has not accepted yet, by its numeric invoice ID. It cannot be undone: call it only when the user asked for it. An invoice in status success cannot be deleted (a conflict error).',
-	}),
-];
+	};
+}

@@ -642,7 +642,7 @@ const collectionProperties: INodeProperties[] = [
 	},
 ];
 
-export const simplifyProperty: INodeProperties = {
+const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',
@@ -650,6 +650,17 @@ export const simplifyProperty: INodeProperties = {
 	description:
 		'Whether to return only ID, policy, type, status, filed, state, premium, fees total, warnings and, where the account reports it, the state’s answer to the filing (filing_state, confirmation_number, filing_message) instead of the whole invoice',
 };
+
+/** Simplify, worded as the node's version shows the service's `filed` (output.ts, InvoiceView). */
+export const simplifyProperties: INodeProperties[] = [
+	{ ...simplifyProperty, displayOptions: { show: { '@version': [1, 2] } } },
+	{
+		...simplifyProperty,
+		description:
+			'Whether to return only ID, policy, type, status, sent_to_state (true once the service has sent the invoice to the state), state, premium, fees total, warnings and, where the account reports it, the state’s answer to the filing (filing_state, confirmation_number, filing_message) instead of the whole invoice',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+	},
+];
 
 const idempotencyMode: INodeProperties = {
 	displayName: 'Idempotency',

@@ -28,7 +28,7 @@ import {
 import { withMark } from '../../filing/mark';
 import { filingOptionProperties, readFilingSettings } from '../../filing/options';
 import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
-import { invoiceJson } from '../../output';
+import { invoiceJson, invoiceView } from '../../output';
 import { billTaxesFromPreview, previewInvoice } from '../../taxes/preview';
 import {
 	applyTaxCheck,
@@ -46,14 +46,14 @@ import {
 	bodyProperties,
 	idempotencyOptions,
 	idempotencyProperties,
-	simplifyProperty,
+	simplifyProperties,
 } from './body.description';
 
 const properties: INodeProperties[] = [
 	...bodyProperties(false),
 	billTaxesSwitch,
 	...idempotencyProperties,
-	simplifyProperty,
+	...simplifyProperties,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -178,7 +178,7 @@ async function fileChecked(
 	const result = await showReplayed(this, filed, settings.replayedView, i);
 	const json = invoiceJson(
 		result.invoice,
-		this.getNodeParameter('simplify', i, false) as boolean,
+		invoiceView(this, this.getNodeParameter('simplify', i, false) as boolean),
 		result,
 	);
 	if (previewNotes?.length) json._previewNotes = previewNotes;

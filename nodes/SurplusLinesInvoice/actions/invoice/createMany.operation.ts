@@ -36,14 +36,14 @@ import {
 	readFilingSettings,
 	type FilingSettings,
 } from '../../filing/options';
-import { invoiceJson } from '../../output';
+import { invoiceJson, invoiceView } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../taxes/taxLines';
 import { billTaxes, createManyTaxOptions, taxesForEntries, type EntryTaxes } from '../../taxes/createManyTaxes';
 import {
 	bodyProperties,
 	idempotencyOptions,
 	idempotencyProperties,
-	simplifyProperty,
+	simplifyProperties,
 } from './body.description';
 
 /**
@@ -61,7 +61,7 @@ const properties: INodeProperties[] = [
 	},
 	...bodyProperties(false),
 	...idempotencyProperties,
-	simplifyProperty,
+	...simplifyProperties,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -225,13 +225,13 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 				continue;
 		}
 		const result = await showReplayed(this, outcome.filed, settings.replayedView, outcome.index);
-		const simplify = itemParameter(this, 'simplify', outcome.index, false);
+		const view = invoiceView(this, itemParameter(this, 'simplify', outcome.index, false));
 		output[outcome.index] = {
 			json: noteAdaptations(
 				noteConversions(
 					markTaxWarning(
 						this,
-						withTaxes(invoiceJson(result.invoice, simplify, result), taxes?.byIndex.get(outcome.index)),
+						withTaxes(invoiceJson(result.invoice, view, result), taxes?.byIndex.get(outcome.index)),
 						filedTaxWarning(result.invoice),
 						{ hint: false },
 					),

@@ -5,12 +5,12 @@ import { invoiceIdProperty } from '../../../shared/descriptions';
 import { itemParameter, readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
-import { invoiceJson } from '../../output';
-import { simplifyProperty } from './body.description';
+import { invoiceJson, invoiceView } from '../../output';
+import { simplifyProperties } from './body.description';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['get'] } },
-	[invoiceIdProperty(), simplifyProperty],
+	[invoiceIdProperty(), ...simplifyProperties],
 );
 
 export const onlyReads = true;
@@ -24,7 +24,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	});
 	return [
 		{
-			json: invoiceJson(reply.data as IDataObject, itemParameter(this, 'simplify', i, false)),
+			json: invoiceJson(
+				reply.data as IDataObject,
+				invoiceView(this, itemParameter(this, 'simplify', i, false)),
+			),
 		},
 	];
 }

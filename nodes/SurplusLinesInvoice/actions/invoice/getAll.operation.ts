@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeCut, pageInvoices } from '../../../shared/invoiceList';
-import { invoiceJson } from '../../output';
+import { invoiceJson, invoiceView } from '../../output';
 import { returnAllProperties } from '../../../shared/descriptions';
-import { simplifyProperty } from './body.description';
+import { simplifyProperties } from './body.description';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['getAll'] } },
@@ -18,7 +18,7 @@ export const description = updateDisplayOptions(
 				'Every transaction of this policy, oldest first. Leave empty to list the whole account (where the service allows it).',
 		},
 		...returnAllProperties(),
-		simplifyProperty,
+		...simplifyProperties,
 	],
 );
 
@@ -32,7 +32,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const policyNumber = String(this.getNodeParameter('policyNumber', i, '') ?? '').trim();
 	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i, 50) as number);
-	const simplify = this.getNodeParameter('simplify', i, false) as boolean;
+	const view = invoiceView(this, this.getNodeParameter('simplify', i, false) as boolean);
 	const pages = await pageInvoices(this, {
 		policyNumber: policyNumber || undefined,
 		limit,
@@ -47,5 +47,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			type: 'warning',
 			location: 'outputPane',
 		});
-	return pages.invoices.map((invoice) => ({ json: invoiceJson(invoice, simplify) }));
+	return pages.invoices.map((invoice) => ({ json: invoiceJson(invoice, view) }));
 }

@@ -11,12 +11,12 @@ import { accountOptionsProperty } from '../../account/options';
 import { noteConversions, readInvoiceInput } from '../../body/input';
 import { explainConflict } from '../../hints';
 import { noteKeptInvoice } from '../../filing/fileInvoice';
-import { invoiceJson } from '../../output';
-import { bodyProperties, simplifyProperty } from './body.description';
+import { invoiceJson, invoiceView } from '../../output';
+import { bodyProperties, simplifyProperties } from './body.description';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['update'] } },
-	[invoiceIdProperty(), ...bodyProperties(true), simplifyProperty, accountOptionsProperty()],
+	[invoiceIdProperty(), ...bodyProperties(true), ...simplifyProperties, accountOptionsProperty()],
 );
 
 /** PUT: fields sent replace the stored ones; only what is sent is checked locally. */
@@ -42,7 +42,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					noteConversions(
 						invoiceJson(
 							reply.data as IDataObject,
-							this.getNodeParameter('simplify', i, false) as boolean,
+							invoiceView(this, this.getNodeParameter('simplify', i, false) as boolean),
 						),
 						converted,
 					),
