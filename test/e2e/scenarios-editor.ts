@@ -10,7 +10,7 @@ import { api, type Scenario } from './context';
 import { json } from './runData';
 
 const invoiceVersions: Scenario = {
-	name: 'invoice versions 1, 2 and 3',
+	name: 'invoice versions',
 	workflow: 'invoice-versions.json',
 	// Saved workflows of every version keep working on the oldest supported n8n too.
 	compat: true,
