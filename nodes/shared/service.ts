@@ -37,6 +37,13 @@ export const FEATURES = {
 	coverageWarnings: 'coverage_warnings',
 } as const;
 
+/**
+ * How long the service replays a create by its Idempotency-Key (the description: 24 hours). After
+ * that the same key files again, so a re-run is stopped by the package's mark on the policy's
+ * listing (the look first), on accounts with the feature as on those without.
+ */
+export const KEY_REPLAY_WINDOW_HOURS = 24;
+
 /** `GET /invoices` paging: pages from 1, at most 100 a page. */
 export const INVOICE_LIST_MAX_PER_PAGE = 100;
 

@@ -24,7 +24,6 @@ import { apiRequest, isOutcomeUnknown, type ApiReply } from '../../shared/transp
 import {
 	BY_KEY,
 	FOUND_ON_POLICY,
-	accountCheckFailed,
 	alreadyFiled,
 	fileInvoice,
 	findConflictingFiling,
@@ -286,8 +285,8 @@ async function fileChunk(
 }
 
 /**
- * On an account without keys, every row with a key (Idempotency not Off) is looked for on its
- * policy first, as many policies at once as the key's budget allows (the items-in-flight rule of
+ * Every row with a key (Idempotency not Off) is looked for on its policy first (from the
+ * account's listing where that is cheaper), as many policies at once as the key's budget allows (the items-in-flight rule of
  * per-item operations): one after another, 10,000 listings at 200 ms would take half an hour.
  * Returns the rows still to file, in their order; the others are settled in `outcomes`.
  */
@@ -299,6 +298,9 @@ async function lookFirst(
 	lookAlikes: Map<number, string>,
 ): Promise<Entry[]> {
 	const book = policyBook(ctx);
+	const looked = entries.filter((entry) => entry.key !== undefined);
+	if (looked.length)
+		await book.readAccountFor(looked.map((entry) => String(entry.body.policy_number)), looked[0].index);
 	const stillToFile: Array<Entry | undefined> = entries.slice();
 	const lookFor = async (entry: Entry, position: number): Promise<void> => {
 		if (entry.key === undefined) return;
@@ -366,26 +368,16 @@ export async function fileInBatches(
 	// What the look read before sending: after a lost batch reply, none of it is the batch's.
 	let seen: IDataObject[] | undefined;
 	let listed: string[] | undefined;
+	// Every account is looked at first: a key replays a row filed in the last 24 hours only
+	// (KEY_REPLAY_WINDOW_HOURS in service.ts), so a re-run after that is stopped by the mark alone.
 	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
-		let keysHonoured: boolean;
-		try {
-			keysHonoured = await honoursKeys(ctx, entries[0].index);
-		} catch (error) {
-			// Nothing was filed: every row fails the same way.
-			const failed = accountCheckFailed(ctx, error, entries[0].index);
-			return order.map((index) => ({ index, error: failed }));
-		}
-		// Where keys are honoured the key replays a row filed before, and identical rows share a
-		// key: the service replays the second. Nothing is looked for.
-		if (!keysHonoured) {
-			const toFile = await lookFirst(ctx, entries, outcomes, settings, lookAlikes);
-			seen = policyBook(ctx).seen();
-			listed = policyBook(ctx).listed();
-			const { toSend, repeats: sameAsEarlier } = setAsideRepeats(toFile);
-			repeats = sameAsEarlier;
-			entries.length = 0;
-			for (const entry of toSend) entries.push(entry);
-		}
+		const toFile = await lookFirst(ctx, entries, outcomes, settings, lookAlikes);
+		seen = policyBook(ctx).seen();
+		listed = policyBook(ctx).listed();
+		const { toSend, repeats: sameAsEarlier } = setAsideRepeats(toFile);
+		repeats = sameAsEarlier;
+		entries.length = 0;
+		for (const entry of toSend) entries.push(entry);
 	}
 	const inFlight = new Set<Promise<void>>();
 	const keysInFlight = new Set<string>();

@@ -503,14 +503,8 @@ export async function fileInvoice(
 	if (!settings.lookFirst || options.idempotencyKey === undefined) {
 		return await sendAndSettle(ctx, body, options);
 	}
-	let keysHonoured: boolean;
-	try {
-		keysHonoured = await honoursKeys(ctx, itemIndex);
-	} catch (error) {
-		throw accountCheckFailed(ctx, error, itemIndex);
-	}
-	// The key replays a row filed before: only an account without keys is looked at first.
-	if (keysHonoured) return await sendAndSettle(ctx, body, options);
+	// Every account is looked at first: a key replays a row filed in the last 24 hours only
+	// (KEY_REPLAY_WINDOW_HOURS in service.ts), so a re-run after that is stopped by the mark alone.
 	const book = policyBook(ctx);
 	const policyNumber = String(body.policy_number);
 	return await book.exclusive(policyNumber, async () => {
@@ -561,16 +555,7 @@ export function lookFirstFailed(
 	return nothingFiled(ctx, error, {
 		itemIndex,
 		why: `the transactions of policy ${policyNumber} could not be read before filing`,
-		hint: 'Run this item again later (nothing was filed), or switch off Options → Look for Rows Already Filed to file without looking.',
-	});
-}
-
-/** The account could not be asked whether it replays by key: nothing was filed. */
-export function accountCheckFailed(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
-	return nothingFiled(ctx, error, {
-		itemIndex,
-		why: 'the account could not be asked whether it has the idempotency feature (GET /auth/me)',
-		hint: 'Run again later (nothing was filed), or switch off Options → Look for Rows Already Filed to file without asking.',
+		hint: 'Run this item again later: nothing was filed. Switching off Options → Look for Rows Already Filed would file without looking, a second time if the row was filed before.',
 	});
 }
 

@@ -4,6 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { KEY_REPLAY_WINDOW_HOURS } from '../../shared/service';
+
 /** What a replayed invoice shows: read again (one call) or the first filing's reply, said so. */
 export type ReplayedView = 'current' | 'firstReply';
 
@@ -31,12 +33,11 @@ const DEFAULT_LOST_CREATE_WAIT_SECONDS = 20;
 export function filingOptionProperties(defaultReplayedView: ReplayedView): INodeProperties[] {
 	return [
 		{
-			displayName: 'Look for Rows Already Filed (Accounts Without Idempotency)',
+			displayName: 'Look for Rows Already Filed',
 			name: 'lookFirst',
 			type: 'boolean',
 			default: true,
-			description:
-				"Whether to look for each row among its policy's transactions before filing it, on accounts without the idempotency feature (the node asks the account once per run), where keys cannot stop a second filing. A row found there as the same filing (every field the listing shows matches: state, insured, type, dates, premium, invoice number, insurers, fees, …) is returned as already filed instead of filed again; the item lists what was compared. Costs one call to ask the account, and one list call per distinct policy per 100 transactions. Accounts with the feature are not looked at: the Idempotency-Key replays a row filed before. Off, or with Idempotency Off, every row is filed.",
+			description: `Whether to look for each row among its policy's transactions before filing it, on every account: an Idempotency-Key replays a row for ${KEY_REPLAY_WINDOW_HOURS} hours only, and accounts without the feature ignore it. A row found there by the package's mark, or as the same filing (every field the listing shows matches: state, insured, type, dates, premium, invoice number, insurers, fees, …), is returned as already filed instead of filed again; the item lists what was compared. Costs one list call per distinct policy per 100 transactions (Create Many reads the account's listing instead where that takes fewer calls). Off, or with Idempotency Off, every row is filed: a re-run after ${KEY_REPLAY_WINDOW_HOURS} hours files it again.`,
 		},
 		{
 			displayName: 'Look-Alike on the Policy',

@@ -1,6 +1,6 @@
 /**
- * What one execution knows about the policies it files on, for accounts that cannot replay a
- * create by key: each policy's transactions are listed once (every item of that policy awaits
+ * What one execution knows about the policies it files on (the look first, on every account):
+ * each policy's transactions are listed once (every item of that policy awaits
  * the same listing, so concurrent items cost one read), invoices this execution files are added
  * to that list, and the items of one policy are filed one after another, so a row cannot miss
  * an equal row filed a moment earlier by another item of the same run. A row whose outcome stayed
@@ -9,8 +9,16 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listInvoices } from '../../shared/invoiceList';
+import { listInvoices, pageInvoices } from '../../shared/invoiceList';
+import { INVOICE_LIST_MAX_PAGES, INVOICE_LIST_MAX_PER_PAGE } from '../../shared/service';
+import { referenceForm } from './formRules';
 import { sameSentFiling } from './sameFiling';
+
+/**
+ * Below this many policies a batch lists each one: asking the account's size costs a call that a
+ * few policies would not win back.
+ */
+const ACCOUNT_READ_FROM_POLICIES = 10;
 
 class PolicyBook {
 	private readonly listings = new Map<string, Promise<IDataObject[]>>();
@@ -35,6 +43,42 @@ class PolicyBook {
 		const invoices = await listing;
 		this.read.set(policyNumber, invoices);
 		return invoices;
+	}
+
+	/**
+	 * Before a batch looks for its rows: where the account's listing takes fewer calls than one
+	 * listing per policy (a sheet of many policies on a small account), it is read once and gives
+	 * each policy its transactions, the policy number matched in the form the comparison reads it
+	 * in (sameFiling's table: `ABC-001` is `abc-1`), so what the service shows otherwise is still
+	 * the policy's. Any doubt (the account lists nothing without a policy number, a listing that
+	 * did not end, a failed page) leaves every policy to its own listing.
+	 */
+	async readAccountFor(policies: string[], itemIndex: number): Promise<void> {
+		const wanted = [...new Set(policies)].filter((policy) => !this.listings.has(policy));
+		if (wanted.length < ACCOUNT_READ_FROM_POLICIES) return;
+		const read = async (firstPage: number, maxPages?: number) =>
+			await pageInvoices(this.ctx, { firstPage, maxPages, itemIndex }).catch(() => undefined);
+		const first = await read(1, 1);
+		const total = first?.pagination?.total;
+		if (!first || total === undefined) return;
+		const pages = Math.ceil(total / INVOICE_LIST_MAX_PER_PAGE);
+		if (pages >= wanted.length || pages > INVOICE_LIST_MAX_PAGES) return;
+		const invoices = first.invoices.slice();
+		if (pages > 1) {
+			const rest = await read(2);
+			if (!rest || rest.cut !== undefined) return;
+			const ids = new Set(invoices.map((invoice) => String(invoice.id)));
+			invoices.push(...rest.invoices.filter((invoice) => !ids.has(String(invoice.id))));
+		}
+		const byPolicy = new Map<string, IDataObject[]>();
+		for (const invoice of invoices) {
+			const key = referenceForm(invoice.policy_number);
+			byPolicy.set(key, [...(byPolicy.get(key) ?? []), invoice]);
+		}
+		for (const policy of wanted) {
+			const listing = Promise.resolve((byPolicy.get(referenceForm(policy)) ?? []).slice());
+			this.listings.set(policy, listing);
+		}
 	}
 
 	/** Every transaction of the policies listed so far in this execution. */
