@@ -140,13 +140,13 @@ const exampleBordereau: Scenario = {
 		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
 			assert.equal(String(row['Invoice ID']), storedIds.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: the sandbox's invoice id`);
 		}
-		// The second run replaced it: the same invoices, now replayed (t2 key with idempotency); the same refusals.
+		// The second run replaced it: the same invoices, found on their policies by their marks; the same refusals.
 		const second = await readResultsWorkbook(ctx);
 		assert.deepEqual(second.map((r) => r['Policy Number']), sheet.map((r) => r['Policy #']), 'one row per input row, in order');
 		assert.deepEqual(
 			second.map((r) => [r['Invoice ID'], r.Outcome, r.Reason]),
-			workbook.map((r) => [r['Invoice ID'], r.Outcome === 'filed' ? 'replayed' : r.Outcome, r.Reason]),
-			"the second run's outcomes: filed rows replayed with their ids, refused rows refused again",
+			workbook.map((r) => [r['Invoice ID'], r.Outcome === 'filed' ? 'already_filed' : r.Outcome, r.Reason]),
+			"the second run's outcomes: filed rows already filed with their ids, refused rows refused again",
 		);
 		assert.deepEqual(outputCounts(runs[1], CREATE), [20, 5]);
 		// One summary sentence over the second run, no count contradicting the warning's list.
@@ -154,7 +154,7 @@ const exampleBordereau: Scenario = {
 		assert.ok(
 			// The sample's KY, NE, NH and SC rows go to states the service does not file with electronically.
 			hints.includes(
-				"Of 25 rows: 20 already filed (20 replayed by the service), 5 refused (error items, listed in the warning), 4 not filed electronically in their state (KY, NE, NH, SC): the service prepares those filings for the state's own process; nothing was filed twice.",
+				"Of 25 rows: 20 already filed (20 found on their policy), 5 refused (error items, listed in the warning), 4 not filed electronically in their state (KY, NE, NH, SC): the service prepares those filings for the state's own process; nothing was filed twice.",
 			),
 			`the second run's summary: ${JSON.stringify(hints)}`,
 		);

@@ -373,7 +373,7 @@ function checkFiling(): void {
 	assert.equal(first.id, 1002);
 	for (const retry of again) {
 		assert.equal(retry.id, first.id, 'the same invoice');
-		assert.equal(retry.outcome, 'replayed', 'the derived idempotency key made the service replay it');
+		assert.equal(retry.outcome, 'already_filed', 'found on its policy by its mark before anything was sent');
 	}
 	assert.deepEqual(filing.stored.map((i) => i.id), [1002], 'filed once');
 	assert.equal(filing.executions, filing.calls);

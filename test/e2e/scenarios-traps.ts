@@ -25,7 +25,7 @@ import { items, type Run } from './runData';
 
 const ACCOUNTS = [
 	{ kind: 'legacy-t2', again: 'already_filed', rows: 'Extract Rows' },
-	{ kind: 't3', again: 'replayed', rows: 'Extract Rows With Empty Cells' },
+	{ kind: 't3', again: 'already_filed', rows: 'Extract Rows With Empty Cells' },
 ] as const;
 type Kind = (typeof ACCOUNTS)[number]['kind'];
 

@@ -177,8 +177,9 @@ const invoice: Scenario = {
 		assert.equal(created._replayed, undefined);
 
 		const [again] = json(run, 'Create Again (Same Invoice)');
-		assert.equal(again.id, 1001, 'the same invoice: the derived idempotency key made the service replay it');
-		assert.equal(again._replayed, true);
+		assert.equal(again.id, 1001, 'the same invoice: found on its policy before anything was sent');
+		assert.equal(again.outcome, 'already_filed');
+		assert.match(String(again.recognisedBy), /^mark SL[A-Z2-7]{16}$/, 'recognised by the mark the first create wrote');
 
 		assert.deepEqual(json(run, 'Get'), [
 			{ id: 1001, policy_number: 'E2E-INV-1', type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 489, warnings: [], filing_state: 'accepted', confirmation_number: null, filing_message: null },

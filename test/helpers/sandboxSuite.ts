@@ -54,15 +54,15 @@ export async function storedInvoice(sandbox: RunningSandbox, keyName: string, id
 
 /**
  * Each kind of account (keyed and legacy, t2 and t3) with each filing operation, and what a row
- * filed before comes back as when the sheet runs again (accounts without idempotency find it;
- * keyed accounts replay it).
+ * filed before comes back as when the sheet runs again: found on its policy by the look first, on
+ * every account (a key replays for 24 hours only).
  */
 export const RERUN_CASES = (
 	[
 		{ key: 'legacy-t2', again: 'already_filed' },
 		{ key: 'legacy-t3', again: 'already_filed' },
-		{ key: 't2', again: 'replayed' },
-		{ key: 't3', again: 'replayed' },
+		{ key: 't2', again: 'already_filed' },
+		{ key: 't3', again: 'already_filed' },
 	] as const
 ).flatMap((kind) => (['create', 'createMany'] as const).map((operation) => ({ ...kind, operation })));
 

@@ -121,8 +121,9 @@ describe('Create Many taxes at batch cost', () => {
 		expect(hint.message).toMatch(/^Taxes of 48 rows: 2 groups/);
 		// The batch; the estimate of 2023-01-10 and the preview of a 2024-12-10 row (its rates differ,
 		// and it confirms 2024); 2024-01-10, a new year, estimated first and a 2023-12-10 row's preview
-		// (the old rates: it confirms 2023); the account check.
-		expect(spent).toBe(6);
+		// (the old rates: it confirms 2023); the account check; one read of the account's listing
+		// before filing (48 policies on an empty account: one page, not a listing per policy).
+		expect(spent).toBe(7);
 		expect(hint.message).toMatch(/ Calls: 4 in all, 2 calculator estimates, 2 previews confirming a group, 0 rows' own previews\.$/);
 	});
 
@@ -177,11 +178,12 @@ describe('Create Many taxes at batch cost', () => {
 		expect(from).toEqual(['its own preview (the calculator is not available to this key)', 'its own preview (the calculator is not available to this key)']);
 	});
 
-	it('with neither option Create Many files as before: no tax line, no call but the batch', async () => {
+	it('with neither option Create Many files as before: no tax line, no call but the policy’s listing and the batch', async () => {
 		const rows = [row('OFF-1', 'TX', { fees: [{ type: 'sl_tax', amount: 1 }] })];
 		const before = await remaining('t3');
 		const many = await createMany('t3', rows, {});
-		// The account check and the batch, as before the options existed.
+		// The policy's listing (the look first, on every account) and the batch, as without the
+		// options: no account check, no calculator, no preview.
 		expect(before - (await remaining('t3')) - 1).toBe(2);
 		expect(verdicts(many.output)[0].fees).toEqual(['sl_tax 1']);
 		expect(many.output?.[0].json._taxesFrom).toBeUndefined();
@@ -216,7 +218,8 @@ describe('Create Many taxes: fee rules learned per code (issue 47)', () => {
 		const many = await createMany('t3', rows, CHECKED);
 		const spent = before - (await remaining('t3')) - 1;
 		expect(many.error).toBeUndefined();
-		// Two batches, an estimate and a confirmation per state (and rows on a tie), TX's fee codes, the 10, the account check.
+		// Two batches, an estimate and a confirmation per state (and rows on a tie), TX's fee codes, the 10, the account check,
+		// one read of the account's listing before filing (990 policies on an empty account: one page).
 		expect(spent).toBeLessThanOrEqual(40);
 		const items = many.output ?? [];
 		const refused = items.filter((i) => i.json.code === 'TAX_CHECK_FAILED').map((i) => String(i.json.message));
@@ -252,8 +255,9 @@ describe('Create Many taxes: fee rules learned per code (issue 47)', () => {
 		const from = (many.output ?? []).map((i) => String(i.json._taxesFrom ?? i.json.code));
 		expect(from.filter((f) => f.startsWith('computed from the TX rates'))).toHaveLength(2);
 		expect(from).toContain('TAX_CHECK_FAILED');
-		// The batch, the probe, the estimate learning the four codes, the confirmation, VC-3's own preview, the account check.
-		expect(spent).toBe(6);
+		// The batch, the probe, the estimate learning the four codes, the confirmation, VC-3's own preview, the account check,
+		// and the listing of each policy filed, looked at first (VC-1, VC-2, VC-4: fewer than 10; VC-3, refused, is not).
+		expect(spent).toBe(9);
 		const [hint] = hintsOf(many.run).filter((h) => h.message.startsWith('Taxes of'));
 		expect(hint.message).toBe(
 			"Taxes of 4 rows: 1 groups (state and rate period). Calls: 4 in all, 2 calculator estimates (1 of them learning fee codes one by one), 1 previews confirming a group, 1 rows' own previews (1: its sheet taxes differ from the computation).",

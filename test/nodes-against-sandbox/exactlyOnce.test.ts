@@ -25,8 +25,9 @@ afterEach(() => {
 	fake.restore();
 });
 
+// A row filed before is found on its policy by the look first on both kinds (a key replays for 24 hours only).
 const ACCOUNTS = [
-	{ kind: 'keyed', t2: 't2', t3: 't3', again: 'replayed' },
+	{ kind: 'keyed', t2: 't2', t3: 't3', again: 'already_filed' },
 	{ kind: 'legacy', t2: 'legacy-t2', t3: 'legacy-t3', again: 'already_filed' },
 ] as const;
 
@@ -243,16 +244,23 @@ describe('an unknown outcome is not forgotten for the rest of the run', () => {
 		expect(output![1].json.id).toBe(stored[0].id);
 	});
 
-	it('keyed: a lost reply whose resends fail, then an identical row of the same run: replayed, one invoice', async () => {
+	it.each([
+		['found on its policy by its mark (the look first)', {}, 'already_filed', 'mark '],
+		// Without the look, the key alone must stop the second filing.
+		['replayed by its key (Look for Rows Already Filed off: the key alone)', { lookFirst: false }, 'replayed', 'idempotency key'],
+	] as const)('keyed: a lost reply whose resends fail, then an identical row of the same run: %s, one invoice', async (_, options, outcome, by) => {
 		// The create and its 3 resends with the same key: every reply lost. One item at a time, so
 		// the identical row comes after.
 		await control('/faults', { lose_reply_after_commit: 1, methods: ['POST'], path_prefix: '/invoices', count: 4 });
 		const same = row(401);
-		const parameters = { operation: 'create', ...JSON_BODY, requestOptions: { concurrency: 1 } };
+		const parameters = { operation: 'create', ...JSON_BODY, options, requestOptions: { concurrency: 1 } };
 		const { output } = await run('t2', parameters, [same, { ...same }], { continueOnFail: true });
 		expect(String(output![0].json.error)).toMatch(/outcome unknown, the invoice may have been filed/);
-		expect(output![1].json.outcome).toBe('replayed');
-		expect(await storedUnder('t2', ['EO-401'])).toHaveLength(1);
+		expect(output![1].json.outcome).toBe(outcome);
+		expect(String(output![1].json.recognisedBy)).toContain(by);
+		const stored = await storedUnder('t2', ['EO-401']);
+		expect(stored).toHaveLength(1);
+		expect(output![1].json.id).toBe(stored[0].id);
 	});
 
 	it('legacy: when the policy still does not show it, the identical row is filed but says it may be there twice', async () => {
@@ -271,8 +279,8 @@ describe('an unknown outcome is not forgotten for the rest of the run', () => {
 	});
 });
 
-describe('the first run on an account with keys: nothing is looked for (the key replays)', () => {
-	it('Create Many of 10,000 rows on a keyed t3 account makes 21 calls: the account check and 20 batches', async () => {
+describe('the first run on an account with keys: looked for first like every account, no account check', () => {
+	it('Create Many of 10,000 rows on a keyed t3 account makes 21 calls: one read of the account’s listing (not 10,000 policy listings) and 20 batches', async () => {
 		const rows = Array.from({ length: 10_000 }, (_, n) => row(20_000 + n));
 		const before = await remaining('t3');
 		const { output, error } = await run('t3', { operation: 'createMany', ...JSON_BODY }, rows);
@@ -285,7 +293,7 @@ describe('the first run on an account with keys: nothing is looked for (the key 
 		// 10,000 rows take 15 s on 2 free cores: room for shared ones.
 	}, 180_000);
 
-	it('a single Create on a keyed t2 account: the account check and the create, no listing', async () => {
+	it('a single Create on a keyed t2 account: the policy’s listing and the create, no account check', async () => {
 		const before = await remaining('t2');
 		const { output } = await run('t2', { operation: 'create', ...JSON_BODY }, [row(520)]);
 		expect(outcomes(output)).toEqual(['filed']);

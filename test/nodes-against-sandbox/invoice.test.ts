@@ -93,15 +93,24 @@ describe('Invoice node against the sandbox', () => {
 		expect(again.output![0].json).toMatchObject({ id: 1001, deleted: true, already_gone: true });
 	});
 
-	it('the same create twice is a replay on a new-features account (one invoice stored)', async () => {
+	it('the same create twice on a new-features account: the second is found on its policy by its mark, not sent (one invoice stored)', async () => {
 		const first = await run('t2', json('create'), [row()]);
+		const beforeSecond = await remaining('t2');
 		const second = await run('t2', json('create'), [row()]);
 		expect(first.output![0].json._replayed).toBeUndefined();
-		expect(second.output![0].json).toMatchObject({ id: first.output![0].json.id, _replayed: true });
+		expect(second.output![0].json).toMatchObject({
+			id: first.output![0].json.id,
+			outcome: 'already_filed',
+			recognisedBy: `mark ${String(first.output![0].json.invoice_number)}`,
+		});
+		expect(second.output![0].json._replayed).toBeUndefined();
+		// The policy's listing and the `remaining` read: no create was sent.
+		expect(beforeSecond - (await remaining('t2'))).toBe(1 + 1);
 		expect(await stored('t2', 'SB-1')).toHaveLength(1);
 	});
 
 	it('lost reply on a new-features account: resent with the same key, replayed, one invoice stored', async () => {
+		// The look first finds nothing on the new policy, so the row is sent with its key.
 		await loseNextCreateReply();
 		const { output, error } = await run('t2', json('create'), [row()]);
 		expect(error).toBeUndefined();
@@ -121,7 +130,8 @@ describe('Invoice node against the sandbox', () => {
 		// Real time here: the sandbox holds the first POST 4.5 s and then stores it, the node gives
 		// up after 2 s, waits 2 s and looks (usually too early), then looks again at Max Wait for a
 		// Lost Create, 8 s (found). Each step is seconds from the next, so a loaded machine keeps
-		// the order; the 2 s Timeout also covers the account check and the look before filing.
+		// the order; the 2 s Timeout also covers the look before filing and, after the timeout, the
+		// account check.
 		fake.restore();
 		const waits: number[] = [];
 		const realSleep = clock.sleep;
@@ -182,12 +192,13 @@ describe('Invoice node against the sandbox', () => {
 		expect(String(output![0].json.requestId)).toMatch(/^req_[0-9a-f]{16}$/);
 	});
 
-	it('Create Many: 1,001 items with t3 in 3 calls; with t2 one call per item', async () => {
+	it('Create Many: 1,001 items with t3 in 3 batch calls after one read of the account; with t2 one listing and one create per item', async () => {
 		const items = Array.from({ length: 1001 }, (_, i) => row({ policy_number: `B-${i}`, net_premium: 100 + i }));
 		items[7] = { ...items[7], insurers: [{ company_id: 999 }] };
 		const before = await remaining('t3');
 		const t3 = await run('t3', json('createMany', { simplify: true }), items, true);
-		// 3 batch calls, the account check (GET /auth/me, once per run) and the `remaining` read.
+		// 3 batch calls, one read of the account's listing (1,001 policies on an empty account: one
+		// page, fewer calls than a listing per policy) and the `remaining` read.
 		expect(before - (await remaining('t3'))).toBe(3 + 1 + 1);
 		expect(t3.output).toHaveLength(1001);
 		expect(t3.output![7].json.code).toBe('VALIDATION_ERROR');
@@ -197,7 +208,8 @@ describe('Invoice node against the sandbox', () => {
 		const few = Array.from({ length: 3 }, (_, i) => row({ policy_number: `C-${i}` }));
 		const beforeT2 = await remaining('t2');
 		const t2 = await run('t2', json('createMany'), few);
-		expect(beforeT2 - (await remaining('t2'))).toBe(3 + 1 + 1);
+		// 3 policies (fewer than 10: each listed on its own), 3 creates and the `remaining` read.
+		expect(beforeT2 - (await remaining('t2'))).toBe(3 + 3 + 1);
 		expect(t2.output!.map((o) => o.json.policy_number)).toEqual(['C-0', 'C-1', 'C-2']);
 	});
 });

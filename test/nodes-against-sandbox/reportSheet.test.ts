@@ -188,7 +188,8 @@ describe('a Premium & Tax Detail report', () => {
 	});
 
 	it.each([
-		['t2', 'create', 'replayed'],
+		// Found on its policy by the look first, on every account (a key replays for 24 hours only).
+		['t2', 'create', 'already_filed'],
 		['legacy-t2', 'create', 'already_filed'],
 		['legacy-t3', 'createMany', 'already_filed'],
 	])('on %s with %s, the report run again files nothing twice: each transaction comes back %s', async (keyName, operation, again) => {

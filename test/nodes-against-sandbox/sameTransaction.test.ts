@@ -3,7 +3,7 @@
  * engine against the sandbox: rows of one policy that differ only in invoice number and insurer,
  * in state, or in insurer are each filed (none comes back already_filed with another row's
  * invoice), the same filings are stored whatever the account; a genuine re-run is still found
- * (already_filed or replayed), also after a lost reply.
+ * (already_filed, on every account: the look first), also after a lost reply.
  */
 import type { IDataObject } from 'n8n-workflow';
 

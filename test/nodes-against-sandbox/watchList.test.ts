@@ -114,10 +114,12 @@ describe('Watch list against the sandbox', () => {
 		expect(table.rows).toHaveLength(50);
 		expect(table.rows[0]).toMatchObject({ state: expect.stringMatching(/^new\|not_sent\|/), settled: false });
 
-		// The same bordereau again: every row replayed and recorded again; the look keeps the
-		// oldest row of each invoice and lets the 50 copies go, so nothing is watched twice.
+		// The same bordereau again: every row found on its policy (the look first, on every account)
+		// and recorded again; the look keeps the oldest row of each invoice and lets the 50 copies go,
+		// so nothing is watched twice.
 		const again = await fileAndRecord(table, Array.from({ length: 50 }, (_, i) => row(i)));
-		expect(again.filed.map((f) => f.outcome)).toEqual(Array(50).fill('replayed'));
+		expect(again.filed.map((f) => f.outcome)).toEqual(Array(50).fill('already_filed'));
+		expect(again.filed.map((f) => f.id)).toEqual(filed.map((f) => f.id));
 		expect(again.recorded).toHaveLength(50);
 		expect(table.rows).toHaveLength(100);
 
@@ -174,7 +176,7 @@ describe('Watch list against the sandbox', () => {
 		expect(table.rows).toHaveLength(49);
 	});
 
-	it('a run stopped after Create and before the Insert: the re-run records what it left out, each change once, nothing watched twice', async () => {
+	it('a run stopped after Create and before the Insert: the re-run records what it left out from its state now, each change since recorded posted once, nothing watched twice', async () => {
 		const table = watchListTable();
 		const sheet = Array.from({ length: 10 }, (_, i) => row(200 + i, `S-${i % 3}`));
 		const filed = await run({ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}' }, sheet);
@@ -185,9 +187,16 @@ describe('Watch list against the sandbox', () => {
 		await control(`/invoices/${ids[1]}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2' });
 		await control(`/invoices/${ids[7]}/status`, { status: 'error', state_status: 'rejected', message: 'Wrong state' });
 
+		// The re-run finds every row on its policy (the look first, on every account): each item is
+		// the invoice read now, so a row it records starts from the invoice's state now
+		// (docs/nodes.md, "Recorded on a re-run too").
 		const again = await fileAndRecord(table, sheet);
+		expect(again.filed.map((f) => f.outcome)).toEqual(Array(10).fill('already_filed'));
 		expect(again.filed.map((f) => f.id)).toEqual(ids);
 		expect(again.recorded.map((r) => r.invoice_id)).toEqual(ids);
+		expect(again.recorded.map((r) => String(r.state).split('|').slice(0, 2).join('|'))).toEqual(
+			ids.map((_, n) => ([1, 7].includes(n) ? 'error|rejected' : 'new|not_sent')),
+		);
 		expect(table.rows).toHaveLength(15);
 
 		const messages: Awaited<ReturnType<typeof store>> = [];
@@ -195,9 +204,10 @@ describe('Watch list against the sandbox', () => {
 			fake.advance(60_000);
 			messages.push(...(await store(table, await look(table))));
 		}
+		// Invoice 2 was on the list from the first run (state new): its rejection is posted once. Invoice
+		// 8 was first recorded by the re-run, already rejected: no change since, nothing posted.
 		expect(messages.map((m) => m.text).sort()).toEqual([
 			`Invoice ${ids[1]} (policy S-1): status new → error; filing not_sent → rejected: Missing SL-2`,
-			`Invoice ${ids[7]} (policy S-1): status new → error; filing not_sent → rejected: Wrong state`,
 		]);
 		// One row per invoice is left: every invoice is watched, none twice.
 		expect(table.rows.map((r) => r.invoice_id).sort((a, b) => Number(a) - Number(b))).toEqual([...ids].sort((a, b) => a - b));

@@ -284,7 +284,7 @@ async function prepare(shared: Shared, meter: Meter, slack: SlackStandIn): Promi
 	];
 	writeFileSync(join(input, 'credentials.json'), JSON.stringify(credentials));
 	const write = (file: string, workflow: unknown) => writeFileSync(join(input, 'workflows', file), JSON.stringify(workflow));
-	write('filing-t2.json', filingWorkflow({ ...FILING, name: 'Queue: file rows (t2)', credential: T2 }));
+	write('filing-t2.json', filingWorkflow({ ...FILING, name: 'Queue: file rows (t2)', credential: T2, lookFirst: false }));
 	write('filing-legacy.json', filingWorkflow({ ...FILING_LEGACY, name: 'Queue: file rows (legacy)', credential: LEGACY }));
 	for (const [file, workflow] of Object.entries(watchWorkflows(T2, SLACK))) write(file, workflow);
 	const trigger = SCENARIOS.find((sc) => sc.name === TRIGGER_SCENARIO);

@@ -33,7 +33,7 @@ function rowsIn(options: { path: string; webhookId: string }) {
 	];
 }
 
-export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential }) {
+export function filingWorkflow(options: { id: string; name: string; path: string; webhookId: string; credential: Credential; lookFirst?: false }) {
 	const node = nodeIds(options.webhookId);
 	return {
 		id: options.id,
@@ -56,10 +56,11 @@ export function filingWorkflow(options: { id: string; name: string; path: string
 					simplify: true,
 					// A webhook that files in bulk needs no status read again per replayed row: the
 					// default (one GET per replayed row, 570 here) with 700 creates would spend more
-					// than a t2 key's 1,000 calls an hour.
-					// The other options keep their defaults: on the keyed account the keys keep each row
-					// once (nothing is looked for), on the legacy one the look before filing does.
-					options: { replayedView: 'firstReply' },
+					// than a t2 key's 1,000 calls an hour. On the keyed account the look first is off
+					// too (docs/scaling.md, bulk webhook flows): the same rows arrive within minutes,
+					// where the key keeps each row once, and a listing per row's policy would double
+					// the calls. On the legacy account the look before filing is what keeps them.
+					options: { replayedView: 'firstReply', ...(options.lookFirst === false ? { lookFirst: false } : {}) },
 				},
 				credentials: { surplusLinesApi: options.credential },
 			},

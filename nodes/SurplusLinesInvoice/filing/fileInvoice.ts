@@ -1,10 +1,10 @@
 /**
  * Filing one invoice without ever filing it twice.
  *
- * Before filing, on an account without the idempotency feature (asked once per execution with
- * `GET /auth/me`), the row is looked for among its policy's transactions: a row already there is
- * returned as already filed. Keys cannot protect such accounts, and a re-run after a crash or an
- * unsure first run would file every row again.
+ * Before filing, on every account, the row is looked for among its policy's transactions: a row
+ * already there (by the package's mark, or the same filing) is returned as already filed. Keys
+ * cannot protect an account without the idempotency feature, and protect one with it for 24
+ * hours only: a re-run after a crash, an unsure first run or a day would file every row again.
  *
  * The first POST is sent with `retry: false`: the transport would otherwise resend a POST that
  * carries an Idempotency-Key after a lost reply, which is only safe on accounts that honour the
@@ -481,7 +481,8 @@ export async function findConflictingFiling(
 	itemIndex: number,
 ): Promise<Filed | undefined> {
 	const policyNumber = String(body.policy_number);
-	const found = findSame(await policyBook(ctx).transactions(policyNumber, itemIndex), body, [
+	// The look first, where one was made, read the policy before that filing was stored.
+	const found = findSame(await policyBook(ctx).reread(policyNumber, itemIndex), body, [
 		'tax_lines',
 	]);
 	if (!found) return undefined;
@@ -492,7 +493,7 @@ export async function findConflictingFiling(
 	);
 }
 
-/** Files one invoice: looks first where keys cannot tell, then sends and settles an unknown outcome. */
+/** Files one invoice: looks first on its policy, then sends and settles an unknown outcome. */
 export async function fileInvoice(
 	ctx: IExecuteFunctions,
 	body: IDataObject,

@@ -81,6 +81,15 @@ class PolicyBook {
 		}
 	}
 
+	/**
+	 * The policy's transactions read again: after a reply saying the service holds a filing the
+	 * run's listing did not show (a 409 on a derived key, stored after the look first).
+	 */
+	async reread(policyNumber: string, itemIndex: number): Promise<IDataObject[]> {
+		this.listings.delete(policyNumber);
+		return await this.transactions(policyNumber, itemIndex);
+	}
+
 	/** Every transaction of the policies listed so far in this execution. */
 	seen(): IDataObject[] {
 		return [...this.read.values()].flat();

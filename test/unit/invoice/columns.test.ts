@@ -5,10 +5,10 @@ import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusL
 import { columnForName, columnKey } from '../../../nodes/SurplusLinesInvoice/body/columns';
 import { INVOICE_FEE_CODES } from '../../../nodes/shared/rules';
 import { loadOptions } from '../../harness/engine';
-import { asSent, API, BASE, KEYS, envelope, invoiceFor, run, meReply, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, listingReply, run, meReply, setupSuite } from './helpers';
 
 setupSuite();
-// Creates ask the account once per run whether it has the idempotency feature.
+// The account's features, for a run that asks (after a lost reply, or for a field of a newer feature).
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
 const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
@@ -348,8 +348,13 @@ describe('Input Item As Is body source', () => {
 		const sent: IDataObject[][] = [];
 		batchEndpoint(sent);
 		const items = Array.from({ length: 3 }, (_, n) => ({ policy_number: `AI-${n}`, insured_name: 'X', state_code: 'FL', net_premium: 100 + n, effective_date: '2026-01-01', expiration_date: '2027-01-01' }));
+		// Each row is looked for on its policy first (Look for Rows Already Filed, on by default): not there.
+		const looks = items.map((item) =>
+			nock(API).get('/invoices').query({ policy_number: item.policy_number, page: 1, per_page: 100 }).reply(200, listingReply([])),
+		);
 		const { output, error } = await run({ operation: 'createMany', inputMode: 'inputItem' }, { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
+		looks.forEach((l) => l.done());
 		// Each row as it came, plus the key a single Create of it would carry.
 		// Sent in the one canonical form: the service's default type written out.
 		expect(sent).toEqual([items.map((item) => ({ ...asSent({ ...item, type_code: 'NEW' }), idempotency_key: expect.stringMatching(/^n8n-sl-[0-9a-f]{64}$/) }))]);

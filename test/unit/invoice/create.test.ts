@@ -1,15 +1,20 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, GATEWAY_TIMEOUT, row, run, setupSuite } from './helpers';
 
 const suite = setupSuite();
 
 function me(features: string[]) {
 	return envelope({ key_name: 'ops', tier: 't2', account: { mode: 'test', features }, scopes: ['invoices'] }, 'req_me');
 }
-/** The account check every Create makes once per run (Look for Rows Already Filed is on by default). */
-const newFeaturesAccount = () => nock(API).get('/auth/me').reply(200, me(NEW_FEATURES));
+/**
+ * The look before filing every Create makes (Look for Rows Already Filed is on by default, on
+ * every account): one listing of the row's policy, which does not hold the row. The account is
+ * no longer asked (`GET /auth/me`) for it (refile.test.ts asserts that).
+ */
+const policyWithoutTheRow = (policy = 'POL-100') =>
+	nock(API).get('/invoices').query({ policy_number: policy, page: 1, per_page: 100 }).once().reply(200, listingReply([]));
 async function runWithHints(parameters: IDataObject, items: IDataObject[]) {
 	const result = await run(parameters, { items });
 	return { ...result, hints: hintsOf(result.run).map((h) => h.message) };
@@ -18,7 +23,7 @@ const emptyPolicy = () => nock(API).get('/invoices').query(true).reply(200, enve
 
 describe('Create', () => {
 	it('sends the checked body with a derived Idempotency-Key and returns the invoice as the service gave it', async () => {
-		newFeaturesAccount();
+		const listing = policyWithoutTheRow();
 		const body = row({ fees: [{ type: 'policy_fee_company', amount: 150 }] });
 		const scope = nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices', asSent(body))
@@ -30,20 +35,23 @@ describe('Create', () => {
 		expect(output![0].json.warnings).toEqual(["Class code '1' not held"]);
 		expect(output![0].json._replayed).toBeUndefined();
 		expect(output![0].pairedItem).toEqual({ item: 0 });
+		listing.done();
 		scope.done();
 	});
 
 	it('numbers given as text (spreadsheet rows) are sent as numbers; the state code in capitals', async () => {
-		newFeaturesAccount();
+		const listing = policyWithoutTheRow();
 		const sent = row({ net_premium: 1200.5, state_code: 'TX' });
 		const scope = nock(API).post('/invoices', asSent(sent)).reply(201, envelope(invoiceFor(sent, 1002)));
 		const { error } = await run(jsonParams('create'), { items: [row({ net_premium: '1200.50', state_code: 'tx' })] });
 		expect(error).toBeUndefined();
+		listing.done();
 		scope.done();
 	});
 
 	it('a replay (Idempotent-Replayed: true) is read again: the item shows the invoice as it is now, outcome replayed', async () => {
-		newFeaturesAccount();
+		// The policy's listing does not hold the row yet (another run filed it since): the key replays it.
+		const listing = policyWithoutTheRow();
 		const body = row({ fees: [{ type: 'policy_fee_company', amount: 100 }, { type: 'sl_tax', amount: 58.5 }] });
 		nock(API)
 			.post('/invoices', asSent(body))
@@ -67,12 +75,14 @@ describe('Create', () => {
 			// Its row, as a sheet with a header row shows it (the first item is row 2).
 			sheetRow: 2,
 		});
+		listing.done();
 		reread.done();
 		expect(hints).toEqual(['Of 1 row: 1 already filed (1 replayed by the service); nothing was filed twice.']);
 	});
 
-	it('Replayed Invoices Show: The First Filing’s Reply makes no call and says what the item shows', async () => {
-		newFeaturesAccount();
+	it('Replayed Invoices Show: The First Filing’s Reply makes no call after the replay and says what the item shows', async () => {
+		// The policy's listing does not hold the row yet (another run filed it since): the key replays it.
+		const listing = policyWithoutTheRow();
 		const body = row();
 		nock(API)
 			.post('/invoices', asSent(body))
@@ -84,10 +94,11 @@ describe('Create', () => {
 			'The service returned the reply of the first filing (created 2026-11-20 09:15:00, US Central): status and filing are as they were then. Get the invoice for its status now.',
 		);
 		expect(never.isDone()).toBe(false);
+		listing.done();
 	});
 
 	it('a filed row says outcome filed and adds no hint', async () => {
-		newFeaturesAccount();
+		const listing = policyWithoutTheRow();
 		// With its Surplus Lines Tax line, so the only hint that could appear is one about refiling.
 		const body = row({ fees: [{ type: 'sl_tax', amount: 58.5 }] });
 		nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 1005)));
@@ -95,13 +106,16 @@ describe('Create', () => {
 		expect(output![0].json.outcome).toBe('filed');
 		expect(output![0].json.outcomeNote).toBeUndefined();
 		expect(hints).toEqual([]);
+		listing.done();
 	});
 
 	it('sends an own key (checked locally) or none when switched off', async () => {
 		const body = row();
-		nock(API).get('/auth/me').times(2).reply(200, me(NEW_FEATURES));
+		// An own key is a key too: the row is looked for first (Idempotency Off is not).
+		const listing = policyWithoutTheRow();
 		const own = nock(API, { reqheaders: { 'idempotency-key': 'row-17' } }).post('/invoices').reply(201, envelope(invoiceFor(body, 1)));
 		await run(jsonParams('create', { idempotency: 'own', idempotencyKey: 'row-17' }), { items: [body] });
+		listing.done();
 		own.done();
 
 		const off = nock(API, { badheaders: ['idempotency-key'] }).post('/invoices').reply(201, envelope(invoiceFor(body, 2)));
@@ -131,7 +145,7 @@ describe('Create', () => {
 	});
 
 	it('keeps the id of a rejected-and-kept invoice (422 details.invoice_id) on the error item', async () => {
-		newFeaturesAccount();
+		const listing = policyWithoutTheRow();
 		nock(API)
 			.post('/invoices')
 			.reply(422, failure('VALIDATION_ERROR', 'Validation failed', { fields: { class_code: ['Unknown'] }, invoice_id: 5005 }, 'req_kept'));
@@ -145,6 +159,7 @@ describe('Create', () => {
 		});
 		expect(String(output![0].json.description)).toContain('kept the rejected invoice as ID 5005');
 		expect(output![0].pairedItem).toEqual({ item: 0 });
+		listing.done();
 	});
 });
 
@@ -152,6 +167,8 @@ describe('Create after a lost reply', () => {
 	it('new-features account: asks /auth/me once, resends with the same key and reports the replay', async () => {
 		const body = row();
 		const key = derivedKey(body);
+		// Looked for first and not there: sent with its key, which settles the lost reply.
+		const listing = policyWithoutTheRow();
 		const first = nock(API, { reqheaders: { 'idempotency-key': key } }).post('/invoices', asSent(body)).reply(504, GATEWAY_TIMEOUT);
 		const meScope = nock(API).get('/auth/me').reply(200, me(NEW_FEATURES));
 		const again = nock(API, { reqheaders: { 'idempotency-key': key } })
@@ -160,6 +177,7 @@ describe('Create after a lost reply', () => {
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
 		expect(error).toBeUndefined();
 		expect(output![0].json).toMatchObject({ id: 1010, _replayed: true, _recovered: true, outcome: 'filed' });
+		listing.done();
 		first.done();
 		meScope.done();
 		again.done();
@@ -217,6 +235,7 @@ describe('Create after a lost reply', () => {
 	it('asks /auth/me only once per execution for several lost replies', async () => {
 		const a = row({ policy_number: 'A' });
 		const b = row({ policy_number: 'B' });
+		const listings = [policyWithoutTheRow('A'), policyWithoutTheRow('B')];
 		nock(API).post('/invoices', asSent(a)).reply(504, GATEWAY_TIMEOUT);
 		nock(API).post('/invoices', asSent(b)).reply(504, GATEWAY_TIMEOUT);
 		const meScope = nock(API).get('/auth/me').once().reply(200, me(NEW_FEATURES));
@@ -225,6 +244,7 @@ describe('Create after a lost reply', () => {
 		const { output, error } = await run(jsonParams('create'), { items: [a, b] });
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json._replayed])).toEqual([[1, true], [2, undefined]]);
+		for (const listing of listings) listing.done();
 		meScope.done();
 	});
 });
@@ -244,7 +264,7 @@ describe('Bill Taxes From Preview', () => {
 		});
 
 	it('adds the tax lines to fees (keeping codes and aliases already sent), then creates', async () => {
-		newFeaturesAccount();
+		const listing = policyWithoutTheRow();
 		const body = row({ fees: [{ type: 'stamping_fee', amount: 2 }, { type: 'clearinghouse_fee', amount: 5 }] });
 		// Sent in the canonical order (fees by code), the preview's tax lines after them.
 		const canonical = { ...body, fees: [{ type: 'clearinghouse_fee', amount: 5 }, { type: 'stamping_fee', amount: 2 }] };
@@ -270,14 +290,16 @@ describe('Bill Taxes From Preview', () => {
 			"Of 1 row: 1 filed, 1 not filed electronically in its state (TX): the service prepares that filing for the state's own process; nothing was filed twice.",
 		);
 		p.done();
+		listing.done();
 		c.done();
 	});
 
-	it('the derived key does not change with the day’s rates: a re-run after a rate change sends the same key', async () => {
+	// Look for Rows Already Filed off: by default the re-run finds the first filing by its mark and
+	// sends nothing (refile.test.ts); this test is about the key alone.
+	it('the derived key does not change with the day’s rates: a re-run after a rate change sends the same key (Look for Rows Already Filed off)', async () => {
 		const body = row();
 		const withRate = (amount: number) =>
 			envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount }] }, invoice: null });
-		nock(API).get('/auth/me').times(2).reply(200, me(NEW_FEATURES));
 		nock(API).post('/invoices/preview', asSent(body)).reply(200, withRate(58.2)).post('/invoices/preview', asSent(body)).reply(200, withRate(60));
 		const keys: string[] = [];
 		nock(API)
@@ -288,7 +310,7 @@ describe('Bill Taxes From Preview', () => {
 				return [201, envelope(invoiceFor(sent as IDataObject, 1041))];
 			});
 		for (let n = 0; n < 2; n++) {
-			const { error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+			const { error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true, lookFirst: false } }), { items: [body] });
 			expect(error).toBeUndefined();
 		}
 		expect(keys).toEqual([derivedKey(body), derivedKey(body)]);

@@ -5,8 +5,9 @@ import { asSent, API, KEYS, NEW_FEATURES, NUMBERING, derivedKey, envelope, failu
 import { peakGate } from '../../helpers/peakGate';
 
 setupSuite();
-// Every run asks the account once whether it replays by key (Look for Rows Already Filed is on by
-// default); these tests use an account with the feature unless they say otherwise.
+// Look for Rows Already Filed (on by default) lists each row's policy before filing, on every
+// account; the account is asked whether it replays by key only after a lost reply. These tests
+// use an account with the feature unless they say otherwise.
 beforeEach(() => {
 	nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES, 't3')).persist();
 });
@@ -21,6 +22,18 @@ const withoutKey = (invoice: IDataObject) => {
 };
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => row({ policy_number: `POL-${i}`, net_premium: 100 + i }));
+
+/** The look first of each row's policy (fewer than 10 policies), each showing `invoices`. */
+const policyListings = (items: IDataObject[], invoices: IDataObject[] = []) =>
+	[...new Set(items.map((item) => String(item.policy_number)))].map((policy) =>
+		nock(API).get('/invoices').query({ policy_number: policy, page: 1, per_page: 100 }).reply(200, listingReply(invoices)),
+	);
+
+/**
+ * The look first of a run with 10 or more policies: the account's listing (no policy number), here
+ * empty, so no policy is listed on its own.
+ */
+const accountListing = () => nock(API).get('/invoices').query({ page: 1, per_page: 100 }).reply(200, listingReply([]));
 
 /** A batch endpoint that files every invoice except those whose policy number is in `refuse`. */
 function batchEndpoint(calls: number[], refuse: Set<string> = new Set()) {
@@ -42,11 +55,13 @@ function batchEndpoint(calls: number[], refuse: Set<string> = new Set()) {
 }
 
 describe('Create Many', () => {
-	it('t3: 1,001 items go in exactly 3 batch calls (500, 500, 1), each result paired to its item', async () => {
+	it('t3: 1,001 items go in exactly 3 batch calls (500, 500, 1) after one read of the account’s listing, each result paired to its item', async () => {
 		const calls: number[] = [];
 		batchEndpoint(calls);
+		const account = accountListing();
 		const { output, error } = await run(jsonParams('createMany', { simplify: true }), { items: rows(1001), key: KEYS.t3 });
 		expect(error).toBeUndefined();
+		account.done();
 		expect(calls).toEqual([500, 500, 1]);
 		expect(output).toHaveLength(1001);
 		output!.forEach((item, i) => {
@@ -86,7 +101,9 @@ describe('Create Many', () => {
 		// 3,000 rows, 6 chunks; row 2100 (fifth chunk) is row 700 (second chunk) again: the same key.
 		const items = rows(3000);
 		items[2100] = { ...items[700] };
-		const { output, error } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		// Without the look first: a run that looks sets the second of two identical rows aside, so
+		// only here does one key go in two chunks (the test is about the key in flight alone).
+		const { output, error } = await run(jsonParams('createMany', { simplify: true, options: { lookFirst: false } }), { items, key: KEYS.t3 });
 		gate.close();
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(3000);
@@ -102,7 +119,10 @@ describe('Create Many', () => {
 		batchEndpoint(calls, new Set(['POL-2']));
 		const items = rows(4);
 		items[1] = { ...items[1], state_code: 'XX' };
+		// The locally refused row (POL-1) is not looked for.
+		const lists = policyListings([items[0], items[2], items[3]]);
 		const { output } = await run(jsonParams('createMany'), { items, key: KEYS.t3, continueOnFail: true });
+		lists.forEach((l) => l.done());
 		expect(calls).toEqual([3]);
 		expect(output!.map((o) => o.json.code ?? o.json.id)).toEqual([1, 'INVALID_INPUT', 'VALIDATION_ERROR', 2]);
 		expect(output![1].json.fields).toEqual(['state_code: "XX" is not a US state code or name (the 50 states and DC, e.g. TX or Texas)']);
@@ -129,7 +149,9 @@ describe('Create Many', () => {
 	it('without continueOnFail every chunk is still sent and the node does not fail: the refused row is an error item, a warning lists it', async () => {
 		const calls: number[] = [];
 		batchEndpoint(calls, new Set(['POL-3']));
+		const account = accountListing();
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(502), key: KEYS.t3 });
+		account.done();
 		expect(calls).toEqual([500, 2]);
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(502);
@@ -160,8 +182,11 @@ describe('Create Many', () => {
 		const calls: number[] = [];
 		const refused = Array.from({ length: 30 }, (_, i) => i * 2);
 		batchEndpoint(calls, new Set(refused.map((i) => `POL-${i}`)));
+		const account = accountListing();
 		const { output, error, run: result } = await run(jsonParams('createMany'), { items: rows(60), key: KEYS.t3 });
 		expect(error).toBeUndefined();
+		account.done();
+		expect(calls).toEqual([60]);
 		expect(output!.filter((o) => o.json.code === 'VALIDATION_ERROR').map((o) => (o.pairedItem as { item: number }).item)).toEqual(refused);
 		expect(hintsOf(result)[0].message).toBe('Of 60 rows: 30 filed, 30 refused (error items, listed in the warning); nothing was filed twice.');
 		expect(hintsOf(result)[1].message).toContain(`rows ${refused.map((i) => `${i + 2} (item ${i}, policy POL-${i})`).join(', ')}.${NUMBERING} The rows not filed`);
@@ -189,6 +214,8 @@ describe('Create Many', () => {
 				return [200, envelope({ results: sent.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, 90 + index) })) })];
 			});
 		const single = nock(API).post('/invoices').reply(201, envelope({}));
+		// Each row looked for on its policy first (own key too): none is there.
+		const lists = policyListings(bodies);
 		const { output, error } = await run(
 			{
 				operation: 'createMany',
@@ -205,15 +232,19 @@ describe('Create Many', () => {
 		expect(header).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json.outcome])).toEqual([[90, 'filed'], [91, 'filed'], [92, 'filed']]);
 		expect(single.isDone()).toBe(false);
+		lists.forEach((l) => l.done());
 	});
 
-	it('t3: a replayed batch item (replayed: true) comes out as outcome replayed, said to be the first filing’s reply, no extra call; the hint counts it', async () => {
+	it('t3: a replayed batch item (replayed: true, filed since the look, e.g. by a concurrent run) comes out as outcome replayed, said to be the first filing’s reply, no extra call; the hint counts it', async () => {
 		const items = rows(3);
+		// The policies' listings do not hold the rows yet: the key settles them.
+		const lists = policyListings(items);
 		nock(API)
 			.post('/invoices/batch')
 			.reply(200, envelope({ results: items.map((invoice, index) => ({ index, success: true, invoice: invoiceFor(invoice, 40 + index, { created: '2026-11-20 08:00:00' }), ...(index < 2 ? { replayed: true } : {}) })) }));
 		const never = nock(API).get(/\/invoices\/\d+/).reply(200, envelope({}));
 		const { output, run: result } = await run(jsonParams('createMany', { simplify: true }), { items, key: KEYS.t3 });
+		lists.forEach((l) => l.done());
 		expect(output!.map((o) => [o.json.outcome, o.json._replayed])).toEqual([['replayed', true], ['replayed', true], ['filed', undefined]]);
 		expect(output![0].json.outcomeNote).toContain('reply of the first filing (created 2026-11-20 08:00:00, US Central)');
 		expect(hintsOf(result)).toEqual([
@@ -226,13 +257,21 @@ describe('Create Many', () => {
 		const items = rows(1);
 		nock(API).post('/invoices/batch').reply(200, envelope({ results: [{ index: 0, success: true, replayed: true, invoice: invoiceFor(items[0], 44) }] }));
 		const reread = nock(API).get('/invoices/44').reply(200, envelope(invoiceFor(items[0], 44, { status: 'success', filed: true })));
+		// The policy's listing does not hold the row yet (a concurrent run): the key replays it.
+		const [list] = policyListings(items);
 		const { output } = await run(jsonParams('createMany', { simplify: true, options: { replayedView: 'current' } }), { items, key: KEYS.t3 });
 		expect(output![0].json).toMatchObject({ id: 44, status: 'success', outcome: 'replayed' });
+		list.done();
 		reread.done();
 	});
 
-	it('t3 on an account without idempotency: rows already on their policy are not sent; the rest go in one batch', async () => {
-		legacyAccount();
+	// Accounts with the feature look too: a key replays for 24 hours only, so a re-run a day later
+	// is stopped by the mark on the policy's listing.
+	it.each([
+		['without idempotency', true],
+		['with idempotency', false],
+	])('t3 on an account %s: rows already on their policy are not sent; the rest go in one batch', async (_account, legacy) => {
+		if (legacy) legacyAccount();
 		const items = rows(3);
 		const lists = items.map((item, i) =>
 			nock(API)
@@ -254,6 +293,7 @@ describe('Create Many', () => {
 			[61, 'already_filed', 'sent'],
 			[71, 'filed', 'new'],
 		]);
+		expect(output![1].json.recognisedBy).toBe(`mark ${asSent(items[1]).invoice_number}`);
 		expect(hintsOf(result)[0].message).toBe('Of 3 rows: 2 filed, 1 already filed (1 found on their policy); nothing was filed twice.');
 		lists.forEach((l) => l.done());
 	});
@@ -262,6 +302,12 @@ describe('Create Many', () => {
 		legacyAccount();
 		// A second row of POL-3: an endorsement (a second New of the term would be refused before any call).
 		const items = [...rows(40), row({ policy_number: 'POL-3', net_premium: 999, type_code: 'ENDORSEMENT' })];
+		// 40 policies: the account's listing is asked first; at 50 pages it would take more calls
+		// than the 40 policies' own listings, so each policy is listed.
+		const account = nock(API)
+			.get('/invoices')
+			.query({ page: 1, per_page: 100 })
+			.reply(200, envelope({ invoices: [], pagination: { page: 1, per_page: 100, total: 5000 } }));
 		let open = 0;
 		let mostOpen = 0;
 		const listed: string[] = [];
@@ -291,26 +337,34 @@ describe('Create Many', () => {
 		gate.close();
 		expect(error).toBeUndefined();
 		expect(mostOpen).toBeGreaterThan(1);
+		account.done();
 		expect(listed.sort()).toEqual([...new Set(items.map((i) => String(i.policy_number)))].sort());
 		expect(sent.map((i) => i.policy_number)).toEqual(items.map((i) => i.policy_number));
 		expect(output!.map((o) => o.json.outcome)).toEqual(items.map(() => 'filed'));
 	});
 
+	// Without the look first (the test is about the key alone): a look would find the filing by its
+	// mark before any batch call.
 	it('t3: a CONFLICT on a derived key (filed earlier with other tax lines) finds that filing on the policy', async () => {
 		const items = rows(1);
-		nock(API).post('/invoices/batch').reply(200, envelope({ results: [{ index: 0, success: false, error: { code: 'CONFLICT', message: 'idempotency_key was already used with a different invoice' } }] }));
-		nock(API)
+		const batch = nock(API).post('/invoices/batch').reply(200, envelope({ results: [{ index: 0, success: false, error: { code: 'CONFLICT', message: 'idempotency_key was already used with a different invoice' } }] }));
+		const list = nock(API)
 			.get('/invoices')
-			.query(true)
+			.query({ policy_number: 'POL-0', page: 1, per_page: 100 })
 			.reply(200, listingReply([invoiceFor({ ...asSent(items[0]), fees: [{ type: 'sl_tax', amount: 5 }] }, 33)]));
-		const { output, error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
+		const { output, error } = await run(jsonParams('createMany', { options: { lookFirst: false } }), { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
+		batch.done();
+		list.done();
 		expect(output![0].json).toMatchObject({ id: 33, outcome: 'already_filed' });
+		expect(output![0].json.outcomeNote).toContain('same derived Idempotency-Key but a different body');
 	});
 
 	it('Simplify is read for each row, not from the first row only', async () => {
-		batchEndpoint([]);
+		const calls: number[] = [];
+		batchEndpoint(calls);
 		const items = rows(2).map((r, i) => ({ body: r, simple: i === 1 }));
+		const lists = policyListings(items.map((i) => i.body));
 		const { output } = await run(
 			{ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json.body) }}', simplify: '={{ $json.simple }}' },
 			{ items, key: KEYS.t3 },
@@ -318,10 +372,14 @@ describe('Create Many', () => {
 		expect(output![0].json.insured_name).toBe('Acme Roofing LLC');
 		expect(output![1].json).not.toHaveProperty('insured_name');
 		expect(output![1].json).toHaveProperty('fees_total', 0);
+		lists.forEach((l) => l.done());
+		expect(calls).toEqual([2]);
 	});
 
-	it('t2: one create per item, each with its own Idempotency-Key', async () => {
+	it('t2: one create per item, each looked for on its policy first, each with its own Idempotency-Key', async () => {
 		const items = rows(3);
+		// Not on their policies yet; the second is replayed by its key (filed since the look).
+		const lists = policyListings(items);
 		const scopes = items.map((body, i) =>
 			nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 				.post('/invoices', asSent(body))
@@ -331,6 +389,7 @@ describe('Create Many', () => {
 		const { output, error } = await run(jsonParams('createMany'), { items, key: KEYS.t2 });
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.id, o.json._replayed])).toEqual([[10, undefined], [11, true], [12, undefined]]);
+		lists.forEach((l) => l.done());
 		scopes.forEach((s) => s.done());
 		expect(trap.isDone()).toBe(false);
 	});
@@ -343,9 +402,11 @@ describe('Create Many', () => {
 		]);
 	});
 
-	it('a lost batch reply, keys honoured: the same batch is sent again; stored rows come back replayed', async () => {
+	it('a lost batch reply, keys honoured: the same batch is sent again, with no second look; stored rows come back replayed', async () => {
 		const items = rows(2);
 		const bodies: unknown[] = [];
+		// The look first, before the batch: neither row is there yet.
+		const lists = policyListings(items);
 		nock(API)
 			.post('/invoices/batch')
 			.reply(504, (_uri, body) => {
@@ -360,6 +421,7 @@ describe('Create Many', () => {
 		const never = nock(API).get('/invoices').query(true).reply(200, listingReply([]));
 		const { output, error } = await run(jsonParams('createMany'), { items, key: KEYS.t3 });
 		expect(error).toBeUndefined();
+		lists.forEach((l) => l.done());
 		// The replayed row is this run's own lost batch, stored: filed now, recovered by its key.
 		expect(output!.map((o) => [o.json.id, o.json.outcome, o.json._recovered])).toEqual([[501, 'filed', true], [502, 'filed', undefined]]);
 		expect(output![0].json.outcomeNote).toContain('sent again with the same Idempotency-Key');
@@ -388,15 +450,21 @@ describe('Create Many', () => {
 	});
 
 	it('fails the node like any other when the whole batch is refused and nothing was filed', async () => {
-		nock(API).post('/invoices/batch').reply(403, failure('TIER_REQUIRED', 'Requires t3', undefined, 'req_403'));
+		const batch = nock(API).post('/invoices/batch').reply(403, failure('TIER_REQUIRED', 'Requires t3', undefined, 'req_403'));
+		const lists = policyListings(rows(2));
 		const { error, output } = await run(jsonParams('createMany'), { items: rows(2), key: KEYS.t3 });
+		lists.forEach((l) => l.done());
+		batch.done();
 		expect(output).toBeUndefined();
 		expect(error!.message).toBe('This operation needs a higher key tier (HTTP 403 TIER_REQUIRED): Requires t3');
 	});
 
 	it('a refused batch call (e.g. 403) fails every item of that chunk', async () => {
-		nock(API).post('/invoices/batch').reply(403, failure('TIER_REQUIRED', 'Requires t3', undefined, 'req_403'));
+		const batch = nock(API).post('/invoices/batch').reply(403, failure('TIER_REQUIRED', 'Requires t3', undefined, 'req_403'));
+		const lists = policyListings(rows(2));
 		const { output } = await run(jsonParams('createMany'), { items: rows(2), key: KEYS.t3, continueOnFail: true });
+		lists.forEach((l) => l.done());
+		batch.done();
 		expect(output!.map((o) => [o.json.code, o.json.requestId])).toEqual([['TIER_REQUIRED', 'req_403'], ['TIER_REQUIRED', 'req_403']]);
 	});
 });

@@ -9,12 +9,19 @@ import { NodeHelpers, type IDataObject, type INode, type INodeProperties } from 
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
-import { asSent, API, BASE, KEYS, derivedKey, envelope, invoiceFor, jsonParams, meReply, row, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, derivedKey, envelope, invoiceFor, jsonParams, listingReply, row, setupSuite } from './helpers';
 
 setupSuite();
-beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
-/** Taxed already, and v2's preview switched off: the only call is the create. */
+/** The policy's listing a run with a key reads before filing (the look first): nothing filed yet. */
+function nothingFiledOn(policyNumber: string) {
+	return nock(API).get('/invoices').query({ policy_number: policyNumber, page: 1, per_page: 100 }).reply(200, listingReply([]));
+}
+
+/**
+ * Taxed already, and v2's preview switched off: the only calls are the create and, where a key
+ * is sent, the policy's listing before it (Look for Rows Already Filed, on by default).
+ */
 const body = row({ fees: [{ type: 'sl_tax', amount: 58.2 }] });
 
 function create(typeVersion: number, extra: IDataObject, key = KEYS.t2, items: IDataObject[] = [body]) {
@@ -27,9 +34,14 @@ function create(typeVersion: number, extra: IDataObject, key = KEYS.t2, items: I
 	});
 }
 
-/** The Idempotency-Key header of the one create call (undefined when none was sent). */
+/**
+ * The Idempotency-Key header of the one create call (undefined when none was sent). With a key,
+ * the policy's listing is read first and shows nothing, so the row is sent with its key; without
+ * one nothing is looked for (an unexpected listing would fail the run: no interceptor answers it).
+ */
 function expectCreateWithKey(key: string | undefined) {
 	let seen: string | string[] | undefined = 'no call';
+	const listing = key === undefined ? undefined : nothingFiledOn(String(body.policy_number));
 	const scope = nock(API)
 		.post('/invoices', asSent(body))
 		.reply(function () {
@@ -37,6 +49,7 @@ function expectCreateWithKey(key: string | undefined) {
 			return [201, envelope(invoiceFor(body, 3001))];
 		});
 	return () => {
+		listing?.done();
 		scope.done();
 		expect(seen).toBe(key);
 	};
@@ -75,6 +88,7 @@ describe('version 2: Idempotency is read from Options', () => {
 
 	it('Create Many: each row’s own key from Options goes inside the batch', async () => {
 		const items = [row({ policy_number: 'POL-1' }), row({ policy_number: 'POL-2' })];
+		const listings = [nothingFiledOn('POL-1'), nothingFiledOn('POL-2')];
 		let sent: IDataObject[] = [];
 		nock(API)
 			.post('/invoices/batch')
@@ -95,6 +109,7 @@ describe('version 2: Idempotency is read from Options', () => {
 			settings: { typeVersion: 2 },
 		});
 		expect(error).toBeUndefined();
+		for (const listing of listings) listing.done();
 		expect(sent.map((i) => i.idempotency_key)).toEqual(['own-POL-1', 'own-POL-2']);
 	});
 });

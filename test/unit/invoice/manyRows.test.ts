@@ -7,12 +7,20 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { invoiceSchema, problemLines, validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
-import { API, KEYS, NEW_FEATURES, derivedKey, envelope, invoiceFor, meReply, row, run, setupSuite } from './helpers';
+import { API, KEYS, NEW_FEATURES, derivedKey, envelope, invoiceFor, listingReply, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();
+// The account is asked about its features only where a run needs it (after a lost reply).
 beforeEach(() => {
 	nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES, 't3')).persist();
 });
+
+/** The look first of each policy (Look for Rows Already Filed, on by default): none holds its row. */
+function emptyListings(policies: string[]) {
+	return policies.map((policy) =>
+		nock(API).get('/invoices').query({ policy_number: policy, page: 1, per_page: 100 }).reply(200, listingReply([])),
+	);
+}
 
 /** One batch call that files every invoice and records what it carried. */
 function recordingBatch(sent: IDataObject[][]) {
@@ -80,13 +88,17 @@ describe('Create Many at scale: same results by the lighter paths', () => {
 		const items = [row({ policy_number: 'A-1', net_premium: '1,000' }), row({ policy_number: 'A-2', extra: { nested: [1, 2] } })];
 		const viaItem: IDataObject[][] = [];
 		recordingBatch(viaItem);
+		const looks = emptyListings(['A-1', 'A-2']);
 		const plain = await run({ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ $json }}' }, { items, key: KEYS.t3 });
 		expect(plain.error).toBeUndefined();
+		looks.forEach((l) => l.done());
 		const viaEngine: IDataObject[][] = [];
 		recordingBatch(viaEngine);
+		const looksAgain = emptyListings(['A-1', 'A-2']);
 		// Any other expression goes through n8n's engine: the same rows, the same bodies and keys.
 		const evaluated = await run({ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}' }, { items, key: KEYS.t3 });
 		expect(evaluated.error).toBeUndefined();
+		looksAgain.forEach((l) => l.done());
 		expect(viaItem).toEqual(viaEngine);
 		expect(viaItem[0].map((b) => b.net_premium)).toEqual([1000, 1200]);
 		expect(viaItem[0][1].idempotency_key).toBe(derivedKey({ ...items[1] }, '/invoices'));
@@ -96,22 +108,27 @@ describe('Create Many at scale: same results by the lighter paths', () => {
 	it('settings written as expressions are still read for each item (Simplify, Idempotency)', async () => {
 		recordingBatch([]);
 		const items = [row({ policy_number: 'S-1', simple: true }), row({ policy_number: 'S-2', simple: false })];
+		const looks = emptyListings(['S-1', 'S-2']);
 		const { output, error } = await run(
 			{ operation: 'createMany', inputMode: 'inputItem', simplify: '={{ $json.simple }}' },
 			{ items, key: KEYS.t3 },
 		);
 		expect(error).toBeUndefined();
+		looks.forEach((l) => l.done());
 		expect(output![0].json).not.toHaveProperty('invoice_date');
 		expect(output![1].json).toHaveProperty('invoice_date');
 
 		const sent: IDataObject[][] = [];
 		recordingBatch(sent);
 		const keyed = [row({ policy_number: 'K-1', mine: 'own-key-1' }), row({ policy_number: 'K-2', mine: 'own-key-2' })];
+		// Rows with their own keys are looked for first too.
+		const ownLooks = emptyListings(['K-1', 'K-2']);
 		const own = await run(
 			{ operation: 'createMany', inputMode: 'inputItem', idempotency: '={{ "own" }}', idempotencyKey: '={{ $json.mine }}' },
 			{ items: keyed, key: KEYS.t3 },
 		);
 		expect(own.error).toBeUndefined();
+		ownLooks.forEach((l) => l.done());
 		expect(sent[0].map((b) => b.idempotency_key)).toEqual(['own-key-1', 'own-key-2']);
 	});
 });

@@ -1,11 +1,12 @@
 /**
- * Create on the paths a re-run takes: rows looked for before filing on accounts without
- * idempotency, a 409 on a derived key, a refused connection, the execution hint.
+ * Create on the paths a re-run takes: rows looked for before filing (on every account: a key
+ * replays for 24 hours only), a 409 on a derived key, a refused connection, the execution hint.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
+import { markForm } from '../../../nodes/SurplusLinesInvoice/filing/mark';
 import { runNode } from '../../harness/engine';
 import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
 
@@ -13,11 +14,12 @@ setupSuite();
 
 const policyList = (policy: string) => nock(API).get('/invoices').query({ policy_number: policy, page: 1, per_page: 100 });
 
-describe('Create on an account without idempotency: looks for the row first', () => {
+describe('Create looks for the row first (accounts with and without idempotency)', () => {
 	it('a row already on its policy comes out as already_filed, nothing is sent; the hint says so', async () => {
 		const filedBefore = row({ policy_number: 'P-1' });
 		const fresh = row({ policy_number: 'P-2' });
-		const me = nock(API).get('/auth/me').once().reply(200, meReply([]));
+		// An account without the feature; it is not asked: every account looks first.
+		const me = nock(API).get('/auth/me').reply(200, meReply([]));
 		const p1 = policyList('P-1').reply(200, listingReply([invoiceFor(filedBefore, 700, { status: 'sent' })]));
 		const p2 = policyList('P-2').reply(200, listingReply([]));
 		const post = nock(API).post('/invoices', asSent(fresh)).reply(201, envelope(invoiceFor(fresh, 701)));
@@ -29,7 +31,7 @@ describe('Create on an account without idempotency: looks for the row first', ()
 		]);
 		expect(result.output![0].json.outcomeNote).toContain('Found among the transactions of policy P-1');
 		expect(hintsOf(result.run).map((h) => h.message)).toContain('Of 2 rows: 1 filed, 1 already filed (1 found on their policy); nothing was filed twice.');
-		me.done();
+		expect(me.isDone()).toBe(false);
 		p1.done();
 		p2.done();
 		post.done();
@@ -38,7 +40,6 @@ describe('Create on an account without idempotency: looks for the row first', ()
 	it('rows of one policy: one listing, and a row equal to one filed earlier in the same run is found, not filed twice', async () => {
 		const first = row({ policy_number: 'P-3', net_premium: 100 });
 		const endorsement = row({ policy_number: 'P-3', type_code: 'ENDORSEMENT', net_premium: 50, effective_date: '2026-06-01' });
-		nock(API).get('/auth/me').reply(200, meReply([]));
 		const listing = policyList('P-3').once().reply(200, listingReply([]));
 		const posts = nock(API)
 			.post('/invoices')
@@ -70,7 +71,6 @@ describe('Create on an account without idempotency: looks for the row first', ()
 	});
 
 	it('the policy cannot be read: the item fails saying nothing was filed', async () => {
-		nock(API).get('/auth/me').reply(200, meReply([]));
 		policyList('POL-100').times(3).reply(500, failure('INTERNAL_ERROR', 'boom'));
 		const never = nock(API).post('/invoices').reply(201, envelope({}));
 		const { output } = await run(jsonParams('create'), { items: [row()], continueOnFail: true });
@@ -78,16 +78,36 @@ describe('Create on an account without idempotency: looks for the row first', ()
 		expect(never.isDone()).toBe(false);
 	});
 
-	it('an account with the feature is asked once and never listed', async () => {
+	it('an account with the feature is not asked, lists each policy once and sends the rows not found with their keys', async () => {
 		const a = row({ policy_number: 'A' });
 		const b = row({ policy_number: 'B' });
-		const me = nock(API).get('/auth/me').once().reply(200, meReply(NEW_FEATURES));
-		nock(API).post('/invoices', asSent(a)).reply(201, envelope(invoiceFor(a, 1)));
-		nock(API).post('/invoices', asSent(b)).reply(201, envelope(invoiceFor(b, 2)));
+		const me = nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
+		const listA = policyList('A').once().reply(200, listingReply([]));
+		const listB = policyList('B').once().reply(200, listingReply([]));
+		const postA = nock(API, { reqheaders: { 'idempotency-key': derivedKey(a) } }).post('/invoices', asSent(a)).reply(201, envelope(invoiceFor(a, 1)));
+		const postB = nock(API, { reqheaders: { 'idempotency-key': derivedKey(b) } }).post('/invoices', asSent(b)).reply(201, envelope(invoiceFor(b, 2)));
 		const { output, error } = await run(jsonParams('create'), { items: [a, b] });
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => o.json.outcome)).toEqual(['filed', 'filed']);
-		me.done();
+		expect(me.isDone()).toBe(false);
+		listA.done();
+		listB.done();
+		postA.done();
+		postB.done();
+	});
+
+	it('an account with the feature: a re-run after the key’s 24 hours finds the row by its mark and sends nothing', async () => {
+		const body = row();
+		const me = nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
+		const listing = policyList('POL-100').once().reply(200, listingReply([invoiceFor(body, 1100, { status: 'sent' })]));
+		const never = nock(API).post('/invoices').reply(201, envelope(invoiceFor(body, 1101)));
+		const { output, error } = await run(jsonParams('create'), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1100, status: 'sent', outcome: 'already_filed' });
+		expect(output![0].json.recognisedBy).toBe(`mark ${markForm(asSent(body).invoice_number)}`);
+		expect(never.isDone()).toBe(false);
+		expect(me.isDone()).toBe(false);
+		listing.done();
 	});
 });
 
@@ -95,34 +115,52 @@ describe('Create: a 409 on the derived key (Bill Taxes From Preview re-run with 
 	const previewWith = (amount: number) =>
 		envelope({ validation: { valid: true, errors: [], warnings: [] }, tax_calculation: { line_items: [{ code: 'sl_tax', amount }] }, invoice: null });
 
-	it('returns the first filing from the policy, marked already_filed', async () => {
+	// Look for Rows Already Filed off: the look before filing would find the first filing by its
+	// mark (next test) and nothing would be sent; these tests are about the key's 409 alone.
+	it('returns the first filing from the policy, marked already_filed (Look for Rows Already Filed off: the 409 alone)', async () => {
 		const body = row();
-		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
 		nock(API).post('/invoices/preview', asSent(body)).reply(200, previewWith(60));
 		nock(API, { reqheaders: { 'idempotency-key': derivedKey(body) } })
 			.post('/invoices')
 			.reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
 		const firstFiling = invoiceFor({ ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });
-		policyList('POL-100').reply(200, listingReply([firstFiling]));
-		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+		const listing = policyList('POL-100').once().reply(200, listingReply([firstFiling]));
+		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true, lookFirst: false } }), { items: [body] });
 		expect(error).toBeUndefined();
 		expect(output![0].json).toMatchObject({ id: 1041, status: 'sent', outcome: 'already_filed', fees: [{ type: 'sl_tax', amount: 58.2 }] });
 		expect(output![0].json.outcomeNote).toContain('same derived Idempotency-Key but a different body');
+		listing.done();
+	});
+
+	it('by default the re-run with new rates is found by its mark before filing: nothing is sent', async () => {
+		const body = row();
+		nock(API).post('/invoices/preview', asSent(body)).reply(200, previewWith(60));
+		const never = nock(API).post('/invoices').reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
+		const firstFiling = invoiceFor({ ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }] }, 1041, { status: 'sent' });
+		const listing = policyList('POL-100').once().reply(200, listingReply([firstFiling]));
+		const { output, error } = await run(jsonParams('create', { options: { billTaxesFromPreview: true } }), { items: [body] });
+		expect(error).toBeUndefined();
+		expect(output![0].json).toMatchObject({ id: 1041, status: 'sent', outcome: 'already_filed', fees: [{ type: 'sl_tax', amount: 58.2 }] });
+		expect(output![0].json.recognisedBy).toBe(`mark ${markForm(asSent(body).invoice_number)}`);
+		expect(never.isDone()).toBe(false);
+		listing.done();
 	});
 
 	it('not on the policy: the conflict stands', async () => {
-		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
-		nock(API).post('/invoices').reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
-		policyList('POL-100').reply(200, listingReply([]));
+		const post = nock(API).post('/invoices').once().reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
+		// Read once, by the look before filing; the 409 is looked up in what that read.
+		const listing = policyList('POL-100').once().reply(200, listingReply([]));
 		const { error } = await run(jsonParams('create'), { items: [row()] });
 		expect(error!.message).toContain('CONFLICT');
+		post.done();
+		listing.done();
 	});
 
-	it('an own key: a 409 is the user’s to settle, nothing is looked up', async () => {
-		nock(API).get('/auth/me').reply(200, meReply(NEW_FEATURES));
-		nock(API).post('/invoices').reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
+	it('an own key: a 409 is the user’s to settle, nothing is looked up (Look for Rows Already Filed off: the 409 alone)', async () => {
+		const post = nock(API).post('/invoices').once().reply(409, failure('CONFLICT', 'Idempotency-Key was already used with a different request body'));
 		const never = policyList('POL-100').reply(200, listingReply([]));
-		const { error } = await run(jsonParams('create', { idempotency: 'own', idempotencyKey: 'row-1' }), { items: [row()] });
+		const { error } = await run(jsonParams('create', { idempotency: 'own', idempotencyKey: 'row-1', options: { lookFirst: false } }), { items: [row()] });
+		post.done();
 		expect(error!.message).toContain('CONFLICT');
 		expect(never.isDone()).toBe(false);
 	});

@@ -7,12 +7,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../../harness/engine';
-import { asSent, API, BASE, KEYS, envelope, invoiceFor, meReply, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, listingReply, setupSuite } from './helpers';
 
 setupSuite();
-beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
 const AUTO = { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] };
+
+/**
+ * The policy's listing a version 2 Create reads before filing (the look first, on every account):
+ * version 2 reads Idempotency from Options (derived unless set), so the main panel's Off below
+ * does not apply there; version 1 reads it, and files without looking.
+ */
+function nothingFiledOn(policyNumber: string) {
+	return nock(API).get('/invoices').query({ policy_number: policyNumber, page: 1, per_page: 100 }).reply(200, listingReply([]));
+}
 
 function runInvoice(typeVersion: number, parameters: IDataObject, items: IDataObject[], continueOnFail = false) {
 	return runNode({
@@ -90,11 +98,14 @@ describe('tax check', () => {
 		expect(json._converted).toEqual(expect.arrayContaining([{ field: 'type_code', from: 'Original Premium', to: 'NEW', why: 'Original Premium: new policy', column: 'Transaction Type' }]));
 	});
 
-	it('Create with Bill Taxes From Preview (version 2) uses its preview: no extra call, the sheet’s lines kept and the difference said', async () => {
+	it('Create with Bill Taxes From Preview (version 2) uses its preview: no second preview, the sheet’s lines kept and the difference said', async () => {
+		const listing = nothingFiledOn('CR-2026-001');
 		const preview = nock(API).post('/invoices/preview', asSent(SENT)).reply(200, previewReply);
 		const create = nock(API).post('/invoices', asSent(SENT)).reply(201, envelope(invoiceFor(SENT, 41)));
 		const { output, error } = await runInvoice(2, { operation: 'create' }, [ROW]);
 		expect(error).toBeUndefined();
+		// One preview, the policy's listing and the create: any other call would fail the run.
+		listing.done();
 		preview.done();
 		create.done();
 		expect(output![0].json.id).toBe(41);
@@ -118,6 +129,7 @@ describe('tax check', () => {
 
 	it('within the tolerance is not a difference', async () => {
 		nock(API).post('/invoices/preview').reply(200, previewReply);
+		nothingFiledOn('CR-2026-001');
 		nock(API).post('/invoices').reply(201, envelope(invoiceFor(SENT, 42)));
 		const { output } = await runInvoice(2, { operation: 'create', options: { sheetTaxCheck: 'fail', sheetTaxTolerance: 20 } }, [ROW]);
 		expect(output![0].json.id).toBe(42);
@@ -182,12 +194,14 @@ delete ZERO_ROW['Total Due'];
 describe('a 0 in a tax column', () => {
 	it('Bill Taxes From Preview keeps it: 0 is filed, and the item says what the preview computed', async () => {
 		const preview = nock(API).post('/invoices/preview').reply(200, previewReply);
+		const listing = nothingFiledOn('CR-2026-001');
 		let filed: IDataObject | undefined;
 		const create = nock(API)
 			.post('/invoices', (b: IDataObject) => ((filed = b), true))
 			.reply(201, (_uri, b) => envelope(invoiceFor(b as IDataObject, 51)));
 		const { output } = await runInvoice(2, { operation: 'create' }, [ZERO_ROW]);
 		preview.done();
+		listing.done();
 		create.done();
 		expect(filed!.fees).toEqual([
 			{ type: 'sl_tax', amount: 0 },
@@ -201,6 +215,7 @@ describe('a 0 in a tax column', () => {
 
 	it('a 0 in a fee column that is not a tax still sends no line', async () => {
 		let filed: IDataObject | undefined;
+		nothingFiledOn('CR-2026-001');
 		nock(API)
 			.post('/invoices', (b: IDataObject) => ((filed = b), true))
 			.reply(201, (_uri, b) => envelope(invoiceFor(b as IDataObject, 52)));
@@ -245,6 +260,7 @@ describe('the tax check counts a pass-through twin as its tax', () => {
 
 	it('a correct FL row with a Filing Fee column passes in Fail mode, Total Due included', async () => {
 		nock(API).post('/invoices/preview').reply(200, previewOf(FL_TAX));
+		nothingFiledOn('SG-FL');
 		let filed: IDataObject | undefined;
 		nock(API)
 			.post('/invoices', (b: IDataObject) => ((filed = b), true))

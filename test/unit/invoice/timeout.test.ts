@@ -1,7 +1,8 @@
 /**
  * Create after a timeout on an account without idempotency: the service may still be storing the
  * first attempt, so the node waits before it looks among the policy's transactions and looks once
- * more before it files again. The timeout is real (a loopback server that never answers the first
+ * more before it files again. The account is asked (`GET /auth/me`) only once the reply is lost:
+ * the look before filing is made on every account. The timeout is real (a loopback server that never answers the first
  * POST); the node's waits run on the fake clock and are recorded. The Timeout covers every call of
  * the run, so it is long enough (3 s) that a reply that is merely slow on a loaded machine is not
  * taken for a lost one: only the 'hang' step waits it out.
@@ -31,9 +32,13 @@ const listing = (invoices: IDataObject[]): Step => ({
 });
 const created = (invoice: IDataObject): Step => ({ status: 201, body: envelope(invoice) });
 
-/** Runs Create (Timeout 3 s) against a server answering with `steps` after the account check and the look before filing; returns the run and the requests seen. */
-async function createAgainst(steps: Step[], body: IDataObject, options: IDataObject = {}) {
-	const server = await scriptedServer([legacyMe, listing([]), ...steps]);
+/**
+ * Runs Create (Timeout 3 s) against a server answering the look before filing with an empty
+ * listing, the first POST with `first`, the account check that follows a lost reply with an
+ * account without idempotency, then with `after`; returns the run and the requests seen.
+ */
+async function createAgainst([first, ...after]: Step[], body: IDataObject, options: IDataObject = {}) {
+	const server = await scriptedServer([listing([]), first, legacyMe, ...after]);
 	try {
 		const result = await runNode({
 			node: new SurplusLinesInvoice(),
@@ -41,8 +46,9 @@ async function createAgainst(steps: Step[], body: IDataObject, options: IDataObj
 			items: [body],
 			credentials: { apiKey: KEYS.t2, baseUrl: server.baseUrl },
 		});
-		// The account check and the look before filing come first on every run.
-		const requests = server.seen.slice(2).map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}`);
+		// The look before filing comes first on every run, before anything is sent.
+		expect(server.seen[0]).toMatchObject({ method: 'GET', url: '/api/v1/invoices?page=1&per_page=100&policy_number=POL-100' });
+		const requests = server.seen.slice(1).map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}`);
 		return { ...result, requests };
 	} finally {
 		await server.close();
@@ -55,7 +61,7 @@ describe('Create after a timeout on a legacy account', () => {
 		const { output, error, requests } = await createAgainst(['hang', listing([]), listing([invoiceFor(body, 1050)])], body);
 		expect(error).toBeUndefined();
 		expect(output![0].json).toMatchObject({ id: 1050, _recovered: true });
-		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'GET /api/v1/invoices']);
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'GET /api/v1/invoices']);
 		// min(Timeout, 10 s) before the first look, the last at Max Wait for a Lost Create (20 s);
 		// the POST itself was not resent by the transport.
 		expect(suite.clock.sleeps).toEqual([FIRST, 20_000 - FIRST]);
@@ -65,7 +71,7 @@ describe('Create after a timeout on a legacy account', () => {
 		const body = row();
 		const { output, requests } = await createAgainst(['hang', listing([invoiceFor(body, 1052)])], body);
 		expect(output![0].json).toMatchObject({ id: 1052, _recovered: true });
-		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices']);
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices']);
 		expect(suite.clock.sleeps).toEqual([FIRST]);
 	});
 
@@ -77,7 +83,7 @@ describe('Create after a timeout on a legacy account', () => {
 			'An earlier attempt got no usable reply and was not found on policy POL-100 within 20 s, so the invoice was sent again. If the service stored the earlier attempt later, policy POL-100 holds it twice: check its transactions (Get Many).',
 		);
 		expect(output![0].json._recovered).toBeUndefined();
-		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
+		expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
 		expect(suite.clock.sleeps).toEqual([FIRST, 20_000 - FIRST]);
 	});
 
@@ -87,7 +93,7 @@ describe('Create after a timeout on a legacy account', () => {
 			const body = row();
 			const { output, requests } = await createAgainst([first, listing([]), created(invoiceFor(body, 1055))], body);
 			expect(output![0].json).toMatchObject({ id: 1055 });
-			expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
+			expect(requests).toEqual(['POST /api/v1/invoices', 'GET /api/v1/auth/me', 'GET /api/v1/invoices', 'POST /api/v1/invoices']);
 			expect(suite.clock.sleeps).toEqual([]);
 		}
 	});

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
-import { asSent, API, KEYS, envelope, invoiceFor, jsonParams, meReply, row, run, setupSuite } from './helpers';
+import { asSent, API, KEYS, envelope, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();
 
@@ -154,7 +154,10 @@ describe('Fields mode', () => {
 			fees: [{ type: 'policy_fee_broker', amount: 25 }],
 			documents: [{ type: 'declaration_page', docUUID: 'doc-1', mime_type: 'application/pdf' }],
 		};
-		nock(API).get('/auth/me').reply(200, meReply()); // the account check each Create run makes
+		// An insurer by NAIC: the account is asked whether it looks insurers up itself (it does).
+		const me = nock(API).get('/auth/me').reply(200, meReply());
+		// Idempotency derived (version 1's default): the policy is looked at first; nothing on it yet.
+		const listing = nock(API).get('/invoices').query({ policy_number: 'POL-9', page: 1, per_page: 100 }).reply(200, listingReply([]));
 		const scope = nock(API).post('/invoices', asSent(expected)).reply(201, envelope(invoiceFor(expected, 77)));
 		const { output, error } = await run({
 			operation: 'create',
@@ -175,6 +178,8 @@ describe('Fields mode', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(output![0].json.id).toBe(77);
+		me.done();
+		listing.done();
 		scope.done();
 	});
 });

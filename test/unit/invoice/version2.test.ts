@@ -9,11 +9,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode, type NodeRun } from '../../harness/engine';
-import { asSent, API, BASE, KEYS, envelope, invoiceFor, row, meReply, setupSuite } from './helpers';
+import { asSent, API, BASE, KEYS, envelope, invoiceFor, listingReply, row, setupSuite } from './helpers';
 
 setupSuite();
-// Creates ask the account once per run whether it has the idempotency feature.
-beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
+
+/**
+ * The policy's listing each Create reads before filing (Idempotency derived and Look for Rows
+ * Already Filed on, the defaults of every version): nothing filed on it yet.
+ */
+function nothingFiledOn(policyNumber: string) {
+	return nock(API).get('/invoices').query({ policy_number: policyNumber, page: 1, per_page: 100 }).reply(200, listingReply([]));
+}
 
 /** The Create node of a workflow saved by the package's first release (typeVersion 1). */
 const SAVED_V1_NODE = {
@@ -58,6 +64,7 @@ describe('Invoice versions', () => {
 		const body = row({ state_code: 'FL' });
 		const billed = { ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
 		const preview = nock(API).post('/invoices/preview', asSent(body)).reply(200, previewReply);
+		const listing = nothingFiledOn('POL-100');
 		const create = nock(API).post('/invoices', billed).reply(201, envelope(invoiceFor(billed, 2001)));
 		const result = await runCreate(2, { ...SAVED_V1_NODE.parameters }, [body]);
 		expect(result.error).toBeUndefined();
@@ -65,11 +72,13 @@ describe('Invoice versions', () => {
 		expect(result.output![0].json._taxWarning).toBeUndefined();
 		expect(hintsOf(result)).toEqual([]);
 		preview.done();
+		listing.done();
 		create.done();
 	});
 
 	it('version 2 switched off: no preview, and the item says the invoice went without a tax line', async () => {
 		const body = row({ state_code: 'FL', fees: [{ type: 'policy_fee_company', amount: 150 }] });
+		const listing = nothingFiledOn('POL-100');
 		const create = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 2002, { state: { id: 10, code: 'FL', name: 'Florida' } })));
 		const result = await runCreate(2, { ...SAVED_V1_NODE.parameters, billTaxesFromPreview: false }, [body]);
 		expect(result.error).toBeUndefined();
@@ -79,12 +88,14 @@ describe('Invoice versions', () => {
 		expect(hintsOf(result)).toEqual([
 			expect.objectContaining({ type: 'warning', location: 'outputPane', message: expect.stringContaining('no Surplus Lines Tax line') }),
 		]);
+		listing.done();
 		create.done();
 	});
 
 	it('a workflow saved with typeVersion 1 runs as version 1: no preview, the invoice filed as given', async () => {
 		const body = row({ state_code: 'FL' });
 		const preview = nock(API).post('/invoices/preview').reply(200, previewReply);
+		const listing = nothingFiledOn('POL-100');
 		const create = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 2003)));
 		const result = await runCreate(SAVED_V1_NODE.typeVersion, SAVED_V1_NODE.parameters, [body]);
 		expect(result.error).toBeUndefined();
@@ -92,6 +103,7 @@ describe('Invoice versions', () => {
 		// Only the warning is new: the filing is what version 1 always did.
 		expect(result.output![0].json._taxWarning).toContain('Filed without a Surplus Lines Tax (sl_tax) line');
 		expect(preview.isDone()).toBe(false);
+		listing.done();
 		create.done();
 	});
 
@@ -99,15 +111,19 @@ describe('Invoice versions', () => {
 		const body = row();
 		const billed = { ...asSent(body), fees: [{ type: 'sl_tax', amount: 58.2 }, { type: 'stamping_fee', amount: 2.16 }] };
 		nock(API).post('/invoices/preview', asSent(body)).reply(200, previewReply);
+		const listing = nothingFiledOn('POL-100');
 		const create = nock(API).post('/invoices', billed).reply(201, envelope(invoiceFor(billed, 2004)));
 		const result = await runCreate(1, { ...SAVED_V1_NODE.parameters, options: { billTaxesFromPreview: true } }, [body]);
 		expect(result.error).toBeUndefined();
+		listing.done();
 		create.done();
 	});
 
 	it('no warning on a zero-premium change or when the tax line was sent', async () => {
 		const zero = row({ type_code: 'ENDORSEMENT', net_premium: 0 });
 		const taxed = row({ policy_number: 'POL-101', fees: [{ type: 'sl_tax', amount: 58.2 }] });
+		nothingFiledOn('POL-100');
+		nothingFiledOn('POL-101');
 		nock(API)
 			.post('/invoices')
 			.times(2)

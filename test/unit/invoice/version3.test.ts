@@ -10,10 +10,9 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { PACKAGE, runNode } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, invoiceFor, jsonParams, listingReply, meReply, row, setupSuite } from './helpers';
+import { API, BASE, KEYS, envelope, invoiceFor, jsonParams, listingReply, row, setupSuite } from './helpers';
 
 setupSuite();
-beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
 
 function runAt(typeVersion: number, parameters: IDataObject, items: IDataObject[] = [{}]) {
 	return runNode({
@@ -23,6 +22,14 @@ function runAt(typeVersion: number, parameters: IDataObject, items: IDataObject[
 		credentials: { apiKey: KEYS.t2, baseUrl: BASE },
 		settings: { typeVersion },
 	});
+}
+
+/**
+ * The policy's listing each create reads before filing (Idempotency derived and Look for Rows
+ * Already Filed on, the defaults): nothing filed on it yet.
+ */
+function nothingFiledOn(policyNumber: string) {
+	return nock(API).get('/invoices').query({ policy_number: policyNumber, page: 1, per_page: 100 }).reply(200, listingReply([]));
 }
 
 /** Answers every create with the invoice the body makes, status new and not yet sent to the state. */
@@ -42,9 +49,11 @@ describe('Invoice version 3: the service’s filed shown as sent_to_state', () =
 	});
 
 	it('Create, whole invoice: sent_to_state in filed’s place beside outcome filed', async () => {
+		const listing = nothingFiledOn('POL-100');
 		answerCreates(3001);
 		const { output, error } = await runAt(3, jsonParams('create'), [row()]);
 		expect(error).toBeUndefined();
+		listing.done();
 		const json = output![0].json;
 		expect(json).toMatchObject({ id: 3001, status: 'new', sent_to_state: false, outcome: 'filed' });
 		expect(json).not.toHaveProperty('filed');
@@ -54,6 +63,7 @@ describe('Invoice version 3: the service’s filed shown as sent_to_state', () =
 	});
 
 	it('Create, simplified: sent_to_state, no filed', async () => {
+		nothingFiledOn('POL-100');
 		answerCreates(3002);
 		const { output } = await runAt(3, jsonParams('create', { simplify: true }), [row()]);
 		expect(output![0].json).toMatchObject({ id: 3002, status: 'new', sent_to_state: false, outcome: 'filed' });
@@ -61,10 +71,12 @@ describe('Invoice version 3: the service’s filed shown as sent_to_state', () =
 	});
 
 	it('Create Many: every row’s item shows sent_to_state', async () => {
+		const listings = [nothingFiledOn('POL-1'), nothingFiledOn('POL-2')];
 		answerCreates(3010);
 		const rows = [row({ policy_number: 'POL-1' }), row({ policy_number: 'POL-2' })];
 		const { output, error } = await runAt(3, jsonParams('createMany'), rows);
 		expect(error).toBeUndefined();
+		for (const listing of listings) listing.done();
 		expect(output!.map((o) => [o.json.outcome, o.json.sent_to_state, 'filed' in o.json])).toEqual([
 			['filed', false, false],
 			['filed', false, false],
@@ -86,6 +98,7 @@ describe('Invoice version 3: the service’s filed shown as sent_to_state', () =
 	});
 
 	it.each([1, 2])('a workflow saved with version %i keeps filed, which its IF nodes read', async (version) => {
+		nothingFiledOn('POL-100');
 		answerCreates(3020);
 		const { output } = await runAt(version, jsonParams('create', { simplify: true }), [row()]);
 		expect(output![0].json).toMatchObject({ filed: false, outcome: 'filed' });

@@ -9,11 +9,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { SurplusLinesCalculator } from '../../../nodes/SurplusLinesCalculator/SurplusLinesCalculator.node';
 import { SurplusLinesDocument } from '../../../nodes/SurplusLinesDocument/SurplusLinesDocument.node';
 import { runNode } from '../../harness/engine';
-import { API, BASE, KEYS, envelope, failure, invoiceFor, jsonParams, meReply, row, run, setupSuite } from '../invoice/helpers';
+import { API, BASE, KEYS, envelope, failure, invoiceFor, jsonParams, listingReply, row, run, setupSuite } from '../invoice/helpers';
 
 setupSuite();
-// Create and Create Many ask the account once per run whether it has the idempotency feature.
-beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
+// Create and Create Many look for each row on its policy's listing first (on every account); no
+// row here uses a newer feature, so the account is not asked (GET /auth/me): no reply is given.
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => row({ policy_number: `POL-${i}`, net_premium: 100 + i }));
 
@@ -21,6 +21,8 @@ const rows = (n: number) => Array.from({ length: n }, (_, i) => row({ policy_num
 function twentyFiveWithThreeBad() {
 	const items: IDataObject[] = rows(25);
 	items[4] = { ...items[4], effective_date: '2026-13-01' };
+	// 24 policies to look for (row 5 fails before): the account's listing, read once, holds none of them.
+	nock(API).get('/invoices').query({ page: 1, per_page: 100 }).reply(200, listingReply([]));
 	nock(API)
 		.post('/invoices/batch')
 		.reply(200, (_uri, body) => {
@@ -88,6 +90,7 @@ describe('Create, Calculator, Document: error output', () => {
 	});
 
 	it('Create refused by the service: the error item keeps code, fields and request ID under error', async () => {
+		nock(API).get('/invoices').query({ policy_number: 'POL-100', page: 1, per_page: 100 }).reply(200, listingReply([]));
 		nock(API).post('/invoices').reply(422, failure('VALIDATION_ERROR', 'Validation failed', { fields: { net_premium: ['too low'] } }, 'req_422'));
 		const { output, errorOutput } = await run(jsonParams('create'), { items: [row(), row({ policy_number: 'P2', state_code: 'ZZ' })], continueOnFail: 'errorOutput' });
 		expect(output).toEqual([]);

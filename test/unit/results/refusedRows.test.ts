@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { TEST_API } from '../../helpers/serviceReplies';
 import { doc, run as runDocument } from '../document/helpers';
-import { API, KEYS, NUMBERING, envelope, failure, hintsOf, invoiceFor, jsonParams, meReply, row, run, setupSuite } from '../invoice/helpers';
+import { API, KEYS, NUMBERING, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from '../invoice/helpers';
 import { numberingNote, sheetRow as rowOf } from '../../../nodes/shared/sheetRows';
 
 setupSuite();
@@ -194,6 +194,8 @@ describe('refusals in the sheet’s words', () => {
 	});
 
 	it('the service’s refusal of a row filed from JSON keeps the service’s field (there is no column)', async () => {
+		// JSON files with a derived key, so the row is looked for on its policy first: not there.
+		nock(API).get('/invoices').query({ policy_number: 'POL-100', page: 1, per_page: 100 }).reply(200, listingReply([]));
 		nock(API)
 			.post('/invoices')
 			.reply(422, failure('VALIDATION_ERROR', 'Validation failed', { fields: { 'insurers[0].naic': ["no company found with NAIC '12345'"] } }));

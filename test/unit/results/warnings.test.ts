@@ -1,11 +1,13 @@
 import nock from 'nock';
 
 import { invoiceWarnings } from '../../../nodes/SurplusLinesInvoice/body/warnings';
-import { asSent, API, envelope, invoiceFor, jsonParams, row, run, meReply, setupSuite } from '../invoice/helpers';
+import { asSent, API, envelope, invoiceFor, jsonParams, listingReply, row, run, setupSuite } from '../invoice/helpers';
 
 setupSuite();
-// Creates ask the account once per run whether it has the idempotency feature.
-beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
+// Creates look for each row on its policy's listing first (Look for Rows Already Filed, on every
+// account): these rows are on none, so each is sent. No row here uses a newer feature, so the
+// account is not asked (GET /auth/me) and no reply is given for it: an unexpected call fails.
+const emptyListing = (policy: string) => nock(API).get('/invoices').query({ policy_number: policy, page: 1, per_page: 100 }).reply(200, listingReply([]));
 
 describe('invoiceWarnings (the rules)', () => {
 	it('a negative premium on NEW (also by default) or RENEWAL, not on ENDORSEMENT or CANCELLATION', () => {
@@ -46,9 +48,11 @@ describe('invoiceWarnings (the rules)', () => {
 describe('on the items: sent anyway, warned', () => {
 	it('Create sends a negative NEW premium and puts the warning on the item', async () => {
 		const body = row({ net_premium: -500 });
+		const listed = emptyListing('POL-100');
 		const scope = nock(API).post('/invoices', asSent(body)).reply(201, envelope(invoiceFor(body, 7)));
 		const { output, error } = await run(jsonParams('create'), { items: [body] });
 		expect(error).toBeUndefined();
+		listed.done();
 		scope.done();
 		expect(output![0].json).toMatchObject({ id: 7, _warnings: [expect.stringContaining('net_premium: -500 is negative on a NEW transaction')] });
 	});
@@ -68,6 +72,8 @@ describe('on the items: sent anyway, warned', () => {
 
 	it('Create Many: each filed row carries its own warnings', async () => {
 		const bodies = [row({ policy_number: 'A' }), row({ policy_number: 'B', net_premium: 1e308 })];
+		emptyListing('A');
+		emptyListing('B');
 		nock(API)
 			.post('/invoices')
 			.times(2)
