@@ -179,7 +179,7 @@ const invoice: Scenario = {
 		const [again] = json(run, 'Create Again (Same Invoice)');
 		assert.equal(again.id, 1001, 'the same invoice: found on its policy before anything was sent');
 		assert.equal(again.outcome, 'already_filed');
-		assert.match(String(again.recognisedBy), /^mark SL[A-Z2-7]{16}$/, 'recognised by the mark the first create wrote');
+		assert.equal(again.recognisedBy, 'mark ACME-1', 'recognised by the invoice number the first create wrote (ACME-0001, the row’s own mark, in its compared form)');
 
 		assert.deepEqual(json(run, 'Get'), [
 			{ id: 1001, policy_number: 'E2E-INV-1', type: 'New', status: 'sent', filed: true, state: 'TX', net_premium: 10000, fees_total: 489, warnings: [], filing_state: 'accepted', confirmation_number: null, filing_message: null },
