@@ -4,10 +4,10 @@
  * would return the earlier row's invoice for it (`replayed`), and a column the body does not
  * carry (an unused column, or one read to the same value) would be lost in silence.
  *
- * Identical rows in one Create Many batch run, on an account without keys. Each row is looked for
- * on its policy before the batch is sent, and an identical row later in the same run is not there
- * yet, so both would be filed. Where keys exist both rows derive one key and the service files
- * the invoice once; here the later row is set aside and gets the first row's result.
+ * Identical rows in one Create Many batch run. Each row is looked for on its policy before the
+ * batch is sent, and an identical row later in the same run is not there yet, so on an account
+ * without keys both would be filed (where keys exist, both derive one key and the service would
+ * file once): the later row is set aside and gets the first row's result, on every account.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
