@@ -2,8 +2,8 @@
  * A key replays a create for 24 hours only (service-api.md; the sandbox forgets it after that).
  * The same sheet run again a day later, on every kind of account and with both filing operations,
  * files nothing twice: each row is found on its policy by the package's mark. A corrected New a
- * day later (another premium) is asked, never filed beside the first. Create Many reads the
- * account's listing where that takes fewer calls than one listing per policy.
+ * day later (another premium) is asked, never filed beside the first. Create and Create Many read
+ * the account's listing where that takes fewer calls than one listing per policy.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -79,20 +79,23 @@ describe.each(EVERY_ACCOUNT_AND_OPERATION)('%s %s: the same sheet a day later', 
 	});
 });
 
-describe('Create Many reads the account’s listing where it takes fewer calls', () => {
+describe('The look reads the account’s listing where it takes fewer calls', () => {
 	const sheet = (prefix: string) => Array.from({ length: 12 }, (_, i) => row(`${prefix}-${i + 1}`));
 
-	it('12 policies on a small account: one listing of the account, not twelve', async () => {
-		const before = await remaining('t3');
-		const first = await run('t3', 'createMany', sheet('ACCT'));
-		// The account's listing (empty) and one batch; the remaining() check spends one.
-		expect(before - (await remaining('t3')) - 1).toBe(2);
+	it.each([
+		['t3', 'createMany', 1],
+		['t2', 'create', 12],
+	] as const)('%s %s, 12 policies on a small account: one listing of the account, not twelve', async (key, operation, filingCalls) => {
+		const before = await remaining(key);
+		const first = await run(key, operation, sheet(`ACCT-${operation}`));
+		// The account's listing (empty), then the filing calls; the remaining() check spends one.
+		expect(before - (await remaining(key)) - 1).toBe(1 + filingCalls);
 		expect(outcomes(first.output)).toEqual(Array(12).fill('filed'));
 		await aDayLater();
-		const mid = await remaining('t3');
-		const again = await run('t3', 'createMany', sheet('ACCT'));
+		const mid = await remaining(key);
+		const again = await run(key, operation, sheet(`ACCT-${operation}`));
 		// One page of the account holds all 12: every row found, nothing sent.
-		expect(mid - (await remaining('t3')) - 1).toBe(1);
+		expect(mid - (await remaining(key)) - 1).toBe(1);
 		expect(outcomes(again.output)).toEqual(Array(12).fill('already_filed'));
 	});
 

@@ -37,7 +37,7 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 			name: 'lookFirst',
 			type: 'boolean',
 			default: true,
-			description: `Whether to look for each row among its policy's transactions before filing it, on every account: an Idempotency-Key replays a row for ${KEY_REPLAY_WINDOW_HOURS} hours only, and accounts without the feature ignore it. A row found there by the package's mark, or as the same filing (every field the listing shows matches: state, insured, type, dates, premium, invoice number, insurers, fees, …), is returned as already filed instead of filed again; the item lists what was compared. Costs one list call per distinct policy per 100 transactions (Create Many reads the account's listing instead where that takes fewer calls). Off, or with Idempotency Off, every row is filed: a re-run after ${KEY_REPLAY_WINDOW_HOURS} hours files it again.`,
+			description: `Whether to look for each row among its policy's transactions before filing it, on every account: an Idempotency-Key replays a row for ${KEY_REPLAY_WINDOW_HOURS} hours only, and accounts without the feature ignore it. A row found there by the package's mark, or as the same filing (every field the listing shows matches: state, insured, type, dates, premium, invoice number, insurers, fees, …), is returned as already filed instead of filed again; the item lists what was compared. Costs one list call per distinct policy per 100 transactions (a run of 10 or more policies reads the account's listing instead where that takes fewer calls). Off, or with Idempotency Off, every row is filed: a re-run after ${KEY_REPLAY_WINDOW_HOURS} hours files it again.`,
 		},
 		{
 			displayName: 'Look-Alike on the Policy',

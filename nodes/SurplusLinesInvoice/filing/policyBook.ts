@@ -46,8 +46,9 @@ class PolicyBook {
 	}
 
 	/**
-	 * Before a batch looks for its rows: where the account's listing takes fewer calls than one
-	 * listing per policy (a sheet of many policies on a small account), it is read once and gives
+	 * Before a run looks for its rows (Create Many's batches, Create's first row): where the
+	 * account's listing takes fewer calls than one listing per policy (a sheet of many policies on
+	 * a small account), it is read once and gives
 	 * each policy its transactions, the policy number matched in the form the comparison reads it
 	 * in (sameFiling's table: `ABC-001` is `abc-1`), so what the service shows otherwise is still
 	 * the policy's. Any doubt (the account lists nothing without a policy number, a listing that

@@ -26,6 +26,7 @@ import {
 	type IdempotencyChoice,
 } from '../../filing/idempotency';
 import { withMark } from '../../filing/mark';
+import { policyBook } from '../../filing/policyBook';
 import { filingOptionProperties, readFilingSettings } from '../../filing/options';
 import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
 import { invoiceJson, invoiceView } from '../../output';
@@ -112,6 +113,31 @@ export async function check(this: IExecuteFunctions, i: number): Promise<void> {
 	checkedItems.get(this)!.set(i, checked);
 }
 
+const lookedAhead = new WeakMap<object, Promise<void>>();
+
+/**
+ * Once, before the first row is filed: the policies every checked row will be looked for on,
+ * from the account's listing where that takes fewer calls than one listing per policy (the
+ * policy book decides), so a sheet of many policies does not wait for a listing per row.
+ */
+async function lookAhead(ctx: IExecuteFunctions): Promise<void> {
+	let read = lookedAhead.get(ctx);
+	if (!read) {
+		const looked = [...(checkedItems.get(ctx) ?? new Map<number, Checked>())].filter(
+			([i, checked]) =>
+				checked.choice.mode !== 'off' && readFilingSettings(ctx, i, 'current').lookFirst,
+		);
+		read = looked.length
+			? policyBook(ctx).readAccountFor(
+					looked.map(([, checked]) => String(checked.input.body.policy_number)),
+					looked[0][0],
+				)
+			: Promise.resolve();
+		lookedAhead.set(ctx, read);
+	}
+	await read;
+}
+
 async function takeChecked(ctx: IExecuteFunctions, i: number): Promise<Checked> {
 	const byItem = checkedItems.get(ctx);
 	if (!byItem?.has(i)) await check.call(ctx, i);
@@ -130,6 +156,7 @@ export const describeDone: DescribeDone = (done, ctx) => {
 };
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	await lookAhead(this);
 	const checked = await takeChecked(this, i);
 	try {
 		return await fileChecked.call(this, i, checked);
