@@ -286,8 +286,9 @@ async function fileChunk(
 
 /**
  * Every row with a key (Idempotency not Off) is looked for on its policy first (from the
- * account's listing where that is cheaper), as many policies at once as the key's budget allows (the items-in-flight rule of
- * per-item operations): one after another, 10,000 listings at 200 ms would take half an hour.
+ * account's listing where that is cheaper), as many policies at once as the key's budget allows
+ * (the items-in-flight rule of per-item operations): one after another, 10,000 listings at
+ * 200 ms would take half an hour.
  * Returns the rows still to file, in their order; the others are settled in `outcomes`.
  */
 async function lookFirst(

@@ -15,7 +15,7 @@ import { referenceForm } from './formRules';
 import { sameSentFiling } from './sameFiling';
 
 /**
- * Below this many policies a batch lists each one: asking the account's size costs a call that a
+ * Below this many policies a run lists each one: asking the account's size costs a call that a
  * few policies would not win back.
  */
 const ACCOUNT_READ_FROM_POLICIES = 10;
@@ -48,11 +48,11 @@ class PolicyBook {
 	/**
 	 * Before a run looks for its rows (Create Many's batches, Create's first row): where the
 	 * account's listing takes fewer calls than one listing per policy (a sheet of many policies on
-	 * a small account), it is read once and gives
-	 * each policy its transactions, the policy number matched in the form the comparison reads it
-	 * in (sameFiling's table: `ABC-001` is `abc-1`), so what the service shows otherwise is still
-	 * the policy's. Any doubt (the account lists nothing without a policy number, a listing that
-	 * did not end, a failed page) leaves every policy to its own listing.
+	 * a small account), it is read once and gives each policy its transactions, the policy number
+	 * matched in the form the comparison reads it in (sameFiling's table: `ABC-001` is `abc-1`),
+	 * so what the service shows otherwise is still the policy's. Any doubt (the account lists
+	 * nothing without a policy number, a listing that did not end, a failed page) leaves every
+	 * policy to its own listing.
 	 */
 	async readAccountFor(policies: string[], itemIndex: number): Promise<void> {
 		const wanted = [...new Set(policies)].filter((policy) => !this.listings.has(policy));
@@ -74,7 +74,9 @@ class PolicyBook {
 		const byPolicy = new Map<string, IDataObject[]>();
 		for (const invoice of invoices) {
 			const key = referenceForm(invoice.policy_number);
-			byPolicy.set(key, [...(byPolicy.get(key) ?? []), invoice]);
+			const listed = byPolicy.get(key);
+			if (listed) listed.push(invoice);
+			else byPolicy.set(key, [invoice]);
 		}
 		for (const policy of wanted) {
 			const listing = Promise.resolve((byPolicy.get(referenceForm(policy)) ?? []).slice());
