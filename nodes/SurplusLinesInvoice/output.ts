@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { FilingOutcome } from './filing/fileInvoice';
+import type { FilingOutcome } from '../filing/fileInvoice';
 
 import { withUtcTimes } from '../shared/dates';
 import { isErrorItem } from '../shared/errors';

@@ -12,8 +12,8 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { derivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
-import { canonicalInvoice } from '../../nodes/SurplusLinesInvoice/filing/canonical';
+import { derivedMark } from '../../nodes/filing/mark';
+import { canonicalInvoice } from '../../nodes/filing/canonical';
 import { runNode, shutdownEngine } from '../../test/harness/engine';
 import { keyByName, startSandbox } from '../../test/sandbox';
 

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { stateOfInvoice, WATCH_LIST_COLUMNS } from '../../nodes/SurplusLinesInvoice/watch/rowState';
+import { stateOfInvoice, WATCH_LIST_COLUMNS } from '../../nodes/watch/rowState';
 import { killAllChildren, n8nVersion, REPO_ROOT, RestSession, runCliOk, startServer, type RunningN8n } from '../../test/e2e/n8n';
 import { json, type Run } from '../../test/e2e/runData';
 import { runViaServer } from '../../test/e2e/serverRun';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { isDerivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
+import { isDerivedMark } from '../../nodes/filing/mark';
 import { keyByName } from '../sandbox';
 import type { Context, Scenario } from './context';
 import { items, type Run } from './runData';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { WATCH_LIST_COLUMNS } from '../../nodes/SurplusLinesInvoice/watch/rowState';
+import { WATCH_LIST_COLUMNS } from '../../nodes/watch/rowState';
 import { REPO_ROOT, sleep, type RestSession } from './n8n';
 import { json, type Run } from './runData';
 import { runViaServer } from './serverRun';

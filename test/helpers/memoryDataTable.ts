@@ -25,7 +25,7 @@ import type {
 	UpsertDataTableRowOptions,
 } from 'n8n-workflow';
 
-import { WATCH_LIST_COLUMNS } from '../../nodes/SurplusLinesInvoice/watch/rowState';
+import { WATCH_LIST_COLUMNS } from '../../nodes/watch/rowState';
 
 function matches(row: DataTableRowReturn, filter?: DataTableFilter): boolean {
 	if (!filter || filter.filters.length === 0) return true;

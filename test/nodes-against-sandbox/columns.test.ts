@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { isDerivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
+import { isDerivedMark } from '../../nodes/filing/mark';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { runNode } from '../harness/engine';

@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { derivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
+import { derivedMark } from '../../nodes/filing/mark';
 import { useFakeClock } from '../helpers/fakeClock';
 import { sandboxCalls } from '../helpers/sandboxCalls';
 import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';

@@ -14,7 +14,7 @@ import { sandboxCalls } from '../helpers/sandboxCalls';
 import { RERUN_CASES, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
 import { seedWhere } from '../sandbox/faults';
-import { derivedMark, isDerivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
+import { derivedMark, isDerivedMark } from '../../nodes/filing/mark';
 
 const sb = useSandboxSuite();
 let fake: ReturnType<typeof useFakeClock>;

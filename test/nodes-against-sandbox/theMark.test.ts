@@ -11,7 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { derivedMark } from '../../nodes/SurplusLinesInvoice/filing/mark';
+import { derivedMark } from '../../nodes/filing/mark';
 import { runNode } from '../harness/engine';
 import { useFakeClock } from '../helpers/fakeClock';
 import { sandboxCalls } from '../helpers/sandboxCalls';

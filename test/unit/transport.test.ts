@@ -2,8 +2,8 @@ import nock from 'nock';
 
 import { checkApiKey, checkBaseUrl } from '../../nodes/shared/credentials';
 import { redactKeys } from '../../nodes/shared/errors';
-import { canonicalJson } from '../../nodes/SurplusLinesInvoice/filing/canonical';
-import { deriveIdempotencyKey, idempotencyKeyProblem } from '../../nodes/SurplusLinesInvoice/filing/idempotency';
+import { canonicalJson } from '../../nodes/filing/canonical';
+import { deriveIdempotencyKey, idempotencyKeyProblem } from '../../nodes/filing/idempotency';
 import { runNode } from '../harness/engine';
 import { ProbeNode } from '../harness/probeNode';
 import type { useFakeClock } from '../helpers/fakeClock';

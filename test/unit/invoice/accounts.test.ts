@@ -7,7 +7,7 @@
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { derivedMark } from '../../../nodes/SurplusLinesInvoice/filing/mark';
+import { derivedMark } from '../../../nodes/filing/mark';
 
 import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
 

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { codesBody, computeTaxes, learnCodes, learnModel, probeBody, readRates, sameRates, taxDifference, type TaxModel } from '../../../nodes/SurplusLinesInvoice/taxes/rates';
+import { codesBody, computeTaxes, learnCodes, learnModel, probeBody, readRates, sameRates, taxDifference, type TaxModel } from '../../../nodes/taxes/rates';
 
 const line = (code: string, rate: number, amount: number, flat = false) => ({ name: code, code, rate, rate_type: flat ? 'flat' : 'percentage', amount, unrounded_amount: amount });
 

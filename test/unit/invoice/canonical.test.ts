@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { canonicalInvoice } from '../../../nodes/SurplusLinesInvoice/filing/canonical';
-import { deriveIdempotencyKey } from '../../../nodes/SurplusLinesInvoice/filing/idempotency';
+import { canonicalInvoice } from '../../../nodes/filing/canonical';
+import { deriveIdempotencyKey } from '../../../nodes/filing/idempotency';
 
 const base = {
 	policy_number: 'P-1',

@@ -7,8 +7,8 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { matchItemColumns, readColumnName } from '../../../nodes/SurplusLinesInvoice/body/columns';
-import { differingColumns } from '../../../nodes/SurplusLinesInvoice/filing/sameRun';
+import { matchItemColumns, readColumnName } from '../../../nodes/sheet/columns';
+import { differingColumns } from '../../../nodes/filing/sameRun';
 import { BASE_ROW, run, setupSuite } from './helpers';
 
 setupSuite();

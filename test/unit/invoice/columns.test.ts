@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { columnForName, columnKey } from '../../../nodes/SurplusLinesInvoice/body/columns';
+import { columnForName, columnKey } from '../../../nodes/sheet/columns';
 import { INVOICE_FEE_CODES } from '../../../nodes/shared/rules';
 import { loadOptions } from '../../harness/engine';
 import { asSent, API, BASE, KEYS, envelope, invoiceFor, listingReply, run, meReply, setupSuite } from './helpers';

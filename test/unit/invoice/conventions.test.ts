@@ -3,9 +3,9 @@
  * Automatically, transaction codes of stamping offices and the Lloyd's coverholder words, the
  * sign rules of returned premium, and headers that could mean two fields.
  */
-import { columnForName, matchItemColumns, readColumnName } from '../../../nodes/SurplusLinesInvoice/body/columns';
-import { readTransaction, readTypeCode } from '../../../nodes/SurplusLinesInvoice/body/transactionTypes';
-import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
+import { columnForName, matchItemColumns, readColumnName } from '../../../nodes/sheet/columns';
+import { readTransaction, readTypeCode } from '../../../nodes/sheet/transactionTypes';
+import { validateInvoice } from '../../../nodes/sheet/validation';
 
 const idsOf = (headers: Record<string, string | undefined>) =>
 	Object.fromEntries(Object.keys(headers).map((name) => [name, columnForName(name)?.id]));

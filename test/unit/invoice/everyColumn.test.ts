@@ -7,7 +7,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { matchItemColumns } from '../../../nodes/SurplusLinesInvoice/body/columns';
+import { matchItemColumns } from '../../../nodes/sheet/columns';
 import { BASE_ROW, run, setupSuite } from './helpers';
 
 setupSuite();

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { FIELDS } from '../../../nodes/SurplusLinesInvoice/filing/sameFiling';
+import { FIELDS } from '../../../nodes/filing/sameFiling';
 
 const TELLS = { always: 'yes', whenBothCarry: 'when both carry one', no: 'no' } as const;
 

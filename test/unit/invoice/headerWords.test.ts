@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
-import { HEADER_WORDS } from '../../../nodes/SurplusLinesInvoice/body/columnWords';
-import { matchItemColumns, readColumnName } from '../../../nodes/SurplusLinesInvoice/body/columns';
-import { readTransaction } from '../../../nodes/SurplusLinesInvoice/body/transactionTypes';
+import { HEADER_WORDS } from '../../../nodes/sheet/columnWords';
+import { matchItemColumns, readColumnName } from '../../../nodes/sheet/columns';
+import { readTransaction } from '../../../nodes/sheet/transactionTypes';
 import { readAmount, readStateCode } from '../../../nodes/shared/values';
 
 const DOC = join(__dirname, '../../../docs/reading-sheets.md');

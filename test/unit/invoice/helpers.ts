@@ -1,10 +1,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
-import { withMark } from '../../../nodes/SurplusLinesInvoice/filing/mark';
+import { withMark } from '../../../nodes/filing/mark';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { canonicalInvoice } from '../../../nodes/SurplusLinesInvoice/filing/canonical';
-import { deriveIdempotencyKey } from '../../../nodes/SurplusLinesInvoice/filing/idempotency';
+import { canonicalInvoice } from '../../../nodes/filing/canonical';
+import { deriveIdempotencyKey } from '../../../nodes/filing/idempotency';
 import { forgetRateLimits } from '../../../nodes/shared/rateLimit';
 import { runNode, shutdownEngine } from '../../harness/engine';
 import { useFakeClock } from '../../helpers/fakeClock';

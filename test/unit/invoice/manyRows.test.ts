@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { invoiceSchema, problemLines, validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
+import { invoiceSchema, problemLines, validateInvoice } from '../../../nodes/sheet/validation';
 import { API, KEYS, NEW_FEATURES, derivedKey, envelope, invoiceFor, listingReply, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();

@@ -6,7 +6,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { markForm } from '../../../nodes/SurplusLinesInvoice/filing/mark';
+import { markForm } from '../../../nodes/filing/mark';
 import { runNode } from '../../harness/engine';
 import { asSent, API, KEYS, NEW_FEATURES, derivedKey, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
 

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { compareWithStored, sameSentFiling } from '../../../nodes/SurplusLinesInvoice/filing/sameFiling';
+import { compareWithStored, sameSentFiling } from '../../../nodes/filing/sameFiling';
 
 const body: IDataObject = {
 	policy_number: 'GL-1',

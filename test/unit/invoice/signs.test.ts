@@ -8,8 +8,8 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
-import { deriveIdempotencyKey } from '../../../nodes/SurplusLinesInvoice/filing/idempotency';
+import { validateInvoice } from '../../../nodes/sheet/validation';
+import { deriveIdempotencyKey } from '../../../nodes/filing/idempotency';
 import { API, envelope, invoiceFor, jsonParams, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();

@@ -11,7 +11,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
-import { lookSchedule, settleDelayMs } from '../../../nodes/SurplusLinesInvoice/filing/fileInvoice';
+import { lookSchedule, settleDelayMs } from '../../../nodes/filing/fileInvoice';
 import { runNode } from '../../harness/engine';
 import { scriptedServer, type Step } from '../../helpers/scriptedServer';
 import { GATEWAY_TIMEOUT, KEYS, envelope, invoiceFor, jsonParams, row, setupSuite } from './helpers';

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { validateInvoice } from '../../../nodes/SurplusLinesInvoice/body/validation';
+import { validateInvoice } from '../../../nodes/sheet/validation';
 import { asSent, API, KEYS, envelope, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from './helpers';
 
 setupSuite();

@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { invoiceWarnings } from '../../../nodes/SurplusLinesInvoice/body/warnings';
+import { invoiceWarnings } from '../../../nodes/sheet/warnings';
 import { asSent, API, envelope, invoiceFor, jsonParams, listingReply, row, run, setupSuite } from '../invoice/helpers';
 
 setupSuite();

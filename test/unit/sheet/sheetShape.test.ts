@@ -1,8 +1,8 @@
 /**
  * The sheet reader without n8n (issue 45): a report's rows read as one sheet, from the rows alone.
  */
-import { readSheetShape, type RowShape } from '../../../nodes/SurplusLinesInvoice/body/sheetShape';
-import { readSheetRow } from '../../../nodes/SurplusLinesInvoice/body/sheetRow';
+import { readSheetShape, type RowShape } from '../../../nodes/sheet/sheetShape';
+import { readSheetRow } from '../../../nodes/sheet/sheetRow';
 import { REPORT_HEADER_LINE, extractCsv, reportCsv, reportCsvLayoutB } from '../../helpers/reportSheet';
 
 const kinds = (rows: RowShape[]) =>

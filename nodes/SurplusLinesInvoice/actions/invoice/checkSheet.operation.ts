@@ -9,12 +9,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readErrorInfo } from '../../../shared/errors';
 import { PATHS } from '../../../shared/service';
 import { refusedRowsMessage, sheetRow } from '../../../shared/sheetRows';
-import { readInvoiceInput, readRawBody, type InvoiceInput } from '../../body/input';
-import { chargesOf, notATransaction } from '../../body/sheetRead';
-import { takeColumnNotes, takeInvoiceWarnings } from '../../body/warnings';
-import { canonicalInvoice } from '../../filing/canonical';
-import { idempotencyKeyFor } from '../../filing/idempotency';
-import { refuseSameKeyOtherRow } from '../../filing/sameRun';
+import { readInvoiceInput, readRawBody, type InvoiceInput } from '../../../sheet/input';
+import { chargesOf, notATransaction } from '../../../sheet/sheetRead';
+import { takeColumnNotes, takeInvoiceWarnings } from '../../../sheet/warnings';
+import { canonicalInvoice } from '../../../filing/canonical';
+import { idempotencyKeyFor } from '../../../filing/idempotency';
+import { refuseSameKeyOtherRow } from '../../../filing/sameRun';
 import { bodyProperties } from './body.description';
 
 /** What this operation leaves out, said on the panel and on every item. */

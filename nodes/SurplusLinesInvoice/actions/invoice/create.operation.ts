@@ -10,39 +10,39 @@ import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { PATHS } from '../../../shared/service';
 import { rowLabel } from '../../../shared/sheetRows';
 import type { DescribeDone } from '../../../shared/stopped';
-import { adaptToAccount, noteAdaptations } from '../../account/adapt';
-import { unknownLobOption } from '../../account/options';
+import { adaptToAccount, noteAdaptations } from '../../../account/adapt';
+import { unknownLobOption } from '../../../account/options';
 import {
 	noteConversions,
 	readInvoiceInput,
 	refusalInSheetWords,
 	type InvoiceInput,
-} from '../../body/input';
-import { canonicalInvoice } from '../../filing/canonical';
-import { fileInvoice, showReplayed } from '../../filing/fileInvoice';
+} from '../../../sheet/input';
+import { canonicalInvoice } from '../../../filing/canonical';
+import { fileInvoice, showReplayed } from '../../../filing/fileInvoice';
 import {
 	idempotencyKeyFor,
 	readIdempotencyChoice,
 	type IdempotencyChoice,
-} from '../../filing/idempotency';
-import { withMark } from '../../filing/mark';
-import { policyBook } from '../../filing/policyBook';
-import { filingOptionProperties, readFilingSettings } from '../../filing/options';
-import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
+} from '../../../filing/idempotency';
+import { withMark } from '../../../filing/mark';
+import { policyBook } from '../../../filing/policyBook';
+import { filingOptionProperties, readFilingSettings } from '../../../filing/options';
+import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../../filing/sameRun';
 import { invoiceJson, invoiceView } from '../../output';
-import { billTaxesFromPreview, previewInvoice } from '../../taxes/preview';
+import { billTaxesFromPreview, previewInvoice } from '../../../taxes/preview';
 import {
 	applyTaxCheck,
 	hasSheetTaxes,
 	readTaxCheckSettings,
 	taxCheckOptions,
-} from '../../taxes/sheetCheck';
+} from '../../../taxes/sheetCheck';
 import {
 	billTaxesSwitch,
 	filedTaxWarning,
 	markTaxWarning,
 	wantsTaxesFromPreview,
-} from '../../taxes/taxLines';
+} from '../../../taxes/taxLines';
 import {
 	bodyProperties,
 	idempotencyOptions,

@@ -11,34 +11,34 @@ import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { itemParameter } from '../../../shared/params';
 import { rowsLabel, withRowPrefix, type RefusedNote } from '../../../shared/sheetRows';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
-import { fileInBatches, fileOneByOne } from '../../filing/batch';
-import type { Entry, Outcome } from '../../filing/entry';
-import { adaptToAccount, noteAdaptations, type Adaptation } from '../../account/adapt';
-import { unknownLobOption } from '../../account/options';
+import { fileInBatches, fileOneByOne } from '../../../filing/batch';
+import type { Entry, Outcome } from '../../../filing/entry';
+import { adaptToAccount, noteAdaptations, type Adaptation } from '../../../account/adapt';
+import { unknownLobOption } from '../../../account/options';
 import {
 	noteConversions,
 	readInvoiceInput,
 	refusalInSheetWords,
 	type InvoiceInput,
-} from '../../body/input';
-import { notATransaction } from '../../body/sheetRead';
-import { canonicalInvoice } from '../../filing/canonical';
-import { mayHaveFiled, showReplayed } from '../../filing/fileInvoice';
-import { withMark } from '../../filing/mark';
-import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../filing/sameRun';
+} from '../../../sheet/input';
+import { notATransaction } from '../../../sheet/sheetRead';
+import { canonicalInvoice } from '../../../filing/canonical';
+import { mayHaveFiled, showReplayed } from '../../../filing/fileInvoice';
+import { withMark } from '../../../filing/mark';
+import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../../filing/sameRun';
 import {
 	idempotencyKeyFor,
 	readIdempotencyChoice,
 	type IdempotencyChoice,
-} from '../../filing/idempotency';
+} from '../../../filing/idempotency';
 import {
 	filingOptionProperties,
 	readFilingSettings,
 	type FilingSettings,
-} from '../../filing/options';
+} from '../../../filing/options';
 import { invoiceJson, invoiceView } from '../../output';
-import { filedTaxWarning, markTaxWarning } from '../../taxes/taxLines';
-import { billTaxes, createManyTaxOptions, taxesForEntries, type EntryTaxes } from '../../taxes/createManyTaxes';
+import { filedTaxWarning, markTaxWarning } from '../../../taxes/taxLines';
+import { billTaxes, createManyTaxOptions, taxesForEntries, type EntryTaxes } from '../../../taxes/createManyTaxes';
 import {
 	bodyProperties,
 	idempotencyOptions,

@@ -8,12 +8,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forAssistant } from '../../../SurplusLinesCalculator/output';
 import { isToolUse } from '../../../shared/toolUse';
-import { adaptToAccount, noteAdaptations } from '../../account/adapt';
-import { unknownLobOption } from '../../account/options';
-import { noteConversions, readInvoiceInput } from '../../body/input';
-import { previewInvoice } from '../../taxes/preview';
-import { applyTaxCheck, readTaxCheckSettings, taxCheckOptions } from '../../taxes/sheetCheck';
-import { markTaxWarning, previewTaxWarning } from '../../taxes/taxLines';
+import { adaptToAccount, noteAdaptations } from '../../../account/adapt';
+import { unknownLobOption } from '../../../account/options';
+import { noteConversions, readInvoiceInput } from '../../../sheet/input';
+import { previewInvoice } from '../../../taxes/preview';
+import { applyTaxCheck, readTaxCheckSettings, taxCheckOptions } from '../../../taxes/sheetCheck';
+import { markTaxWarning, previewTaxWarning } from '../../../taxes/taxLines';
 import { bodyProperties } from './body.description';
 
 const properties: INodeProperties[] = [

@@ -8,12 +8,12 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { dateOnly } from '../../../shared/dates';
 import { sheetRow } from '../../../shared/sheetRows';
-import { derivedMark } from '../../filing/mark';
-import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../reconcile/answers';
-import { inPeriod, readListing, type ListingSettings, type Period } from '../../reconcile/listing';
-import { reconcileSummary } from '../../reconcile/summary';
+import { derivedMark } from '../../../filing/mark';
+import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
+import { inPeriod, readListing, type ListingSettings, type Period } from '../../../reconcile/listing';
+import { reconcileSummary } from '../../../reconcile/summary';
 import { bodyProperties } from './body.description';
-import { notATransaction } from '../../body/sheetRead';
+import { notATransaction } from '../../../sheet/sheetRead';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [

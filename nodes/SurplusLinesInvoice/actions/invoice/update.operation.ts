@@ -6,11 +6,11 @@ import { invoiceIdProperty } from '../../../shared/descriptions';
 import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
-import { adaptToAccount, noteAdaptations } from '../../account/adapt';
-import { accountOptionsProperty } from '../../account/options';
-import { noteConversions, readInvoiceInput } from '../../body/input';
+import { adaptToAccount, noteAdaptations } from '../../../account/adapt';
+import { accountOptionsProperty } from '../../../account/options';
+import { noteConversions, readInvoiceInput } from '../../../sheet/input';
 import { explainConflict } from '../../hints';
-import { noteKeptInvoice } from '../../filing/fileInvoice';
+import { noteKeptInvoice } from '../../../filing/fileInvoice';
 import { invoiceJson, invoiceView } from '../../output';
 import { bodyProperties, simplifyProperties } from './body.description';
 

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { lookAtRows, type LookSettings } from '../../watch/look';
-import { readWatchRow, type WatchRow } from '../../watch/rowState';
+import { lookAtRows, type LookSettings } from '../../../watch/look';
+import { readWatchRow, type WatchRow } from '../../../watch/rowState';
 
 const properties: INodeProperties[] = [
 	{

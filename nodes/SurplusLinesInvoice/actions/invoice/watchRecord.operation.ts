@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { stateOfInvoice } from '../../watch/rowState';
+import { stateOfInvoice } from '../../../watch/rowState';
 
 const properties: INodeProperties[] = [
 	{

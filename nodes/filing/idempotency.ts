@@ -1,0 +1,66 @@
+import { createHash } from 'crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { canonicalJson, oneFeeCodePerColumn } from './canonical';
+import { inputError } from '../shared/errors';
+import { itemParameter, nodeVersion } from '../shared/params';
+
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/**
+ * Deterministic key from the path and the canonical body only: the service scopes keys to the
+ * account, so every key of one account (a t2 and a t3, a key replaced in the credential) derives
+ * the same key for the same invoice, and a re-run under any of them is replayed. The text hashed
+ * starts with a version tag: should a later release derive keys another way, its tag differs, and
+ * the change has a name to start from (rows filed under the old tag are not replayed by the new).
+ */
+export function deriveIdempotencyKey(path: string, body: unknown): string {
+	const digest = createHash('sha256')
+		.update(`${KEY_DERIVATION}\n${path}\n${canonicalJson(oneFeeCodePerColumn(body))}`)
+		.digest('hex');
+	return `n8n-sl-${digest}`;
+}
+
+/** The first release's derivation (the name it was developed under; a new name changes every key). */
+const KEY_DERIVATION = 'account-v2';
+
+/** The description's rule for a caller's own key; returns the problem, or undefined when fine. */
+export function idempotencyKeyProblem(key: string): string | undefined {
+	if (key.length === 0) return 'Idempotency Key: must not be empty';
+	if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+		return `Idempotency Key: at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters (got ${key.length})`;
+	}
+	if (/\s/.test(key)) return 'Idempotency Key: must not contain spaces';
+	return undefined;
+}
+
+export type IdempotencyChoice =
+	| { mode: 'derived' }
+	| { mode: 'own'; key: string }
+	| { mode: 'off' };
+
+/** The row's key: none, the user's own, or derived from the path and the canonical body. */
+export function idempotencyKeyFor(
+	choice: IdempotencyChoice,
+	path: string,
+	body: unknown,
+): string | undefined {
+	if (choice.mode === 'off') return undefined;
+	if (choice.mode === 'own') return choice.key;
+	return deriveIdempotencyKey(path, body);
+}
+
+/**
+ * The Idempotency setting of item `i`: on the main panel in version 1, in Options from version 2
+ * (same names, same meaning). An own key is checked locally (255 characters, no spaces).
+ */
+export function readIdempotencyChoice(ctx: IExecuteFunctions, i: number): IdempotencyChoice {
+	const at = nodeVersion(ctx) >= 2 ? 'options.' : '';
+	const mode = itemParameter<string>(ctx, `${at}idempotency`, i, 'derived');
+	if (mode === 'off') return { mode: 'off' };
+	if (mode !== 'own') return { mode: 'derived' };
+	const key = String(ctx.getNodeParameter(`${at}idempotencyKey`, i, '') ?? '');
+	const problem = idempotencyKeyProblem(key);
+	if (problem) throw inputError(ctx, [problem], { itemIndex: i });
+	return { mode: 'own', key };
+}

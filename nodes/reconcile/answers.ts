@@ -1,0 +1,220 @@
+/**
+ * Reconcile Sheet's answers: each row of the sheet against the invoices listed for it, and the
+ * listed invoices no row accounts for. A row is recognised first by the mark the package writes
+ * on each filing (filing/mark.ts: an exact match, then its fields compared to say whether it is
+ * as the sheet says); the rest by the one rule of filing (filing/sameFiling.ts through
+ * findSameTransaction), so what this calls "filed as the sheet says" a re-run of Create calls
+ * "already filed", and what this calls "not filed" Create files.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { filingOf } from '../shared/invoiceState';
+import { findSameTransaction } from '../filing/fileInvoice';
+import { referenceForm } from '../filing/formRules';
+import { sameMark } from '../filing/mark';
+import { compareMarkedWithStored, compareWithStored, sameSentFiling, type Comparison } from '../filing/sameFiling';
+
+export const ANSWERS = {
+	filed: 'filed as the sheet says',
+	differently: 'filed differently',
+	notFiled: 'not filed',
+	cannotTell: 'cannot tell',
+	refused: 'refused',
+	/** A report's blank, total or repeated-header row, or a charge row gathered into another row's filing. */
+	notATransaction: 'not a transaction',
+	notRead: 'not read yet',
+	notOnSheet: 'on the service, not on the sheet',
+} as const;
+export type Answer = (typeof ANSWERS)[keyof typeof ANSWERS];
+
+/** One row as the sheet reader read it. */
+export interface SheetRow {
+	index: number;
+	/** The sheet's own row number. */
+	row: number;
+	policy?: string;
+	/** Check Sheet's reasons for a refused row. */
+	reasons?: string[];
+	/** How the sheet reader read a row that is no transaction of its own (body/sheetRead.ts). */
+	asRead?: IDataObject;
+	/** The canonical create body (as Create compares it) and the row's mark. */
+	body?: IDataObject;
+	mark?: string;
+	/** Body field path → sheet column (Map Columns). */
+	sources?: Record<string, string>;
+}
+
+export interface RowAnswer {
+	index: number;
+	json: IDataObject;
+}
+
+/** The policy key rows and listings are grouped by (the rule's form of a reference). */
+export const policyKey = (value: unknown): string => referenceForm(value);
+
+/** The body path(s) each compared field comes from, to name it by the sheet's column. */
+const FIELD_PATHS: Record<string, string[]> = {
+	state: ['state_code'],
+	type: ['type_code'],
+	lob: ['lob_id', 'lob_name'],
+	tax_lines: ['fees'],
+	coverages_and_insurers_as_sent: ['coverages', 'insurers'],
+};
+
+/** The sheet's own words for a compared field: the columns it was read from, else its name. */
+export function columnWords(field: string, sources: Record<string, string> = {}): string {
+	const paths = FIELD_PATHS[field] ?? [field];
+	const columns = new Set<string>();
+	for (const [path, column] of Object.entries(sources))
+		if (paths.some((p) => path === p || path.startsWith(`${p}[`) || path.startsWith(`${p}.`)))
+			columns.add(column);
+	return columns.size ? [...columns].join(', ') : field;
+}
+
+/** What the state did with the filing, where the account shows it. */
+export function invoiceFacts(invoice: IDataObject): IDataObject {
+	const filing = filingOf(invoice);
+	return {
+		invoice_id: invoice.id ?? null,
+		invoice_number: invoice.invoice_number ?? null,
+		status: invoice.status ?? null,
+		filing_state: filing?.state_status ?? null,
+		confirmation_number: filing?.confirmation_number ?? null,
+		filing_message: filing?.message ?? null,
+	};
+}
+
+function differencesOf(comparison: Comparison, sources?: Record<string, string>): IDataObject[] {
+	return comparison.differences.map((d) => ({
+		column: columnWords(d.field, sources),
+		field: d.field,
+		sheet: d.row,
+		service: d.stored,
+	}));
+}
+
+const differencesText = (differences: IDataObject[]) =>
+	differences.map((d) => `${String(d.column)} (${String(d.sheet)} on the sheet, ${String(d.service)} on the service)`).join('; ');
+
+export interface Reconciled {
+	rows: RowAnswer[];
+	/** Listed invoices no row accounts for. */
+	notOnSheet: IDataObject[];
+}
+
+/**
+ * Every row's answer. `listed`: the invoices read, by policy key (a policy absent was not read
+ * this run: its rows are "not read yet"). `extra`: invoices listed outside the sheet's policies
+ * (a period), which no row can account for.
+ */
+export function reconcileRows(
+	rows: SheetRow[],
+	listed: Map<string, IDataObject[]>,
+	extra: IDataObject[] = [],
+): Reconciled {
+	const answers = new Map<number, IDataObject>();
+	/** Stored invoice id → the body of the row it is taken to be. */
+	const claims = new Map<string, IDataObject>();
+	const named = new Set<string>();
+	const base = (row: SheetRow): IDataObject => ({ row: row.row, policy_number: row.policy ?? null });
+
+	for (const row of rows) {
+		if (row.asRead) answers.set(row.index, { ...base(row), answer: ANSWERS.notATransaction, ...row.asRead });
+		else if (row.reasons) answers.set(row.index, { ...base(row), answer: ANSWERS.refused, reasons: row.reasons });
+		else if (!listed.has(policyKey(row.policy)))
+			answers.set(row.index, {
+				...base(row),
+				answer: ANSWERS.notRead,
+				note: 'The hour’s budget ran out before this row’s policy was read: the next run reads it first.',
+			});
+	}
+	const open = rows.filter((row) => !answers.has(row.index));
+	const invoicesOf = (row: SheetRow) => listed.get(policyKey(row.policy)) ?? [];
+	const byMark = (row: SheetRow) =>
+		invoicesOf(row)
+			.filter((invoice) => sameMark(row.mark, invoice.invoice_number) && !claims.has(String(invoice.id)))
+			.sort((a, b) => Number(a.id) - Number(b.id));
+
+	// The mark first: an invoice carrying it that is as the sheet says, then any invoice carrying it.
+	for (const exact of [true, false]) {
+		for (const row of open) {
+			if (answers.has(row.index)) continue;
+			const body = { ...row.body!, invoice_number: row.mark };
+			for (const invoice of byMark(row)) {
+				const comparison = compareMarkedWithStored(invoice, body);
+				if (exact && !comparison.same) continue;
+				claims.set(String(invoice.id), row.body!);
+				const differences = differencesOf(comparison, row.sources);
+				answers.set(row.index, {
+					...base(row),
+					answer: comparison.same ? ANSWERS.filed : ANSWERS.differently,
+					recognised_by: 'mark',
+					...invoiceFacts(invoice),
+					...(comparison.same ? {} : { differences, note: `Invoice ${String(invoice.id)} carries this row’s mark but differs: ${differencesText(differences)}.` }),
+				});
+				break;
+			}
+		}
+	}
+
+	// The rest by the rule of filing, in row order, each stored invoice taken by one row (rows
+	// that send the same filing share it, as Create's re-run does).
+	for (const row of open) {
+		if (answers.has(row.index)) continue;
+		const body = row.body!;
+		const usable = (invoice: IDataObject) => {
+			const by = claims.get(String(invoice.id));
+			return !by || by === body || sameSentFiling(by, body);
+		};
+		const invoices = invoicesOf(row);
+		const found = findSameTransaction(invoices, body, [], usable);
+		if (found?.comparison.same) {
+			claims.set(String(found.invoice.id), body);
+			answers.set(row.index, {
+				...base(row),
+				answer: ANSWERS.filed,
+				recognised_by: 'forms',
+				...invoiceFacts(found.invoice),
+			});
+			continue;
+		}
+		if (found) {
+			const candidates = invoices
+				.filter(usable)
+				.map((invoice) => ({ invoice, comparison: compareWithStored(invoice, body) }))
+				.filter(({ comparison }) => comparison.answer === 'cannotTell')
+				.map(({ invoice, comparison }) => {
+					named.add(String(invoice.id));
+					return { ...invoiceFacts(invoice), differences: differencesOf(comparison, row.sources) } as IDataObject & { differences: IDataObject[] };
+				});
+			answers.set(row.index, {
+				...base(row),
+				answer: ANSWERS.cannotTell,
+				candidates,
+				note: `Invoices ${candidates.map((c) => String(c.invoice_id)).join(', ')} agree with this row in all that tells transactions apart but differ in: ${candidates.map((c) => differencesText(c.differences)).join(' | ')}. Create would refuse this row (Options → Look-Alike on the Policy decides).`,
+			});
+			continue;
+		}
+		answers.set(row.index, {
+			...base(row),
+			answer: ANSWERS.notFiled,
+			note: `No invoice of policy ${row.policy ?? ''} carries this row’s mark or is this filing: Create would file it.`,
+		});
+	}
+
+	const accounted = (invoice: IDataObject) => claims.has(String(invoice.id)) || named.has(String(invoice.id));
+	const seen = new Set<string>();
+	const notOnSheet = [...listed.values(), extra]
+		.flat()
+		.filter((invoice) => {
+			const id = String(invoice.id);
+			if (seen.has(id) || accounted(invoice)) return false;
+			seen.add(id);
+			return true;
+		})
+		.sort((a, b) => Number(a.id) - Number(b.id));
+	return {
+		rows: rows.map((row) => ({ index: row.index, json: answers.get(row.index)! })),
+		notOnSheet,
+	};
+}

@@ -1,0 +1,112 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { inputError, serviceError } from '../shared/errors';
+import { PATHS, feeTypeName } from '../shared/service';
+import { FEE_ALIAS_PAIRS } from '../shared/rules';
+import { apiRequest, type ApiReply } from '../shared/transport';
+import { validateInvoice } from '../sheet/validation';
+import { addInvoiceWarnings } from '../sheet/warnings';
+
+/** POST /invoices/preview: stores nothing, so it is safe to resend. */
+export async function previewInvoice(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<ApiReply<IDataObject>> {
+	return (await apiRequest.call(ctx, {
+		method: 'POST',
+		path: PATHS.invoicePreview,
+		body,
+		readOnly: true,
+		itemIndex,
+	})) as ApiReply<IDataObject>;
+}
+
+// Create accepts a state without direct e-filing (the filing is prepared for the state's own
+// process), so this preview message is a note, not a reason to stop.
+const NOT_BLOCKING = /^State \w+ is not supported for filing$/;
+
+const twinOf = (code: string) =>
+	FEE_ALIAS_PAIRS.flatMap(([a, b]) => (a === code ? [b] : b === code ? [a] : []))[0];
+
+/**
+ * Adds the preview's tax lines to fees[]: codes already sent (or their alias twin) are kept as
+ * sent, a 0 included. The kept 0s the preview computes otherwise are returned, to be said.
+ */
+function mergeTaxLines(
+	body: IDataObject,
+	lineItems: IDataObject[],
+): { body: IDataObject; keptZeros: string[] } {
+	const fees = Array.isArray(body.fees) ? [...(body.fees as IDataObject[])] : [];
+	const present = new Set(fees.map((f) => String(f.type)));
+	const keptZeros: string[] = [];
+	for (const line of lineItems) {
+		const code = String(line.code ?? '');
+		const sent = fees.findIndex((f) => f.type === code || f.type === twinOf(code));
+		if (sent >= 0 && fees[sent].amount === 0 && Number(line.amount ?? 0) !== 0) {
+			keptZeros.push(
+				`${feeTypeName(String(fees[sent].type))} (${String(fees[sent].type)}): the row gives 0 and 0 is filed; the preview computed ${Number(line.amount).toFixed(2)} for ${String(body.state_code)}. Bill Taxes From Preview keeps a tax the row gives: leave the cell empty (or the line out) to bill the computed amount`,
+			);
+		}
+		if (!code || present.has(code) || present.has(twinOf(code) ?? '')) continue;
+		fees.push({ type: code, amount: line.amount as number });
+		present.add(code);
+	}
+	return { body: { ...body, fees }, keptZeros };
+}
+
+/**
+ * Preview first, then the body to create with the computed tax lines in fees[]. Throws (nothing
+ * created) when the preview reports validation errors.
+ */
+export async function billTaxesFromPreview(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<{ body: IDataObject; notes: string[]; preview: IDataObject }> {
+	return billTaxLines(ctx, body, await previewInvoice(ctx, body, itemIndex), itemIndex);
+}
+
+/**
+ * The body to create with the tax lines of a preview's reply (Create's own preview, or the lines
+ * Create Many computed for the row, shaped as one) in fees[]. Throws (nothing created) when the
+ * preview reports validation errors.
+ */
+export function billTaxLines(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	reply: Pick<ApiReply<IDataObject>, 'data' | 'requestId'>,
+	itemIndex: number,
+): { body: IDataObject; notes: string[]; preview: IDataObject } {
+	const preview = reply.data;
+	const validation = (preview.validation ?? {}) as IDataObject;
+	const messages = Array.isArray(validation.errors) ? validation.errors.map(String) : [];
+	const blocking = messages.filter((m) => !NOT_BLOCKING.test(m));
+	if (blocking.length) {
+		throw serviceError(
+			ctx,
+			{
+				code: 'PREVIEW_INVALID',
+				message: 'the preview reported problems, so nothing was created',
+				fields: blocking,
+				requestId: reply.requestId,
+			},
+			{
+				itemIndex,
+				hint: 'Fix the item and run again (Bill Taxes From Preview creates only after a clean preview).',
+			},
+		);
+	}
+	const tax = (preview.tax_calculation ?? {}) as IDataObject;
+	const lineItems = Array.isArray(tax.line_items) ? (tax.line_items as IDataObject[]) : [];
+	const { body: billed, keptZeros } = mergeTaxLines(body, lineItems);
+	const merged = validateInvoice(billed);
+	if (!merged.ok) {
+		throw inputError(ctx, merged.problems, {
+			itemIndex,
+			summary: `With the preview's tax lines the invoice breaks a rule, nothing was created: ${merged.problems[0]}`,
+		});
+	}
+	addInvoiceWarnings(ctx, itemIndex, keptZeros);
+	return { body: merged.body, notes: messages.filter((m) => NOT_BLOCKING.test(m)), preview };
+}
