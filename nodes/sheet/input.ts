@@ -233,6 +233,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 		return readSheetRow(shapedItems(ctx) ?? ctx.getInputData(), i, {
 			leftOut: columnsLeftOut(ctx, i),
 			chargeColumns: chargeColumnsOf(ctx),
+			unprovenDates: nodeVersion(ctx) >= 4 ? 'refuse' : 'monthFirst',
 		});
 	}
 	const names = Object.fromEntries(

@@ -7,6 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { readDateColumns } from './dateColumns';
+import type { UnprovenDates } from './dateConvention';
+import { noteValueContext, readValueContext } from './valueContext';
 import type { ColumnNotes } from './warnings';
 
 export interface SheetRowSettings {
@@ -14,6 +16,8 @@ export interface SheetRowSettings {
 	leftOut: ReadonlySet<string>;
 	/** Columns whose values name charges, in a sheet whose charge rows were not gathered. */
 	chargeColumns: ReadonlySet<string>;
+	/** A date that reads both ways where no column proves the sheet's order (node version 4 refuses). */
+	unprovenDates?: UnprovenDates;
 }
 
 export interface SheetRow {
@@ -35,8 +39,11 @@ export function readSheetRow(
 	index: number,
 	settings: SheetRowSettings,
 ): SheetRow {
-	const dated = readDateColumns(items, index);
-	const matched = matchItemColumns(dated.item, settings.leftOut, settings.chargeColumns);
+	const dated = readDateColumns(items, index, settings.unprovenDates);
+	// The row's currency and country columns say what its amounts and its state are.
+	const context = readValueContext(dated.item);
+	const matched = matchItemColumns(context.item, settings.leftOut, settings.chargeColumns);
+	noteValueContext(matched, context);
 	// A day-first column's rule names the field its column filled.
 	for (const rule of dated.rules) {
 		rule.field =
