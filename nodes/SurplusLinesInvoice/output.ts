@@ -197,12 +197,12 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 	}
 	if (differ.filed + differ.refused > 0) {
 		const how = [
-			differ.filed ? `${differ.filed} filed with the sheet's figure (see _taxCheck)` : '',
-			differ.refused ? `${differ.refused} refused over it` : '',
+			differ.filed ? `${differ.filed} filed at the sheet's figures, each listed in _taxCheck` : '',
+			differ.refused ? `${differ.refused} refused (TAX_CHECK_FAILED)` : '',
 		]
 			.filter(Boolean)
-			.join(', ');
-		parts.push(`${rowsWord(differ.filed + differ.refused)} whose sheet taxes differ from the computation (${how})`);
+			.join(' and ');
+		parts.push(`${rowsWord(differ.filed + differ.refused)} whose sheet taxes differ from the computation: ${how}`);
 	}
 	const twice = counts.sentAgain > 0 ? '' : '; nothing was filed twice';
 	return `Of ${rowsWord(counts.rows)}: ${parts.join(', ')}${twice}.`;
