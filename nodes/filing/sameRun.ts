@@ -12,6 +12,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readErrorInfo, localError } from '../shared/errors';
+import { sheetRow } from '../shared/sheetRows';
 import { isBlankValue } from '../shared/values';
 import { canonicalJson } from './canonical';
 import type { Entry, Outcome } from './entry';
@@ -67,16 +68,16 @@ export function refuseSameKeyOtherRow(
 	if (!differ.length) return;
 	const listed = differ
 		.map(
-			(name) => `"${name}" (${shown(earlier[name])} in row ${first + 1}, ${shown(row[name])} here)`,
+			(name) => `"${name}" (${shown(earlier[name])} in row ${sheetRow(ctx, first)}, ${shown(row[name])} here)`,
 		)
 		.join(', ');
 	throw localError(
 		ctx,
 		'SAME_INVOICE_AS_EARLIER_ROW',
-		`Row ${index + 1} would file the same invoice as row ${first + 1} of this run, but its columns differ: ${listed}`,
+		`Row ${sheetRow(ctx, index)} would file the same invoice as row ${sheetRow(ctx, first)} of this run, but its columns differ: ${listed}`,
 		{
 			itemIndex: index,
-			description: `Nothing was filed for this row. Both rows give the same invoice body, so they derive one Idempotency-Key and the service would return row ${first + 1}'s invoice for this one (replayed): the difference would be lost. If they are two transactions, keep them apart in a field the invoice is filed with (an Invoice Number column, or an Endorsement # / Transaction ID column, which is sent as the invoice number when no Invoice Number column is given); if it is the same transaction written twice, make the rows alike or remove one.`,
+			description: `Nothing was filed for this row. Both rows give the same invoice body, so they derive one Idempotency-Key and the service would return row ${sheetRow(ctx, first)}'s invoice for this one (replayed): the difference would be lost. If they are two transactions, keep them apart in a field the invoice is filed with (an Invoice Number column, or an Endorsement # / Transaction ID column, which is sent as the invoice number when no Invoice Number column is given); if it is the same transaction written twice, make the rows alike or remove one.`,
 		},
 	);
 }
@@ -127,7 +128,7 @@ export function settleRepeats(
 	outcomes: Map<number, Outcome>,
 ): void {
 	for (const [index, first] of repeats) {
-		const row = first + 1;
+		const row = sheetRow(ctx, first);
 		const settled = outcomes.get(first);
 		if (settled && 'filed' in settled) {
 			outcomes.set(index, {
@@ -182,12 +183,12 @@ export function refuseSecondOfTerm(
 		if (!second) continue;
 		const differs = second.differences
 			.filter((d) => d.field !== 'type')
-			.map((d) => `${d.field} (${d.row} here, ${d.stored} in row ${earlierIndex + 1})`)
+			.map((d) => `${d.field} (${d.row} here, ${d.stored} in row ${sheetRow(ctx, earlierIndex)})`)
 			.join(', ');
 		throw localError(
 			ctx,
 			'SECOND_OF_TERM_IN_RUN',
-			`Row ${index + 1} would be a second ${String(body.type_code ?? 'NEW')} of policy ${String(body.policy_number)} for the same term as row ${earlierIndex + 1} of this run (one per policy term), differing in ${differs}`,
+			`Row ${sheetRow(ctx, index)} would be a second ${String(body.type_code ?? 'NEW')} of policy ${String(body.policy_number)} for the same term as row ${sheetRow(ctx, earlierIndex)} of this run (one per policy term), differing in ${differs}`,
 			{
 				itemIndex: index,
 				description: `Nothing was filed for this row. A policy term has one New (or Renewal): if both rows are right (for example one per insurer group the service does not show), set Options → Look-Alike on the Policy to File Anyway; if one is a correction of the other, keep the right one and remove the other.`,

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { readDateColumns } from './dateColumns';
+import { sheetHeaderFor } from './sheetHeaders';
 import type { UnprovenDates } from './dateConvention';
 import { noteValueContext, readValueContext } from './valueContext';
 import type { ColumnNotes } from './warnings';
@@ -33,6 +34,10 @@ export interface SheetRow {
 	columns: ColumnNotes;
 }
 
+/** The names a missing field's message gives: the sheet's own header first, where a row has it. */
+const withSheetHeader = (usual: string[], own: string | undefined) =>
+	own ? [own, ...usual.filter((n) => n !== own)] : usual;
+
 /** Row `index` of the run's rows, read by its column names into a body before the local checks. */
 export function readSheetRow(
 	items: Array<{ json: IDataObject }>,
@@ -57,7 +62,7 @@ export function readSheetRow(
 	const names: Record<string, string[]> = {};
 	for (const [id, usual] of Object.entries(requiredColumnNames())) {
 		if (matched.names[id]) sources[id] ??= matched.names[id];
-		else names[id] = usual;
+		else names[id] = withSheetHeader(usual, sheetHeaderFor(items, id));
 	}
 	const columns = { ignored: matched.ignored, rules: matched.rules, accounts: matched.accounts };
 	return { raw: body, sources, problems: matched.problems, names, totals, columns };

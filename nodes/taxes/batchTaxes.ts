@@ -27,6 +27,7 @@ import { accountInfo } from '../shared/account';
 import { inFlightLimit } from '../shared/concurrency';
 import { readErrorInfo } from '../shared/errors';
 import { isValidDate } from '../shared/rules';
+import { sheetRow } from '../shared/sheetRows';
 import {
 	CALCULATOR_SCOPE,
 	FLAT_CHARGE_SKIPPED_ON,
@@ -296,9 +297,9 @@ class Run {
 			tie,
 			'its own preview, which confirmed the rounding at a tie',
 		);
-		if (!difference) return String(tie.row.index + 1);
+		if (!difference) return String(sheetRow(this.ctx, tie.row.index));
 		this.fellBack.push(
-			`rows on a rounding tie (${rounding}, premium ${sign}): the computation did not match the preview of row ${tie.row.index + 1} (${difference}); the other such rows were previewed one by one`,
+			`rows on a rounding tie (${rounding}, premium ${sign}): the computation did not match the preview of row ${sheetRow(this.ctx, tie.row.index)} (${difference}); the other such rows were previewed one by one`,
 		);
 		return undefined;
 	}
@@ -342,20 +343,20 @@ class Run {
 		const others = set.filter((c) => c !== chosen);
 		if (difference) {
 			this.fellBack.push(
-				`${period}${kind}: the computation did not match the preview of row ${chosen.row.index + 1} (${difference}); its ${others.length} other rows were previewed one by one`,
+				`${period}${kind}: the computation did not match the preview of row ${sheetRow(this.ctx, chosen.row.index)} (${difference}); its ${others.length} other rows were previewed one by one`,
 			);
 			await Promise.all(
 				others.map(({ row }) => this.own(row, 'its group did not match its preview')),
 			);
 			return undefined;
 		}
-		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${chosen.row.index + 1}`;
+		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${sheetRow(this.ctx, chosen.row.index)}`;
 		for (const { row, tax } of others)
 			this.rows.set(row.index, {
 				reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
 				how,
 			});
-		return String(chosen.row.index + 1);
+		return String(sheetRow(this.ctx, chosen.row.index));
 	}
 
 	/** The state's rate periods over its rows' dates, each with the model of its first date. */

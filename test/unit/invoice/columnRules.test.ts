@@ -143,6 +143,6 @@ describe('Check Sheet', () => {
 			_ignoredColumns: [expect.objectContaining({ column: 'Transaction Date' })],
 		});
 		expect(output![1].json.reasons).toEqual([expect.stringContaining('"Type" (New) and "Transaction Type" (RPE)')]);
-		expect(output![3].json.reasons).toEqual([expect.stringContaining('"Producer" (A in row 3, B here)')]);
+		expect(output![3].json.reasons).toEqual([expect.stringContaining('Row 5 would file the same invoice as row 4 of this run, but its columns differ: "Producer" (A in row 4, B here)')]);
 	});
 });

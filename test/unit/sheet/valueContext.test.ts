@@ -187,3 +187,18 @@ describe('the sheet’s date order', () => {
 		expect(row.columns.rules[0].rule).toContain('the sheet writes its dates month first');
 	});
 });
+
+describe('the user’s own headers in every message', () => {
+	it('a missing date is named by the sheet’s own header, even when Extract From File dropped the empty cell', () => {
+		const rows = [
+			{ 'Policy #': 'P-1', 'Insured Name': 'A', State: 'TX', 'Eff Dt': '2026-03-01', 'Exp Date': '2027-03-01', Premium: '500' },
+			{ 'Policy #': 'P-2', 'Insured Name': 'B', State: 'TX', 'Exp Date': '2027-03-01', Premium: '500' },
+		];
+		expect(read(rows, 1).names.effective_date[0]).toBe('Eff Dt');
+	});
+
+	it('a date column the reader does not know is never called an amount', () => {
+		const row = one({ 'Bound Date': '02/20/2026' });
+		expect(row.problems[0]).toContain('(the date would be lost from the filing)');
+	});
+});
