@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
+import { readCellFormats } from './cellFormat';
 import { readDateColumns } from './dateColumns';
 import { sheetHeaderFor } from './sheetHeaders';
 import type { UnprovenDates } from './dateConvention';
@@ -45,10 +46,13 @@ export function readSheetRow(
 	settings: SheetRowSettings,
 ): SheetRow {
 	const dated = readDateColumns(items, index, settings.unprovenDates);
-	// The row's currency and country columns say what its amounts and its state are.
-	const context = readValueContext(dated.item);
+	// A spreadsheet cell is read by its format; the row's currency and country columns say what
+	// its amounts and its state are.
+	const cells = readCellFormats(dated.item);
+	const context = readValueContext(cells.item);
 	const matched = matchItemColumns(context.item, settings.leftOut, settings.chargeColumns);
 	noteValueContext(matched, context);
+	matched.rules.push(...cells.rules);
 	// A day-first column's rule names the field its column filled.
 	for (const rule of dated.rules) {
 		rule.field =

@@ -202,3 +202,26 @@ describe('the user’s own headers in every message', () => {
 		expect(row.problems[0]).toContain('(the date would be lost from the filing)');
 	});
 });
+
+describe('XLSX cells by their format', () => {
+	it('a percent cell (15.00%, held as 0.15) is 15 %: commission 7,200 on 48,000, as from the CSV', () => {
+		const xlsx = one({ Premium: 48000, 'Broker Commission %': 0.15 });
+		const csv = one({ Premium: '48,000.00', 'Broker Commission %': '15%' });
+		expect(xlsx.problems).toEqual([]);
+		expect(xlsx.raw.commission).toBe(7200);
+		expect(csv.raw.commission).toBe(7200);
+		expect(xlsx.columns.rules).toEqual(expect.arrayContaining([expect.objectContaining({ column: 'Broker Commission %', value: 0.15, rule: expect.stringContaining('read as 15%') })]));
+	});
+
+	it('insurer shares from percent cells (0.6, 0.4) are 60 and 40', () => {
+		const row = one({ 'Insurer 1 NAIC': '90001', 'Insurer 1 %': 0.6, 'Insurer 2 NAIC': '90002', 'Insurer 2 %': 0.4 });
+		expect((row.raw.insurers as IDataObject[]).map((i) => i.percent)).toEqual(['60%', '40%']);
+	});
+
+	it('a date cell (its day number) is its date, and messages quote the date, never the number', () => {
+		const row = one({ 'Eff Date': 46142, 'Exp Date': 46507, Type: 'New', 'Trans Eff Date': 46150 });
+		expect(row.raw.effective_date).toBe('2026-04-30');
+		expect(row.problems.join('\n')).not.toContain('46150');
+		expect(row.problems.join('\n')).toContain('2026-05-08');
+	});
+});
