@@ -6,7 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { adaptToAccount } from '../../../account/adapt';
 import { dateOnly } from '../../../shared/dates';
+import { readErrorInfo } from '../../../shared/errors';
+import { nodeVersion } from '../../../shared/params';
+import type { InvoiceInput } from '../../../sheet/input';
+import { hasSheetTaxes } from '../../../taxes/sheetCheck';
 import { sheetRow } from '../../../shared/sheetRows';
 import { derivedMark } from '../../../filing/mark';
 import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
@@ -113,7 +118,7 @@ function readSettings(ctx: IExecuteFunctions): ListingSettings {
 }
 
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-function readRows(ctx: IExecuteFunctions): SheetRow[] {
+function readRows(ctx: IExecuteFunctions, inputs: Map<number, InvoiceInput>): SheetRow[] {
 	const rows: SheetRow[] = [];
 	for (let index = 0; index < ctx.getInputData().length; index++) {
 		const row = sheetRow(ctx, index);
@@ -128,6 +133,7 @@ function readRows(ctx: IExecuteFunctions): SheetRow[] {
 			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
 			continue;
 		}
+		inputs.set(index, read.input);
 		const own = read.input.body.invoice_number;
 		const mark = own !== undefined && own !== null && String(own).trim() !== '' ? String(own) : derivedMark(read.input.body);
 		rows.push({
@@ -142,14 +148,48 @@ function readRows(ctx: IExecuteFunctions): SheetRow[] {
 	return rows;
 }
 
+/**
+ * A row not filed is one Create would file only when the account's checks Create makes before
+ * filing pass too (an insurer's NAIC or name looked up, a line of business by name): a row they
+ * refuse is answered refused with Create's reasons, never "Create would file it" (issue 53).
+ */
+async function refuseWhatCreateWould(
+	ctx: IExecuteFunctions,
+	answers: Array<{ index: number; json: IDataObject }>,
+	inputs: Map<number, InvoiceInput>,
+): Promise<void> {
+	for (const answer of answers) {
+		const input = inputs.get(answer.index);
+		if (answer.json.answer !== ANSWERS.notFiled || !input) continue;
+		try {
+			await adaptToAccount(ctx, input, answer.index);
+			// From version 4 Create refuses a row whose sheet taxes differ (Sheet Tax Check's default).
+			if (nodeVersion(ctx) >= 4 && hasSheetTaxes(input))
+				answer.json.note = `${String(answer.json.note).replace(/: Create would file it\.$/, '')}: Create would file it only where the row's tax figures agree with the service's computation, which Create checks with a preview and Reconcile Sheet does not.`;
+		} catch (error) {
+			const info = readErrorInfo(error);
+			const reasons = info?.fields?.length ? info.fields : [(error as Error).message];
+			answer.json = {
+				row: answer.json.row,
+				policy_number: answer.json.policy_number,
+				answer: ANSWERS.refused,
+				reasons,
+				note: 'Not filed, and Create would refuse it before filing: see the reasons.',
+			};
+		}
+	}
+}
+
 /** All rows at once: the listing is chosen over the whole sheet. */
 export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
-	const rows = readRows(this);
+	const inputs = new Map<number, InvoiceInput>();
+	const rows = readRows(this, inputs);
 	const policies = new Map<string, string>();
 	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readListing(this, policies, settings);
 	const { rows: answers, notOnSheet } = reconcileRows(rows, listing.byPolicy, listing.extra);
+	await refuseWhatCreateWould(this, answers, inputs);
 	const period = settings.period;
 	const extra = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
 	const summary = reconcileSummary(answers, extra, listing);
