@@ -7,7 +7,14 @@
  * with its sheet row and its own header; the change dates of days 1-12 are read day first, as the
  * sheet's other columns prove, also after following the advice to empty them on New rows.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import ExcelJS from 'exceljs';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { extractXlsx } from '../helpers/reportSheet';
 
 import { runInvoiceOn, storedInvoice, useSandboxSuite } from '../helpers/sandboxSuite';
 import { keyByName } from '../sandbox';
@@ -99,5 +106,64 @@ describe('a bordereau read with its currency, country, date order and tax figure
 		expect(output!.map((o) => o.json.result)).toEqual(['would be sent', 'refused', 'refused', 'would be sent', 'would be sent', 'would be sent', 'would be sent']);
 		expect((output![1].json.sheetColumns as IDataObject[]).find((c) => c.column === 'Orig Curr')).toMatchObject({ use: 'refused', field: 'currency' });
 		expect((output![0].json.sheetColumns as IDataObject[]).find((c) => c.column === 'Risk Country')).toMatchObject({ use: 'rule', field: 'country' });
+	});
+
+	it.each([
+		['t2', 'create'],
+		['legacy-t2', 'create'],
+		['legacy-t3', 'createMany'],
+	])('on %s with %s, after following each refusal’s advice: the rows are filed as meant', async (keyName, operation) => {
+		const p = `AD${keyName.replace(/\W/g, '')}${operation.length}`;
+		// Before: a New row carries a change date (15/04/2026), which the package refuses, asking to
+		// leave it empty; the GBP row is refused asking for US dollars; the wrong SL Tax, for the
+		// computed figure. After following each: the change-date column holds only days 1-12.
+		const before = [
+			row(`${p}-01`, { 'Trans Eff Dt': '15/04/2026' }),
+			row(`${p}-02`, { 'Trans Type': 'Endorsement', 'Eff Dt': '22/04/2026', 'Exp Dt': '22/04/2027', 'Trans Eff Dt': '03/04/2026', 'Gross Premium': '500.00' }),
+			row(`${p}-03`, { 'Orig Curr': 'GBP', 'Gross Premium': '8,000.00' }),
+			row(`${p}-04`, { 'SL Tax': '533.50' }),
+		];
+		const first = (await runInvoiceOn(sb, keyName, { operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, before, 4)).output!;
+		expect(first.map((o) => o.json.result)).toEqual(['refused', 'would be sent', 'refused', 'would be sent']);
+		expect(String((first[0].json.reasons as string[])[0])).toContain('leave the change date empty on a new or renewal row');
+		expect(String((first[2].json.reasons as string[])[0])).toContain('convert the row\'s amounts to US dollars and write USD in "Orig Curr"');
+
+		const after = [
+			{ ...before[0], 'Trans Eff Dt': '' },
+			before[1],
+			{ ...before[2], 'Orig Curr': 'USD', 'Gross Premium': '10,160.00' },
+			{ ...before[3], 'SL Tax': '485.00' },
+		];
+		const { output } = await runInvoiceOn(sb, keyName, { operation, inputMode: 'columns', columns: AUTO }, after, 4);
+		expect(output!.map((o) => o.json.outcome)).toEqual(['filed', 'filed', 'filed', 'filed']);
+		const stored = async (index: number) => storedInvoice(sb, keyName, output![index].json.id);
+		const changed = await stored(1);
+		expect(changed.transaction_effective_date ?? changed.effective_date).toBe('2026-04-03');
+		expect(Number((await stored(2)).net_premium)).toBe(10160);
+	});
+
+	it.each([
+		['t2', 'create'],
+		['legacy-t2', 'create'],
+		['legacy-t3', 'createMany'],
+	])('on %s with %s, an XLSX with percent and date cells: 15.00%% is 15 %%, a date cell its date', async (keyName, operation) => {
+		const p = `XL${keyName.replace(/\W/g, '')}${operation.length}`;
+		const workbook = new ExcelJS.Workbook();
+		const sheet = workbook.addWorksheet('Bordereau');
+		sheet.addRow(['Policy #', 'Insured Name', 'State', 'Type', 'Eff Date', 'Exp Date', 'Premium', 'Broker Commission %']);
+		sheet.addRow([`${p}-1`, 'Gulf Coast Marina LLC', 'TX', 'New', new Date(Date.UTC(2026, 3, 30)), new Date(Date.UTC(2027, 3, 30)), 48000, 0.15]);
+		sheet.getCell('E2').numFmt = 'dd/mm/yyyy';
+		sheet.getCell('F2').numFmt = 'dd/mm/yyyy';
+		sheet.getCell('H2').numFmt = '0.00%';
+		const file = join(mkdtempSync(join(tmpdir(), 'h53-')), 'bordereau.xlsx');
+		await workbook.xlsx.writeFile(file);
+		const items = await extractXlsx(file);
+		expect(items[0]).toMatchObject({ 'Eff Date': 46142, 'Broker Commission %': 0.15 });
+		const { output } = await runInvoiceOn(sb, keyName, { operation, inputMode: 'columns', columns: AUTO }, items, 4);
+		expect(output![0].json.outcome).toBe('filed');
+		const invoice = await storedInvoice(sb, keyName, output![0].json.id);
+		expect(Number(invoice.commission)).toBe(7200);
+		expect(invoice.effective_date).toBe('2026-04-30');
+		expect(JSON.stringify(output![0].json._columnRules)).not.toContain('"rule":"46142');
 	});
 });
