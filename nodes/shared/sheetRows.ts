@@ -31,9 +31,41 @@ function carriedRow(ctx: IExecuteFunctions, itemIndex: number): number | undefin
 	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : undefined;
 }
 
-/** The row of an input item as its sheet shows it: the number the item carries, or header + 1 + index. */
+const HEADER_LINES = new WeakMap<object, number>();
+
+/**
+ * The file line of the header: 1, or where the node that read the file was told it is: Extract
+ * From File's Starting Line (a CSV's header line, counted from 1 as its csv-parse counts) or
+ * Range as a number (an XLSX's rows skipped, counted from 0). A report read from its header line
+ * is then numbered by the file's own lines, as its refusals point to them.
+ */
+function headerLine(ctx: IExecuteFunctions): number {
+	const input = ctx.getInputData();
+	const known = HEADER_LINES.get(input);
+	if (known !== undefined) return known;
+	let line = HEADER_ROW;
+	try {
+		const [parent] = ctx.getParentNodes?.(ctx.getNode().name, { includeNodeParameters: true, depth: 1 }) ?? [];
+		const options = (parent?.parameters?.options ?? {}) as IDataObject;
+		if (parent && SHEET_READERS.has(parent.type)) {
+			const from = Number(options.fromLine);
+			const range = typeof options.range === 'number' || /^\d+$/.test(String(options.range ?? '')) ? Number(options.range) : NaN;
+			if (Number.isInteger(from) && from > 1) line = from;
+			else if (Number.isInteger(range) && range > 0) line = range + 1;
+		}
+	} catch {
+		// No workflow to look at (a bare call): the header is row 1.
+	}
+	HEADER_LINES.set(input, line);
+	return line;
+}
+
+/**
+ * The row of an input item as its sheet shows it: the number the item carries, or the header's
+ * line + 1 + index (the header is row 1 unless the file was read from a later line).
+ */
 export function sheetRow(ctx: IExecuteFunctions, itemIndex: number): number {
-	return carriedRow(ctx, itemIndex) ?? HEADER_ROW + 1 + itemIndex;
+	return carriedRow(ctx, itemIndex) ?? headerLine(ctx) + 1 + itemIndex;
 }
 
 /**

@@ -22,10 +22,11 @@ export function readDateColumns(
 	items: Array<{ json: IDataObject }>,
 	index: number,
 	unproven: UnprovenDates = 'monthFirst',
+	firstRow = 2,
 ): DayFirstRow {
 	const item = { ...(items[index]?.json ?? {}) };
 	const out: DayFirstRow = { item, rules: [], problems: [] };
-	for (const [column, order] of sheetDateOrders(items, unproven)) {
+	for (const [column, order] of sheetDateOrders(items, unproven, firstRow)) {
 		const value = item[column];
 		const read = typeof value === 'string' ? readInOrder(column, value, order) : undefined;
 		if (!read) continue;

@@ -33,10 +33,13 @@ export type ColumnOrder =
 	/** Its dates all read both ways and the sheet proves no order (or both orders). */
 	| { unproven: UnprovenDates; dayFirst?: DateProof; monthFirst?: DateProof };
 
-/** The row of item `index` as its sheet shows it: the item's own `row_number`, or header + 1 + index. */
-export function sheetRowOf(items: Array<{ json: IDataObject }>, index: number): number {
+/**
+ * The row of item `index` as its sheet shows it: the item's own `row_number`, or the first data
+ * row's number (2 where the header is row 1; the run's reader passes it) + index.
+ */
+export function sheetRowOf(items: Array<{ json: IDataObject }>, index: number, firstRow = 2): number {
 	const given = items[index]?.json?.row_number;
-	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : index + 2;
+	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : firstRow + index;
 }
 
 /** Day and month of a slashed date, or undefined for another value. */
@@ -57,6 +60,7 @@ const ORDERS = new WeakMap<object, Map<UnprovenDates, Map<string, ColumnOrder>>>
 export function sheetDateOrders(
 	items: Array<{ json: IDataObject }>,
 	unproven: UnprovenDates,
+	firstRow = 2,
 ): Map<string, ColumnOrder> {
 	const known = ORDERS.get(items)?.get(unproven);
 	if (known) return known;
@@ -67,7 +71,7 @@ export function sheetDateOrders(
 		for (const [column, value] of Object.entries(json ?? {})) {
 			const parts = slashedParts(value);
 			if (!parts) continue;
-			const proof = { column, row: sheetRowOf(items, index), value: value as string };
+			const proof = { column, row: sheetRowOf(items, index, firstRow), value: value as string };
 			if (parts[0] > 12 && !dayFirst.has(column)) dayFirst.set(column, proof);
 			if (parts[1] > 12 && !monthFirst.has(column)) monthFirst.set(column, proof);
 			if (readsBothWays(value)) open.add(column);

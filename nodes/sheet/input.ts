@@ -19,6 +19,7 @@ import { readSheetRow } from './sheetRow';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../shared/refusals';
 import { type SheetTotals, columnsToBody } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../shared/params';
+import { sheetRow } from '../shared/sheetRows';
 import { isBlankValue } from '../shared/values';
 import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
 import { FOLDED_GROUPS } from '../SurplusLinesInvoice/actions/invoice/body.description';
@@ -234,6 +235,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 			leftOut: columnsLeftOut(ctx, i),
 			chargeColumns: chargeColumnsOf(ctx),
 			unprovenDates: nodeVersion(ctx) >= 4 ? 'refuse' : 'monthFirst',
+			firstRow: sheetRow(ctx, 0),
 		});
 	}
 	const names = Object.fromEntries(

@@ -20,6 +20,8 @@ export interface SheetRowSettings {
 	chargeColumns: ReadonlySet<string>;
 	/** A date that reads both ways where no column proves the sheet's order (node version 4 refuses). */
 	unprovenDates?: UnprovenDates;
+	/** The sheet's row of the run's first item (2 where the header is row 1), for messages. */
+	firstRow?: number;
 }
 
 export interface SheetRow {
@@ -45,7 +47,7 @@ export function readSheetRow(
 	index: number,
 	settings: SheetRowSettings,
 ): SheetRow {
-	const dated = readDateColumns(items, index, settings.unprovenDates);
+	const dated = readDateColumns(items, index, settings.unprovenDates, settings.firstRow);
 	// A spreadsheet cell is read by its format; the row's currency and country columns say what
 	// its amounts and its state are.
 	const cells = readCellFormats(dated.item);
