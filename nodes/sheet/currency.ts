@@ -139,27 +139,22 @@ export function readCurrency(row: IDataObject): CurrencyReading {
 			);
 		}
 	}
-	for (const c of currencies) {
-		const usdColumns = out.rules.length > 0;
-		out.accounts.push({
-			column: c.column,
-			value: c.value,
-			use: c.code === 'USD' || (usdColumns && !out.problems.length) ? 'rule' : 'refused',
-			field: 'currency',
-			why:
-				c.code === 'USD'
-					? 'the currency of the row’s amounts: US dollars, which the service files'
-					: c.code
-						? `the currency of amounts in the row: ${c.code}, which the service does not file; ${usdColumns ? 'their US-dollar columns are filed' : 'see the row’s reasons'}`
-						: `"${shown(c.value)}" names no currency the package reads (ISO 4217 codes such as USD, names, symbols)`,
-		});
-	}
 	// A currency column no amount column is read in: the row's amounts are in it.
-	if (!byField.size && currencies.some((c) => c.code !== 'USD')) {
+	if (!byField.size) {
 		const other = currencies.filter((c) => c.code !== 'USD');
 		out.problems.push(
 			`column "${other[0].column}" (${shown(other[0].value)}): the row names a currency other than US dollars and the service files US dollars only, so the row is not filed; convert the row's amounts to US dollars and write USD in the column`,
 		);
+	}
+	const refused = out.problems.length > 0;
+	for (const c of currencies) {
+		const why =
+			c.code === 'USD'
+				? 'the currency of the row’s amounts: US dollars, which the service files'
+				: !c.code
+					? `"${shown(c.value)}" names no currency the package reads (ISO 4217 codes such as USD, names, symbols)`
+					: `the currency of amounts in the row: ${c.code}, which the service does not file; ${refused ? 'see the row’s reasons' : 'the amounts in US dollars, in their own columns, are filed'}`;
+		out.accounts.push({ column: c.column, value: c.value, use: refused && c.code !== 'USD' ? 'refused' : 'rule', field: 'currency', why });
 	}
 	out.item = item;
 	return out;

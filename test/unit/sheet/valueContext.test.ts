@@ -225,3 +225,12 @@ describe('XLSX cells by their format', () => {
 		expect(row.problems.join('\n')).toContain('2026-05-08');
 	});
 });
+
+describe('a currency column beside amounts given only in US dollars', () => {
+	it('GBP with only a Premium USD column: filed, the currency column read, not refused', () => {
+		const row = one({ Premium: undefined, 'Premium USD': '12,700.00', Currency: 'GBP' });
+		expect(row.problems).toEqual([]);
+		expect(row.raw.net_premium).toBe('12,700.00');
+		expect(accountOf(row, 'Currency')).toMatchObject({ use: 'rule', field: 'currency' });
+	});
+});
