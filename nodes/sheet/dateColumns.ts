@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ColumnRule } from './columnRules';
-import { type UnprovenDates, readInOrder, sheetDateOrders } from './dateConvention';
+import { type DateOrder, type UnprovenDates, readInOrder, sheetDateOrders } from './dateConvention';
 
 interface DayFirstRow {
 	/** The row with its dates read in their order written as YYYY-MM-DD. */
@@ -23,10 +23,11 @@ export function readDateColumns(
 	index: number,
 	unproven: UnprovenDates = 'monthFirst',
 	firstRow = 2,
+	stated?: DateOrder,
 ): DayFirstRow {
 	const item = { ...(items[index]?.json ?? {}) };
 	const out: DayFirstRow = { item, rules: [], problems: [] };
-	for (const [column, order] of sheetDateOrders(items, unproven, firstRow)) {
+	for (const [column, order] of sheetDateOrders(items, unproven, firstRow, stated)) {
 		const value = item[column];
 		const read = typeof value === 'string' ? readInOrder(column, value, order) : undefined;
 		if (!read) continue;
@@ -35,7 +36,7 @@ export function readDateColumns(
 			continue;
 		}
 		item[column] = read.iso;
-		out.rules.push({ field: column, column, value, rule: read.why });
+		if (read.why) out.rules.push({ field: column, column, value, rule: read.why });
 	}
 	return out;
 }

@@ -31,7 +31,12 @@ export type ColumnOrder =
 	/** Its dates all read both ways: the sheet's order, proven by another column. */
 	| { sheet: 'dayFirst' | 'monthFirst'; proof: DateProof }
 	/** Its dates all read both ways and the sheet proves no order (or both orders). */
-	| { unproven: UnprovenDates; dayFirst?: DateProof; monthFirst?: DateProof };
+	| { unproven: UnprovenDates; dayFirst?: DateProof; monthFirst?: DateProof }
+	/** The user's choice (Dates in the Sheet), for every slashed date of the sheet. */
+	| { stated: DateOrder };
+
+/** An order of a slashed date's day and month. */
+export type DateOrder = 'dayFirst' | 'monthFirst';
 
 /**
  * The row of item `index` as its sheet shows it: the item's own `row_number`, or the first data
@@ -54,15 +59,17 @@ export const readsBothWays = (value: unknown): boolean => {
 	return !!parts && parts[0] <= 12 && parts[1] <= 12 && parts[0] !== parts[1];
 };
 
-const ORDERS = new WeakMap<object, Map<UnprovenDates, Map<string, ColumnOrder>>>();
+const ORDERS = new WeakMap<object, Map<string, Map<string, ColumnOrder>>>();
 
 /** Each date column's order, decided once per run's input from every row of every column. */
 export function sheetDateOrders(
 	items: Array<{ json: IDataObject }>,
 	unproven: UnprovenDates,
 	firstRow = 2,
+	stated?: DateOrder,
 ): Map<string, ColumnOrder> {
-	const known = ORDERS.get(items)?.get(unproven);
+	const mode = stated ?? unproven;
+	const known = ORDERS.get(items)?.get(mode);
 	if (known) return known;
 	const dayFirst = new Map<string, DateProof>();
 	const monthFirst = new Map<string, DateProof>();
@@ -78,6 +85,10 @@ export function sheetDateOrders(
 		}
 	});
 	const orders = new Map<string, ColumnOrder>();
+	if (stated) {
+		for (const column of new Set([...dayFirst.keys(), ...monthFirst.keys(), ...open])) orders.set(column, { stated });
+		return remember(items, mode, orders);
+	}
 	for (const [column, proof] of dayFirst) {
 		const other = monthFirst.get(column);
 		orders.set(
@@ -93,8 +104,12 @@ export function sheetDateOrders(
 		else if (sheetMonth && !sheetDay) orders.set(column, { sheet: 'monthFirst', proof: sheetMonth });
 		else orders.set(column, { unproven, dayFirst: sheetDay, monthFirst: sheetMonth });
 	}
-	const byMode = ORDERS.get(items) ?? new Map<UnprovenDates, Map<string, ColumnOrder>>();
-	byMode.set(unproven, orders);
+	return remember(items, mode, orders);
+}
+
+function remember(items: object, mode: string, orders: Map<string, ColumnOrder>): Map<string, ColumnOrder> {
+	const byMode = ORDERS.get(items) ?? new Map<string, Map<string, ColumnOrder>>();
+	byMode.set(mode, orders);
 	ORDERS.set(items, byMode);
 	return orders;
 }
@@ -114,6 +129,18 @@ export function readInOrder(
 	const dayFirstIso = `${year}-${pad(second)}-${pad(first)}`;
 	const monthFirstIso = `${year}-${pad(first)}-${pad(second)}`;
 	const cell = `${value.trim()}`;
+	if ('stated' in order) {
+		const how = order.stated === 'dayFirst' ? 'day first' : 'month first';
+		const month = order.stated === 'dayFirst' ? second : first;
+		if (month > 12) {
+			return {
+				refusal: `column "${column}" (${cell}): Dates in the Sheet says the sheet writes its dates ${how}, and ${cell} cannot be read ${how} (there is no month ${month}), so the row is not filed; correct the date, or set Dates in the Sheet to the order the sheet writes`,
+			};
+		}
+		if (!readsBothWays(value)) return { iso: order.stated === 'dayFirst' ? dayFirstIso : monthFirstIso, why: '' };
+		const iso = order.stated === 'dayFirst' ? dayFirstIso : monthFirstIso;
+		return { iso, why: `Dates in the Sheet: ${how}, so ${cell} is ${iso}` };
+	}
 	if ('own' in order) {
 		if (order.own === 'both') {
 			return {
@@ -141,10 +168,10 @@ export function readInOrder(
 	if (order.unproven === 'monthFirst') {
 		return {
 			iso: monthFirstIso,
-			why: `${cell} reads both ways and ${seen}, so it is read month first (US), as node versions 1-3 read it: ${monthFirstIso}; write the dates as YYYY-MM-DD to file them as meant`,
+			why: `${cell} reads both ways and ${seen}, so it is read month first (US), as node versions 1-3 read it: ${monthFirstIso}; where the sheet writes the day first, set Dates in the Sheet to Day First or write the dates as YYYY-MM-DD`,
 		};
 	}
 	return {
-		refusal: `column "${column}" (${cell}): the date reads both ways (${monthFirstIso} or ${dayFirstIso}) and ${seen}, so the row is not filed; write the column's dates as YYYY-MM-DD`,
+		refusal: `column "${column}" (${cell}): the date reads both ways (${monthFirstIso} or ${dayFirstIso}) and ${seen}, so the row is not filed; write the column's dates as YYYY-MM-DD, or set Dates in the Sheet to the order the sheet writes`,
 	};
 }

@@ -16,6 +16,7 @@ import { inputError } from '../shared/errors';
 import { bodyShapeProblem, jsonTextProblem } from '../shared/inputLimits';
 import { chargeColumnsOf, columnsLeftOut, shapeRefusal, shapedItems } from './sheetRead';
 import { readSheetRow } from './sheetRow';
+import type { DateOrder } from './dateConvention';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../shared/refusals';
 import { type SheetTotals, columnsToBody } from './columns';
 import { itemParameter, nodeVersion, rawParameter } from '../shared/params';
@@ -236,6 +237,7 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 			chargeColumns: chargeColumnsOf(ctx),
 			unprovenDates: nodeVersion(ctx) >= 4 ? 'refuse' : 'monthFirst',
 			firstRow: sheetRow(ctx, 0),
+			dateOrder: sheetDateOrder(ctx.getNodeParameter('sheetDateOrder', i, 'sheet')),
 		});
 	}
 	const names = Object.fromEntries(
@@ -244,6 +246,10 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 	const { body, sources, totals } = columnsToBody((columns.value ?? {}) as IDataObject, names);
 	return { raw: body, sources, totals };
 }
+
+/** Dates in the Sheet: an order the user chose, or undefined where the sheet decides. */
+const sheetDateOrder = (value: unknown): DateOrder | undefined =>
+	value === 'dayFirst' || value === 'monthFirst' ? value : undefined;
 
 /** A body given whole, refused before any reader recurses into it when too deep or too large. */
 function withinLimits(ctx: IExecuteFunctions, i: number, body: unknown, label: string): unknown {

@@ -9,7 +9,7 @@ import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames 
 import { readCellFormats } from './cellFormat';
 import { readDateColumns } from './dateColumns';
 import { sheetHeaderFor } from './sheetHeaders';
-import type { UnprovenDates } from './dateConvention';
+import type { DateOrder, UnprovenDates } from './dateConvention';
 import { noteValueContext, readValueContext } from './valueContext';
 import type { ColumnNotes } from './warnings';
 
@@ -20,6 +20,8 @@ export interface SheetRowSettings {
 	chargeColumns: ReadonlySet<string>;
 	/** A date that reads both ways where no column proves the sheet's order (node version 4 refuses). */
 	unprovenDates?: UnprovenDates;
+	/** Dates in the Sheet, where the user chose an order instead of the sheet's. */
+	dateOrder?: DateOrder;
 	/** The sheet's row of the run's first item (2 where the header is row 1), for messages. */
 	firstRow?: number;
 }
@@ -47,7 +49,7 @@ export function readSheetRow(
 	index: number,
 	settings: SheetRowSettings,
 ): SheetRow {
-	const dated = readDateColumns(items, index, settings.unprovenDates, settings.firstRow);
+	const dated = readDateColumns(items, index, settings.unprovenDates, settings.firstRow, settings.dateOrder);
 	// A spreadsheet cell is read by its format; the row's currency and country columns say what
 	// its amounts and its state are.
 	const cells = readCellFormats(dated.item);

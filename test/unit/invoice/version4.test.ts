@@ -108,4 +108,10 @@ describe('Invoice version 4', () => {
 		nock.cleanAll();
 		expect(JSON.stringify(output![0].json)).toContain('column \\"Eff Date\\" (03/04/2026): the date reads both ways (2026-03-04 or 2026-04-03)');
 	});
+
+	it('the refusal’s way out, Dates in the Sheet, reads the same row in the order chosen (Check Sheet, no call)', async () => {
+		const rows = [{ ...ROW, 'SL Tax': '', 'Total Taxes': '', 'Eff Date': '03/04/2026', 'Exp Date': '03/04/2027' }];
+		const { output } = await runAt(4, { operation: 'checkSheet', sheetDateOrder: 'dayFirst' }, rows);
+		expect(output![0].json).toMatchObject({ result: 'would be sent', body: { effective_date: '2026-04-03', expiration_date: '2027-04-03' } });
+	});
 });

@@ -234,3 +234,20 @@ describe('a currency column beside amounts given only in US dollars', () => {
 		expect(accountOf(row, 'Currency')).toMatchObject({ use: 'rule', field: 'currency' });
 	});
 });
+
+describe('Dates in the Sheet: the order the user states', () => {
+	const readAs = (rows: IDataObject[], dateOrder: 'dayFirst' | 'monthFirst', index = 0) =>
+		readSheetRow(rows.map((json) => ({ json })), index, { leftOut: new Set(), chargeColumns: new Set(), unprovenDates: 'refuse', dateOrder });
+
+	it('a sheet whose dates all read both ways is read in the order stated, said on the item', () => {
+		const row = readAs([{ ...BASE, 'Eff Date': '03/04/2026', 'Exp Date': '03/04/2027' }], 'dayFirst');
+		expect(row.problems).toEqual([]);
+		expect(row.raw.effective_date).toBe('2026-04-03');
+		expect(row.columns.rules[0].rule).toBe('Dates in the Sheet: day first, so 03/04/2026 is 2026-04-03');
+	});
+
+	it('a date that cannot be read in the order stated refuses its row, naming its column', () => {
+		const row = readAs([{ ...BASE, 'Eff Date': '30/04/2026', 'Exp Date': '2027-04-30' }], 'monthFirst');
+		expect(row.problems).toEqual([expect.stringContaining('column "Eff Date" (30/04/2026): Dates in the Sheet says the sheet writes its dates month first')]);
+	});
+});
