@@ -2,7 +2,7 @@
  * Issue 53, against the sandbox: Check Sheet, Preview, Create, Create Many and Reconcile Sheet give
  * one answer for a row. One day-first sheet (a GBP row, a risk in Western Australia, an unknown
  * NAIC, a wrong SL Tax, a change dated 03/04/2026 read day first as the sheet proves) runs through
- * each operation on a legacy t3 account at version 4's defaults, each on a fresh sandbox; each
+ * each operation on a legacy and a keyed t3 account at version 4's defaults, each on a fresh sandbox; each
  * row's verdict is compared: what Check Sheet refuses every operation refuses with the same
  * reasons, Create and Create Many file the same rows, and Reconcile Sheet says "Create would file
  * it" only of the rows Create filed.
@@ -40,16 +40,17 @@ const SHEET = [
 ];
 
 type Verdict = 'files' | 'refused';
-const verdicts: Record<string, Verdict[]> = {};
-const reasonsOf: Record<string, Array<string | undefined>> = {};
 
-const run = async (operation: string) => (await runInvoiceOn(sb, 'legacy-t3', { operation, inputMode: 'columns', columns: AUTO }, SHEET, 4)).output!;
 const firstReason = (o: INodeExecutionData) => {
 	const fields = (o.json.fields ?? o.json.reasons) as string[] | undefined;
 	return fields?.[0];
 };
 
-describe('one answer for a row, whatever the operation (legacy t3, version 4)', () => {
+describe.each(['legacy-t3', 't3'])('one answer for a row, whatever the operation (%s, version 4)', (keyName) => {
+	const verdicts: Record<string, Verdict[]> = {};
+	const reasonsOf: Record<string, Array<string | undefined>> = {};
+	const run = async (operation: string) => (await runInvoiceOn(sb, keyName, { operation, inputMode: 'columns', columns: AUTO }, SHEET, 4)).output!;
+
 	it('Check Sheet', async () => {
 		const out = await run('checkSheet');
 		verdicts.checkSheet = out.map((o) => (o.json.result === 'would be sent' ? 'files' : 'refused'));
@@ -59,7 +60,8 @@ describe('one answer for a row, whatever the operation (legacy t3, version 4)', 
 
 	it('Preview', async () => {
 		const out = await run('preview');
-		verdicts.preview = out.map((o) => (o.json.error ? 'refused' : 'files'));
+		// A row the service's checks refuse is a preview with validation.valid false.
+		verdicts.preview = out.map((o) => (o.json.error || (o.json.validation as IDataObject | undefined)?.valid === false ? 'refused' : 'files'));
 		reasonsOf.preview = out.map(firstReason);
 	});
 

@@ -8,7 +8,9 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { adaptToAccount } from '../../../account/adapt';
 import { dateOnly } from '../../../shared/dates';
-import { readErrorInfo } from '../../../shared/errors';
+import { localError, readErrorInfo } from '../../../shared/errors';
+import { searchCompanies } from '../../../account/lookups';
+import { sourceOf } from '../../../sheet/input';
 import { nodeVersion } from '../../../shared/params';
 import type { InvoiceInput } from '../../../sheet/input';
 import { hasSheetTaxes } from '../../../taxes/sheetCheck';
@@ -163,6 +165,7 @@ async function refuseWhatCreateWould(
 		if (answer.json.answer !== ANSWERS.notFiled || !input) continue;
 		try {
 			await adaptToAccount(ctx, input, answer.index);
+			await refuseUnknownNaics(ctx, input, answer.index);
 			// From version 4 Create refuses a row whose sheet taxes differ (Sheet Tax Check's default).
 			if (nodeVersion(ctx) >= 4 && hasSheetTaxes(input))
 				answer.json.note = `${String(answer.json.note).replace(/: Create would file it\.$/, '')}: Create would file it only where the row's tax figures agree with the service's computation, which Create checks with a preview and Reconcile Sheet does not.`;
@@ -178,6 +181,32 @@ async function refuseWhatCreateWould(
 			};
 		}
 	}
+}
+
+/** The row's insurer NAICs with their body paths (insurers, and the companies of a group). */
+function naicsOf(body: IDataObject): Array<[string, string]> {
+	const list = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
+	return list(body.insurers).flatMap((insurer, n) => [
+		...(insurer.naic !== undefined ? [[`insurers[${n}].naic`, String(insurer.naic)] as [string, string]] : []),
+		...list(insurer.companies)
+			.map((c, m) => [`insurers[${n}].companies[${m}].naic`, String(c.naic ?? '')] as [string, string])
+			.filter(([, naic]) => naic !== ''),
+	]);
+}
+
+/**
+ * An account that looks insurers up itself refuses a NAIC no company has when Create sends the
+ * row: looked up here (once per NAIC a run), so the answer is Create's on every account.
+ */
+async function refuseUnknownNaics(ctx: IExecuteFunctions, input: InvoiceInput, index: number): Promise<void> {
+	const unknown: string[] = [];
+	for (const [path, naic] of naicsOf(input.body)) {
+		const companies = await searchCompanies(ctx, naic, index);
+		if (companies.some((c) => c.naic === naic)) continue;
+		const column = sourceOf(path, input.sources);
+		unknown.push(`${column ? `Column "${column}"` : path}: no company has NAIC ${naic} (GET /companies/search), so the service refuses the row when Create sends it`);
+	}
+	if (unknown.length) throw localError(ctx, 'UNKNOWN_NAIC', unknown[0], { itemIndex: index, fields: unknown, description: unknown.join('\n') });
 }
 
 /** All rows at once: the listing is chosen over the whole sheet. */
