@@ -9,7 +9,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ColumnAccount } from './columnAccount';
-import { headerWords } from './columnWords';
 import { readColumnName } from './columns';
 import { isBlankValue } from '../shared/values';
 import {
@@ -18,6 +17,7 @@ import {
 	UNITED_STATES,
 	US_TERRITORIES,
 	formKey,
+	wordsOfHeader,
 } from './valueContextWords';
 
 const shown = (value: unknown) => (typeof value === 'string' ? value.trim() : JSON.stringify(value ?? null));
@@ -44,7 +44,7 @@ export function readCountry(item: IDataObject): CountryReading {
 	);
 	const state = stateColumn ? `column "${stateColumn}" (${shown(item[stateColumn])})` : undefined;
 	for (const [column, value] of Object.entries(item)) {
-		const words = headerWords(column);
+		const words = wordsOfHeader(column);
 		if (!words.some((w) => COUNTRY_HEADER_WORDS.includes(w)) || isBlankValue(value)) continue;
 		const base = { column, value, field: 'country' };
 		if (words.some((w) => ADDRESS_HEADER_WORDS.includes(w))) {

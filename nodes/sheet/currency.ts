@@ -9,7 +9,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ColumnAccount } from './columnAccount';
 import type { ColumnRule } from './columnRules';
-import { headerWords } from './columnWords';
 import { readColumnName } from './columns';
 import { isBlankValue, readAmount } from '../shared/values';
 import {
@@ -19,6 +18,7 @@ import {
 	US_DOLLARS,
 	USD_HEADER_WORDS,
 	formKey,
+	wordsOfHeader,
 } from './valueContextWords';
 
 const shown = (value: unknown) => (typeof value === 'string' ? value.trim() : JSON.stringify(value ?? null));
@@ -53,7 +53,7 @@ interface CurrencyColumn {
 function currencyColumns(item: IDataObject): CurrencyColumn[] {
 	const found: CurrencyColumn[] = [];
 	for (const [column, value] of Object.entries(item)) {
-		const words = headerWords(column);
+		const words = wordsOfHeader(column);
 		if (!words.some((w) => CURRENCY_HEADER_WORDS.includes(w)) || isBlankValue(value)) continue;
 		const amount = readAmount(value);
 		if (amount.ok && amount.value !== undefined) continue;
@@ -91,7 +91,7 @@ export function readCurrency(row: IDataObject): CurrencyReading {
 	}
 	/** The currency an amount column is in: US dollars by its header, or a currency column's. */
 	const theirCurrency = (column: string): { usd: boolean; from?: CurrencyColumn } => {
-		const words = headerWords(column);
+		const words = wordsOfHeader(column);
 		if (words.some((w) => USD_HEADER_WORDS.includes(w)) || /US\$|\(\$\)/.test(column)) return { usd: true };
 		const qualifier = qualifierOf(words);
 		const tied = qualifier ? currencies.find((c) => c.qualifier === qualifier) : undefined;

@@ -6,6 +6,8 @@
  * two equal).
  */
 
+import { headerWords } from './columnWords';
+
 /** Header words of a column that names the currency of the row's amounts. */
 export const CURRENCY_HEADER_WORDS = ['currency', 'ccy', 'curr', 'cur', 'crncy', 'curncy'];
 
@@ -71,6 +73,20 @@ export const US_TERRITORIES: Array<{ code: string; alpha3: string; name: string 
 	{ code: 'MP', alpha3: 'MNP', name: 'Northern Mariana Islands' },
 	{ code: 'UM', alpha3: 'UMI', name: 'United States Minor Outlying Islands' },
 ];
+
+// Every row of a sheet has the same headers: each header's words are read once (bounded).
+const WORDS = new Map<string, string[]>();
+
+/** A header's words (columnWords.ts), remembered: the readers here ask for each column of each row. */
+export function wordsOfHeader(name: string): string[] {
+	let words = WORDS.get(name);
+	if (!words) {
+		if (WORDS.size >= 1000) WORDS.clear();
+		words = headerWords(name);
+		WORDS.set(name, words);
+	}
+	return words;
+}
 
 /** Lower case letters, digits and symbols only: how written forms are compared. */
 export const formKey = (text: string) => text.toLowerCase().replace(/[\s.()_-]/g, '');
