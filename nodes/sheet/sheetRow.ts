@@ -72,6 +72,10 @@ export function readSheetRow(
 		if (matched.names[id]) sources[id] ??= matched.names[id];
 		else names[id] = withSheetHeader(usual, sheetHeaderFor(items, id));
 	}
+	// Every column is listed with the cell as the sheet wrote it (30/04/2026, not the date read).
+	const own = items[index]?.json ?? {};
+	for (const account of matched.accounts)
+		if (typeof own[account.column] === 'string') account.value = own[account.column];
 	const columns = { ignored: matched.ignored, rules: matched.rules, accounts: matched.accounts };
 	return { raw: body, sources, problems: matched.problems, names, totals, columns };
 }

@@ -251,3 +251,10 @@ describe('Dates in the Sheet: the order the user states', () => {
 		expect(row.problems).toEqual([expect.stringContaining('column "Eff Date" (30/04/2026): Dates in the Sheet says the sheet writes its dates month first')]);
 	});
 });
+
+describe('Check Sheet’s columns as the sheet wrote them', () => {
+	it('a day-first date is listed as written, beside the field it filled', () => {
+		const rows = [{ ...BASE, 'Eff Date': '30/04/2026', 'Exp Date': '30/04/2027' }];
+		expect(accountOf(read(rows), 'Eff Date')).toMatchObject({ value: '30/04/2026', use: 'field', field: 'effective_date' });
+	});
+});
