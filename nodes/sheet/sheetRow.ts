@@ -64,6 +64,12 @@ export function readSheetRow(
 	}
 	matched.rules.push(...dated.rules);
 	matched.problems.push(...dated.problems);
+	// A refusal quotes a date as the sheet wrote it (15/04/2026), not as it was read.
+	for (const rule of dated.rules) {
+		const read = `"${rule.column}" (${String(dated.item[rule.column])})`;
+		const written = `"${rule.column}" (${String(rule.value).trim()})`;
+		matched.problems = matched.problems.map((line) => line.split(read).join(written));
+	}
 	const { body, sources, totals } = columnsToBody(matched.values, matched.names);
 	// A required column that matched but is empty is named; one that matched nothing says
 	// which names would have.

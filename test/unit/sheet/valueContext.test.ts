@@ -258,3 +258,12 @@ describe('Check Sheet’s columns as the sheet wrote them', () => {
 		expect(accountOf(read(rows), 'Eff Date')).toMatchObject({ value: '30/04/2026', use: 'field', field: 'effective_date' });
 	});
 });
+
+describe('a refusal quotes a date as the sheet wrote it', () => {
+	it('a change date on a New row of a day-first sheet is quoted 15/04/2026, not 2026-04-15', () => {
+		const rows = [{ ...BASE, 'Eff Date': '30/04/2026', 'Exp Date': '30/04/2027', Type: 'New', 'Trans Eff Date': '15/04/2026' }];
+		const row = read(rows);
+		expect(row.problems).toEqual([expect.stringContaining('column "Trans Eff Date" (15/04/2026) gives a date of a change')]);
+		expect(row.problems[0]).toContain('column "Eff Date" (30/04/2026)');
+	});
+});
