@@ -5,12 +5,12 @@
  * node classes in n8n's engine.
  */
 import nock from 'nock';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { TEST_API } from '../../helpers/serviceReplies';
 import { doc, run as runDocument } from '../document/helpers';
 import { API, KEYS, NUMBERING, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from '../invoice/helpers';
-import { numberingNote, sheetRow as rowOf } from '../../../nodes/shared/sheetRows';
+import { numberingNote, sheetRow as rowOf, type Rows } from '../../../nodes/shared/sheetRows';
 
 setupSuite();
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
@@ -110,13 +110,12 @@ describe('refused rows over the output', () => {
 });
 
 describe('which numbering a run says', () => {
-	/** The little of a node's context the numbering reads: its input and the nodes before it. */
-	const context = (items: IDataObject[], parents: string[]) =>
-		({
-			getInputData: () => items.map((json) => ({ json })),
-			getNode: () => ({ name: 'Create Invoice' }),
-			getParentNodes: () => parents.map((type, i) => ({ name: `n${i}`, type, typeVersion: 1, disabled: false })),
-		}) as unknown as IExecuteFunctions;
+	/** What the numbering reads of a run (sheetRows.ts): its input and the nodes before it. */
+	const context = (items: IDataObject[], parents: string[]): Rows => ({
+		items: items.map((json) => ({ json })),
+		parents: () => parents.map((type) => ({ type })),
+		say: () => undefined,
+	});
 
 	it('rows read from a file behind Extract from File are its lines (header = 1): nothing more to say', () => {
 		const ctx = context([{}, {}], ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.readWriteFile', 'n8n-nodes-base.extractFromFile']);
