@@ -1,11 +1,10 @@
 import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
 import { maskKnownKeysDeep, redactKeys } from './mask';
 
 /** What an error needs of its caller: the node it names (n8n's context, or a stage's run). */
-type NodeOf = Pick<ApiContext, 'getNode'>;
+type NodeOf = { getNode(): INode };
 
 /** What every error of this package carries, for messages and for continue-on-fail items. */
 export interface ServiceErrorInfo {

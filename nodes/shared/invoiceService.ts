@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { accountInfo } from './account';
+import { accountInfoOnce } from './account';
 import { concurrencyOf, inFlightLimit } from './concurrency';
 import { getServiceCredential, type Tier } from './credentials';
 import { lastRateLimit } from './rateLimit';
@@ -47,6 +47,8 @@ export interface InvoiceService {
 	): Promise<ApiReply>;
 	/** `PUT /invoices/{id}`. */
 	update(id: string | number, body: IDataObject, itemIndex: number): Promise<ApiReply>;
+	/** `GET /invoices/{id}/documents`. */
+	documents(invoiceId: string | number, itemIndex: number): Promise<ApiReply>;
 	/** `POST /calculator/estimate` (changes nothing). */
 	estimate(body: IDataObject, itemIndex: number): Promise<ApiReply>;
 	/** `GET /companies/search?q=`. */
@@ -84,6 +86,8 @@ export function invoiceService(
 	ctx: IExecuteFunctions,
 	calls: Map<string, number> = new Map(),
 ): InvoiceService {
+	// The key's account, once per run and key (account.ts).
+	const accounts = new Map<string, Promise<AccountInfo>>();
 	const request = (purpose: string, req: ApiRequest): Promise<ApiReply> => {
 		count(calls, purpose);
 		return apiRequest.call(ctx, req) as Promise<ApiReply>;
@@ -121,6 +125,8 @@ export function invoiceService(
 			request('get', { method: 'GET', path: PATHS.invoice(id), itemIndex, settings }),
 		update: (id, body, itemIndex) =>
 			request('update', { method: 'PUT', path: PATHS.invoice(id), body, itemIndex }),
+		documents: (invoiceId, itemIndex) =>
+			request('documents', { method: 'GET', path: PATHS.documents(invoiceId), itemIndex }),
 		estimate: (body, itemIndex) =>
 			request('estimate', {
 				method: 'POST',
@@ -132,8 +138,12 @@ export function invoiceService(
 		searchCompanies: (query, itemIndex) =>
 			request('lookup', { method: 'GET', path: PATHS.companiesSearch, qs: { q: query }, itemIndex }),
 		lobs: (itemIndex) => request('lookup', { method: 'GET', path: PATHS.lobs, itemIndex }),
-		// account.ts keeps the one answer per execution and key (the Calculator asks it too).
-		me: (itemIndex) => accountInfo(ctx, itemIndex),
+		me: async (itemIndex) => {
+			const { fingerprint } = await getServiceCredential(ctx, itemIndex);
+			return await accountInfoOnce(accounts, fingerprint, () =>
+				request('me', { method: 'GET', path: PATHS.authMe, itemIndex }),
+			);
+		},
 		settings: (itemIndex) => readSettings(ctx, itemIndex),
 		keyBudget: async (itemIndex) => {
 			const credential = await getServiceCredential(ctx, itemIndex);

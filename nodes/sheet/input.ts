@@ -17,6 +17,7 @@ import { inputError } from '../shared/errors';
 import { bodyShapeProblem, jsonTextProblem } from '../shared/inputLimits';
 import { chargeColumnsOf, shapeRefusal, shapedItems } from './sheetRead';
 import { readSheetRow } from './sheetRow';
+import { readDateForms, type DateForms } from './dateColumns';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../shared/refusals';
 import { type SheetTotals, columnsToBody } from './columns';
 import type { Run } from '../shared/run';
@@ -24,6 +25,13 @@ import { isBlankValue } from '../shared/values';
 import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
 import { FOLDED_GROUPS } from '../SurplusLinesInvoice/actions/invoice/body.description';
 import { type Conversion, validateInvoice } from './validation';
+
+declare module '../shared/run' {
+	interface RunLearned {
+		/** The forms of the run's date columns (Map Automatically), read once from all its rows. */
+		dateForms?: DateForms;
+	}
+}
 
 /** UI name → request field, for the six required fields and the optional ones. */
 const FIELD_NAMES: Record<string, string> = {
@@ -256,9 +264,11 @@ function columnsBody(
 		// The run's rows read as one sheet first: a refusal for its shape is the row's only reason.
 		const refused = shapeRefusal(run, i);
 		if (refused) throw inputError(run, [refused], { itemIndex: i });
-		return readSheetRow(shapedItems(run) ?? run.items, i, {
+		const items = shapedItems(run) ?? run.items;
+		return readSheetRow(items, i, {
 			leftOut,
 			chargeColumns: chargeColumnsOf(run),
+			dateForms: (run.learned.dateForms ??= readDateForms(items)),
 		});
 	}
 	const names = Object.fromEntries(
