@@ -107,7 +107,8 @@ export function invoiceJson(
 	return json;
 }
 
-interface OutcomeCounts {
+/** The figures of a filing run's summary, by outcome (what outcomeSummary says in words). */
+export interface OutcomeCounts {
 	rows: number;
 	filed: number;
 	replayed: number;
@@ -122,7 +123,8 @@ interface OutcomeCounts {
 // keeps it as a note): the filing is prepared for the state's own process.
 const NOT_ELECTRONIC = /^State (\w+) is not supported for filing$/;
 
-function countItems(items: INodeExecutionData[], rows: number): OutcomeCounts {
+/** The summary's figures from a run's output items (`rows`: the run's input rows). */
+export function countItems(items: INodeExecutionData[], rows: number): OutcomeCounts {
 	const counts: OutcomeCounts = {
 		rows,
 		filed: 0,
