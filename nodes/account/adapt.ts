@@ -20,10 +20,9 @@ import { deepCopy } from 'n8n-workflow';
 import { localError } from '../shared/errors';
 import type { Run } from '../shared/run';
 import { FEATURES } from '../shared/service';
-import { addInvoiceWarning } from '../sheet/warnings';
+import { addInvoiceWarning, sourceOf, type InvoiceInput } from '../sheet';
 import { linesOfBusiness, searchCompanies, type Company } from './lookups';
 import type { UnknownLob } from './options';
-import { sourceOf, type InvoiceInput } from '../sheet/input';
 import { nothingFiled } from '../filing/fileInvoice';
 import { companyForm } from '../filing/formRules';
 
@@ -271,11 +270,7 @@ declare module '../shared/run' {
 }
 
 /** The features used by the body that this account lacks (asks the account only when one is used). */
-async function missingFeatures(
-	run: Run,
-	body: IDataObject,
-	itemIndex: number,
-): Promise<string[]> {
+async function missingFeatures(run: Run, body: IDataObject, itemIndex: number): Promise<string[]> {
 	const used = featuresUsed(body);
 	if (!used.length) return [];
 	let features: string[];

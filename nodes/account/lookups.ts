@@ -55,13 +55,11 @@ export async function searchCompanies(
 	const { companies } = lookupsOf(run);
 	let found = companies.get(query);
 	if (!found) {
-		found = run.service
-			.searchCompanies(query, itemIndex)
-			.then((reply) =>
-				readList(reply.data, LIST_KEYS.companies)
-					.map(readCompany)
-					.filter((c): c is Company => c !== undefined),
-			);
+		found = run.service.searchCompanies(query, itemIndex).then((reply) =>
+			readList(reply.data, LIST_KEYS.companies)
+				.map(readCompany)
+				.filter((c): c is Company => c !== undefined),
+		);
 		companies.set(query, found);
 	}
 	return await found;
@@ -70,13 +68,11 @@ export async function searchCompanies(
 /** `GET /lobs`, at most once in this run. */
 export async function linesOfBusiness(run: Lookups, itemIndex: number): Promise<LineOfBusiness[]> {
 	const lookups = lookupsOf(run);
-	lookups.lobs ??= run.service
-		.lobs(itemIndex)
-		.then((reply) =>
-			readList(reply.data, LIST_KEYS.lobs).flatMap((row) => {
-				const id = Number(row.id);
-				return Number.isInteger(id) ? [{ id, name: text(row.name) }] : [];
-			}),
-		);
+	lookups.lobs ??= run.service.lobs(itemIndex).then((reply) =>
+		readList(reply.data, LIST_KEYS.lobs).flatMap((row) => {
+			const id = Number(row.id);
+			return Number.isInteger(id) ? [{ id, name: text(row.name) }] : [];
+		}),
+	);
 	return await lookups.lobs;
 }

@@ -108,7 +108,10 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 }
 
 /** The filing settings in an operation's Options, as its operation read them (actions/settings.ts). */
-export function filingSettings(options: IDataObject, defaultReplayedView: ReplayedView): FilingSettings {
+export function filingSettings(
+	options: IDataObject,
+	defaultReplayedView: ReplayedView,
+): FilingSettings {
 	const wait = options.lostCreateWaitSeconds;
 	return {
 		lookAlike:

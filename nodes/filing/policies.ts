@@ -33,6 +33,7 @@ declare module '../shared/run' {
 /** The run's listings, as its operation gave them. */
 export function policiesOf(run: Pick<Run, 'learned'>): PolicyListings {
 	const policies = run.learned.policies;
-	if (!policies) throw new Error('The operation gave the filing stage no listings (run.learned.policies)');
+	if (!policies)
+		throw new Error('The operation gave the filing stage no listings (run.learned.policies)');
 	return policies;
 }

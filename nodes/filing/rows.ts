@@ -13,8 +13,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Run } from '../shared/run';
 import { sheetRow } from '../shared/sheetRows';
-import { takeColumnNotes, takeInvoiceWarnings } from '../sheet/warnings';
-import { chargesOf } from '../sheet/sheetRead';
+import { chargesOf, takeColumnNotes, takeInvoiceWarnings } from '../sheet';
 
 const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
 

@@ -59,7 +59,8 @@ declare module '../shared/run' {
 /** What this stage needs of the run: its items, its node (for errors), what it learned. */
 type SameRun = Pick<Run, 'items' | 'getNode' | 'learned'>;
 
-const checkedOf = (run: SameRun) => (run.learned.sameRun ??= { firsts: new Map(), terms: new Map() });
+const checkedOf = (run: SameRun) =>
+	(run.learned.sameRun ??= { firsts: new Map(), terms: new Map() });
 
 /**
  * Refuses row `index` when an earlier row of the run derived the same key from a row whose input

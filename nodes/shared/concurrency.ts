@@ -54,7 +54,9 @@ export function itemsInFlight(
 }
 
 /** Request Options → Concurrency when the user set it (a whole number from 1), else undefined. */
-export function concurrencyOf(requestOptions: { concurrency?: unknown } | undefined): number | undefined {
+export function concurrencyOf(
+	requestOptions: { concurrency?: unknown } | undefined,
+): number | undefined {
 	if (requestOptions?.concurrency === undefined) return undefined;
 	const value = Math.floor(Number(requestOptions.concurrency));
 	return Number.isFinite(value) && value >= 1 ? value : undefined;

@@ -32,7 +32,11 @@ export interface CreateRequest {
 
 export interface InvoiceService {
 	/** `GET /invoices` with the query given. */
-	list(qs: IDataObject, itemIndex?: number, settings?: Partial<TransportSettings>): Promise<ApiReply>;
+	list(
+		qs: IDataObject,
+		itemIndex?: number,
+		settings?: Partial<TransportSettings>,
+	): Promise<ApiReply>;
 	/** `POST /invoices`. */
 	create(request: CreateRequest): Promise<ApiReply>;
 	/** `POST /invoices/batch`, never resent blindly (an account without keys would file twice). */
@@ -136,7 +140,12 @@ export function invoiceService(
 				itemIndex,
 			}),
 		searchCompanies: (query, itemIndex) =>
-			request('lookup', { method: 'GET', path: PATHS.companiesSearch, qs: { q: query }, itemIndex }),
+			request('lookup', {
+				method: 'GET',
+				path: PATHS.companiesSearch,
+				qs: { q: query },
+				itemIndex,
+			}),
 		lobs: (itemIndex) => request('lookup', { method: 'GET', path: PATHS.lobs, itemIndex }),
 		me: async (itemIndex) => {
 			const { fingerprint } = await getServiceCredential(ctx, itemIndex);

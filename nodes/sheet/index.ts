@@ -16,6 +16,23 @@
  */
 export { readSheet, sheetIsRead, notATransaction, chargesOf, columnsLeftOut } from './sheetRead';
 export type { SheetSettings } from './sheetRead';
-export { readInvoiceInput, readRawBody, refusalInSheetWords, noteConversions } from './input';
+export {
+	FIELD_GROUPS,
+	REQUIRED_UI_FIELDS,
+	isWholeItem,
+	noteConversions,
+	readInvoiceInput,
+	readRawBody,
+	refusalInSheetWords,
+	sourceOf,
+} from './input';
 export type { BodySettings, InvoiceInput } from './input';
-export { takeColumnNotes, takeInvoiceWarnings } from './warnings';
+export {
+	addInvoiceWarning,
+	addInvoiceWarnings,
+	takeColumnNotes,
+	takeInvoiceWarnings,
+} from './warnings';
+// What the other stages and the editor read of the sheet's rules and columns.
+export { validateInvoice } from './validation';
+export { mapperFields, type SheetTotals } from './columns';

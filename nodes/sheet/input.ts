@@ -116,7 +116,9 @@ function lob(row: IDataObject): IDataObject {
  */
 function collections(groups: Record<string, unknown>, holder?: IDataObject): IDataObject {
 	const get = (name: string) =>
-		(holder && FOLDED_GROUPS.includes(name) ? (holder[name] ?? {}) : (groups[name] ?? {})) as IDataObject;
+		(holder && FOLDED_GROUPS.includes(name)
+			? (holder[name] ?? {})
+			: (groups[name] ?? {})) as IDataObject;
 	const body: IDataObject = {};
 
 	const address = get('insuredAddress').address as IDataObject | undefined;
@@ -174,7 +176,14 @@ function named(values: IDataObject): IDataObject {
 }
 
 /** The repeating groups of the Fields mode (from version 2 some are folded into Additional Fields). */
-export const FIELD_GROUPS = ['insuredAddress', 'coverages', 'insurers', 'insurerGroups', 'fees', 'documents'];
+export const FIELD_GROUPS = [
+	'insuredAddress',
+	'coverages',
+	'insurers',
+	'insurerGroups',
+	'fees',
+	'documents',
+];
 
 /**
  * An item's body settings, as its operation read them from the node (one body source each):
@@ -209,7 +218,11 @@ const WHOLE_ITEM = /^=\s*\{\{\s*\$json\s*\}\}\s*$/;
 /** Whether Invoice JSON, as saved, is the input item itself (`{{ $json }}`). */
 export const isWholeItem = (saved: unknown) => typeof saved === 'string' && WHOLE_ITEM.test(saved);
 
-function jsonBody(run: Run, settings: { wholeItem: true } | { wholeItem: false; value: unknown }, i: number): unknown {
+function jsonBody(
+	run: Run,
+	settings: { wholeItem: true } | { wholeItem: false; value: unknown },
+	i: number,
+): unknown {
 	if (settings.wholeItem) return inputItemBody(run, i);
 	const raw = settings.value;
 	if (typeof raw !== 'string') return raw;
@@ -285,7 +298,12 @@ function withinLimits(run: Run, i: number, body: unknown, label: string): unknow
 	return body;
 }
 
-function readSource(run: Run, settings: BodySettings, i: number, mode: 'full' | 'partial'): RawBody {
+function readSource(
+	run: Run,
+	settings: BodySettings,
+	i: number,
+	mode: 'full' | 'partial',
+): RawBody {
 	if (settings.from === 'json')
 		return { raw: withinLimits(run, i, jsonBody(run, settings, i), 'Invoice JSON') };
 	if (settings.from === 'inputItem')

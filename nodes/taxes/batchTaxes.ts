@@ -28,7 +28,7 @@ import type { Run as NodeRun } from '../shared/run';
 import { isValidDate } from '../shared/rules';
 import { CALCULATOR_SCOPE, FLAT_CHARGE_SKIPPED_ON, TAX_DATE_FIELD } from '../shared/service';
 import type { ApiReply } from '../shared/transport';
-import type { InvoiceInput } from '../sheet/input';
+import type { InvoiceInput } from '../sheet';
 import { previewInvoice } from './preview';
 import {
 	codesBody,

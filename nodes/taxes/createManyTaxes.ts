@@ -10,16 +10,11 @@
 import type { IDataObject, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import type { Run } from '../shared/run';
-import type { InvoiceInput } from '../sheet/input';
+import type { InvoiceInput } from '../sheet';
 import type { Entry } from '../filing/entry';
 import { taxesAtBatchCost, type BatchTaxes } from './batchTaxes';
 import { billTaxLines } from './preview';
-import {
-	applyTaxCheck,
-	hasSheetTaxes,
-	taxCheckOptions,
-	type TaxCheckSettings,
-} from './sheetCheck';
+import { applyTaxCheck, hasSheetTaxes, taxCheckOptions, type TaxCheckSettings } from './sheetCheck';
 
 export const createManyTaxOptions: INodeProperties[] = [
 	{

@@ -10,8 +10,7 @@ import type { Run } from '../shared/run';
 import { feeTypeName } from '../shared/service';
 import { FEE_ALIAS_PAIRS } from '../shared/rules';
 import type { ApiReply } from '../shared/transport';
-import { validateInvoice } from '../sheet/validation';
-import { addInvoiceWarnings } from '../sheet/warnings';
+import { addInvoiceWarnings, validateInvoice } from '../sheet';
 
 /** POST /invoices/preview: stores nothing, so it is safe to resend. */
 export async function previewInvoice(

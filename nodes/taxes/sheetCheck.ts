@@ -13,12 +13,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { localError } from '../shared/errors';
 import type { Run } from '../shared/run';
-import type { SheetTotals } from '../sheet/columns';
+import { addInvoiceWarnings, type InvoiceInput, type SheetTotals } from '../sheet';
 import { BILLED_TAX_OF } from '../shared/rules';
 import { feeTypeName } from '../shared/service';
 import { readAmount } from '../shared/values';
-import { addInvoiceWarnings } from '../sheet/warnings';
-import type { InvoiceInput } from '../sheet/input';
 
 type TaxCheckMode = 'whenPreviewed' | 'always' | 'fail' | 'off';
 

@@ -21,7 +21,6 @@ export const billTaxesSwitch: INodeProperties = {
 		'Whether to preview first and add the computed taxes and fees (Surplus Lines Tax, stamping fee…) to the fees, then create. One extra call. Codes already in the fees are kept as sent, a 0 included (the item then says what the preview computed). Nothing is created when the preview reports problems. Turn off only when the fees already carry the taxes.',
 };
 
-
 const fees = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
 const hasTaxLine = (list: IDataObject[]) =>
 	list.some((f) => f.type === SURPLUS_LINES_TAX_CODE && Number(f.amount ?? 0) !== 0);

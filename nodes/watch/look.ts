@@ -34,7 +34,9 @@ export interface LookSettings {
 }
 
 /** A policy's pages, as the operation reads them (shared/invoiceList.ts). */
-export type PolicyPager = (options: Parameters<typeof pageInvoices>[1]) => ReturnType<typeof pageInvoices>;
+export type PolicyPager = (
+	options: Parameters<typeof pageInvoices>[1],
+) => ReturnType<typeof pageInvoices>;
 
 interface Unit {
 	key: string;

@@ -4,8 +4,7 @@ import { forget, rowIdentity, withWarnings } from '../../filing/rows';
 import { addToErrorItem, isErrorItem, withRow } from '../../shared/errors';
 import type { OperationModule } from '../../shared/router';
 import type { Run } from '../../shared/run';
-import { readRawBody } from '../../sheet/input';
-import { notATransaction } from '../../sheet/sheetRead';
+import { notATransaction, readRawBody } from '../../sheet';
 import { readBodySettings, readRunSheet } from './sheetSettings';
 
 function pairedIndex(item: INodeExecutionData, fallback: number): number {

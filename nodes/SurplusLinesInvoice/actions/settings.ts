@@ -50,9 +50,14 @@ export function wantsTaxesFromPreview(ctx: IExecuteFunctions, itemIndex: number)
  * The Idempotency setting of item `i`: on the main panel in version 1, in Options from version 2
  * (same names, same meaning). An own key is checked locally (idempotency.ts).
  */
-export function readIdempotencyChoice(ctx: IExecuteFunctions, run: Run, i: number): IdempotencyChoice {
+export function readIdempotencyChoice(
+	ctx: IExecuteFunctions,
+	run: Run,
+	i: number,
+): IdempotencyChoice {
 	const at = nodeVersion(ctx) >= 2 ? 'options.' : '';
 	const mode = itemParameter<string>(ctx, `${at}idempotency`, i, 'derived');
-	const key = mode === 'own' ? String(ctx.getNodeParameter(`${at}idempotencyKey`, i, '') ?? '') : '';
+	const key =
+		mode === 'own' ? String(ctx.getNodeParameter(`${at}idempotencyKey`, i, '') ?? '') : '';
 	return idempotencyChoice(run, mode, key, i);
 }

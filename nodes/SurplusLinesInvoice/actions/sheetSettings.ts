@@ -9,13 +9,16 @@ import { itemParameter, nodeVersion, rawParameter } from '../../shared/params';
 import { isBlankValue } from '../../shared/values';
 import type { Run } from '../../shared/run';
 import {
+	columnsLeftOut,
 	FIELD_GROUPS,
-	REQUIRED_UI_FIELDS,
 	isWholeItem,
+	readSheet,
+	REQUIRED_UI_FIELDS,
+	sheetIsRead,
 	type BodySettings,
-} from '../../sheet/input';
+	type SheetSettings,
+} from '../../sheet';
 import { FOLDED_GROUPS } from './invoice/body.description';
-import { columnsLeftOut, readSheet, sheetIsRead, type SheetSettings } from '../../sheet/sheetRead';
 
 /** The run's sheet settings, from item 0: Map Automatically or not, Columns Not to File. */
 export function readSheetSettings(ctx: IExecuteFunctions): SheetSettings {
@@ -23,7 +26,10 @@ export function readSheetSettings(ctx: IExecuteFunctions): SheetSettings {
 		return { automatic: false, leftOut: new Set() };
 	const columns = ctx.getNodeParameter('columns', 0, {}) as Partial<ResourceMapperValue>;
 	if (columns.mappingMode === 'defineBelow') return { automatic: false, leftOut: new Set() };
-	return { automatic: true, leftOut: columnsLeftOut(ctx.getNodeParameter('columnsLeftOut', 0, '')) };
+	return {
+		automatic: true,
+		leftOut: columnsLeftOut(ctx.getNodeParameter('columnsLeftOut', 0, '')),
+	};
 }
 
 /** Reads the run's sheet once (sheetRead.ts), before its first row is read. */
@@ -62,7 +68,8 @@ export function readBodySettings(
 			? (ctx.getNodeParameter('typeCode', i, 'NEW') as string)
 			: undefined;
 	const required: Record<string, unknown> = {};
-	if (mode === 'full') for (const name of REQUIRED_UI_FIELDS) required[name] = ctx.getNodeParameter(name, i, '');
+	if (mode === 'full')
+		for (const name of REQUIRED_UI_FIELDS) required[name] = ctx.getNodeParameter(name, i, '');
 	const version = nodeVersion(ctx);
 	const groups: Record<string, unknown> = {};
 	for (const name of FIELD_GROUPS) {

@@ -39,7 +39,12 @@ export async function execute(
 		'Delete Document',
 		itemIndex,
 	);
-	const ref = await documentPathRef(run, readDocumentReference(this, itemIndex), itemIndex, invoiceId);
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
 	const gone = await deleteAllowingGone(() =>
 		apiRequest.call(this, { method: 'DELETE', path: PATHS.document(invoiceId, ref), itemIndex }),
 	);

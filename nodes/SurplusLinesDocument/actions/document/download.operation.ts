@@ -88,7 +88,12 @@ export async function execute(
 				itemIndex,
 			},
 		);
-	const ref = await documentPathRef(run, readDocumentReference(this, itemIndex), itemIndex, invoiceId);
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
 	const reply = await apiRequest.call(this, {
 		method: 'GET',
 		path: PATHS.document(invoiceId, ref),

@@ -24,7 +24,12 @@ export async function execute(
 	run: Run,
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
-	const ref = await documentPathRef(run, readDocumentReference(this, itemIndex), itemIndex, invoiceId);
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
 	const reply = await apiRequest.call(this, {
 		method: 'GET',
 		path: PATHS.document(invoiceId, ref),

@@ -92,7 +92,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const { maxWaitMs, intervalMs } = readBounds(this, itemIndex);
-	const ref = await documentPathRef(run, readDocumentReference(this, itemIndex), itemIndex, invoiceId);
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
 	const started = clock.now();
 	let checks = 0;
 	for (;;) {

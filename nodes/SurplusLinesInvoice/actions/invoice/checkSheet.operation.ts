@@ -10,9 +10,15 @@ import { readErrorInfo } from '../../../shared/errors';
 import type { Run } from '../../../shared/run';
 import { PATHS } from '../../../shared/service';
 import { refusedRowsMessage, sheetRow } from '../../../shared/sheetRows';
-import { readInvoiceInput, readRawBody, type InvoiceInput } from '../../../sheet/input';
-import { chargesOf, notATransaction } from '../../../sheet/sheetRead';
-import { takeColumnNotes, takeInvoiceWarnings } from '../../../sheet/warnings';
+import {
+	chargesOf,
+	notATransaction,
+	readInvoiceInput,
+	readRawBody,
+	takeColumnNotes,
+	takeInvoiceWarnings,
+	type InvoiceInput,
+} from '../../../sheet';
 import { canonicalInvoice } from '../../../filing/canonical';
 import { idempotencyKeyFor } from '../../../filing/idempotency';
 import { refuseSameKeyOtherRow } from '../../../filing/sameRun';

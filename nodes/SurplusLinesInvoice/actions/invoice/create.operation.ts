@@ -17,7 +17,7 @@ import {
 	readInvoiceInput,
 	refusalInSheetWords,
 	type InvoiceInput,
-} from '../../../sheet/input';
+} from '../../../sheet';
 import { canonicalInvoice } from '../../../filing/canonical';
 import { fileInvoice, showReplayed } from '../../../filing/fileInvoice';
 import { idempotencyKeyFor, type IdempotencyChoice } from '../../../filing/idempotency';
@@ -131,7 +131,11 @@ function readCreateSettings(ctx: IExecuteFunctions, i: number): CreateSettings {
 export async function check(this: IExecuteFunctions, i: number, run: Run): Promise<void> {
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Create an invoice', i);
 	const input = readInvoiceInput(run, readBodySettings(this, i, 'full'), i);
-	const checked = { input, choice: readIdempotencyChoice(this, run, i), settings: readCreateSettings(this, i) };
+	const checked = {
+		input,
+		choice: readIdempotencyChoice(this, run, i),
+		settings: readCreateSettings(this, i),
+	};
 	// Before any call, in row order: a later row with an earlier row's key but other columns.
 	if (checked.choice.mode === 'derived') {
 		const key = idempotencyKeyFor(

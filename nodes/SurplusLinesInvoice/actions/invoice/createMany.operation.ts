@@ -17,12 +17,12 @@ import type { Entry, Outcome } from '../../../filing/entry';
 import { adaptToAccount, noteAdaptations, type Adaptation } from '../../../account/adapt';
 import { unknownLobOption } from '../../../account/options';
 import {
+	notATransaction,
 	noteConversions,
 	readInvoiceInput,
 	refusalInSheetWords,
 	type InvoiceInput,
-} from '../../../sheet/input';
-import { notATransaction } from '../../../sheet/sheetRead';
+} from '../../../sheet';
 import { canonicalInvoice } from '../../../filing/canonical';
 import { mayHaveFiled, showReplayed } from '../../../filing/fileInvoice';
 import { withMark } from '../../../filing/mark';

@@ -10,7 +10,7 @@ import { forAssistant } from '../../../SurplusLinesCalculator/output';
 import type { Run } from '../../../shared/run';
 import { adaptToAccount, noteAdaptations } from '../../../account/adapt';
 import { unknownLobOption } from '../../../account/options';
-import { noteConversions, readInvoiceInput } from '../../../sheet/input';
+import { noteConversions, readInvoiceInput } from '../../../sheet';
 import { previewInvoice } from '../../../taxes/preview';
 import { applyTaxCheck, taxCheckOptions } from '../../../taxes/sheetCheck';
 import { markTaxWarning, previewTaxWarning } from '../../../taxes/taxLines';

@@ -13,7 +13,7 @@ import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '
 import { inPeriod, readListing, type ListingSettings, type Period } from '../../../reconcile/listing';
 import { reconcileSummary } from '../../../reconcile/summary';
 import { bodyProperties } from './body.description';
-import { notATransaction } from '../../../sheet/sheetRead';
+import { notATransaction } from '../../../sheet';
 import type { Run } from '../../../shared/run';
 import { readRunSheet } from '../sheetSettings';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';

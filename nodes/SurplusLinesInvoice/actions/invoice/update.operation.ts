@@ -7,7 +7,7 @@ import { readInvoiceId, nodeVersion } from '../../../shared/params';
 import type { Run } from '../../../shared/run';
 import { adaptToAccount, noteAdaptations } from '../../../account/adapt';
 import { accountOptionsProperty } from '../../../account/options';
-import { noteConversions, readInvoiceInput } from '../../../sheet/input';
+import { noteConversions, readInvoiceInput } from '../../../sheet';
 import { explainConflict } from '../../hints';
 import { noteKeptInvoice } from '../../../filing/fileInvoice';
 import { invoiceJson, invoiceView } from '../../output';
@@ -45,7 +45,10 @@ export async function execute(
 					noteConversions(
 						invoiceJson(
 							reply.data as IDataObject,
-							invoiceView(nodeVersion(this), this.getNodeParameter('simplify', i, false) as boolean),
+							invoiceView(
+								nodeVersion(this),
+								this.getNodeParameter('simplify', i, false) as boolean,
+							),
 						),
 						converted,
 					),
