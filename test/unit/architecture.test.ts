@@ -18,8 +18,10 @@
  * `shared/credentials.ts`: the credential, read once per execution), and the Document node's
  * download (`fetchFile.ts`: its own HTTP through n8n's helpers, to a signed link the transport
  * does not serve). Their stores keyed by the context (the transport's decrypted credential, the
- * credential per execution, whether a run is a tool call) are caches of what n8n gives, not what
- * a run learned.
+ * credential per execution, whether a run is a tool call, params.ts's parameters read once) are
+ * caches of what n8n gives, not what a run learned. Stores keyed by something else are left alone
+ * and not flagged: the checks' readers by schema (sheet/validation.ts), the key's budget by its
+ * fingerprint (shared/rateLimit.ts), what an error says of itself (EXPLAINED_STORES below).
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative, sep } from 'path';
