@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ColumnRule } from './columnRules';
-import { type DateOrder, type UnprovenDates, readInOrder, sheetDateOrders } from './dateConvention';
+import { type ColumnOrder, readInOrder, sheetDateOrders } from './dateConvention';
 
 interface DayFirstRow {
 	/** The row with its dates read in their order written as YYYY-MM-DD. */
@@ -17,17 +17,18 @@ interface DayFirstRow {
 	problems: string[];
 }
 
+/** Each date column's order in the run (dateConvention.ts), read once per run. */
+export type DateOrders = Map<string, ColumnOrder>;
+
 /** Row `index` of the run with its date columns read in their column's, or the sheet's, order. */
 export function readDateColumns(
 	items: Array<{ json: IDataObject }>,
 	index: number,
-	unproven: UnprovenDates = 'monthFirst',
-	firstRow = 2,
-	stated?: DateOrder,
+	orders: DateOrders = sheetDateOrders(items, 'monthFirst'),
 ): DayFirstRow {
 	const item = { ...(items[index]?.json ?? {}) };
 	const out: DayFirstRow = { item, rules: [], problems: [] };
-	for (const [column, order] of sheetDateOrders(items, unproven, firstRow, stated)) {
+	for (const [column, order] of orders) {
 		const value = item[column];
 		const read = typeof value === 'string' ? readInOrder(column, value, order) : undefined;
 		if (!read) continue;

@@ -59,18 +59,16 @@ export const readsBothWays = (value: unknown): boolean => {
 	return !!parts && parts[0] <= 12 && parts[1] <= 12 && parts[0] !== parts[1];
 };
 
-const ORDERS = new WeakMap<object, Map<string, Map<string, ColumnOrder>>>();
-
-/** Each date column's order, decided once per run's input from every row of every column. */
+/**
+ * Each date column's order, decided from every row of every column (once per run: the run keeps
+ * it, input.ts).
+ */
 export function sheetDateOrders(
 	items: Array<{ json: IDataObject }>,
 	unproven: UnprovenDates,
 	firstRow = 2,
 	stated?: DateOrder,
 ): Map<string, ColumnOrder> {
-	const mode = stated ?? unproven;
-	const known = ORDERS.get(items)?.get(mode);
-	if (known) return known;
 	const dayFirst = new Map<string, DateProof>();
 	const monthFirst = new Map<string, DateProof>();
 	const open = new Set<string>();
@@ -87,7 +85,7 @@ export function sheetDateOrders(
 	const orders = new Map<string, ColumnOrder>();
 	if (stated) {
 		for (const column of new Set([...dayFirst.keys(), ...monthFirst.keys(), ...open])) orders.set(column, { stated });
-		return remember(items, mode, orders);
+		return orders;
 	}
 	for (const [column, proof] of dayFirst) {
 		const other = monthFirst.get(column);
@@ -104,13 +102,6 @@ export function sheetDateOrders(
 		else if (sheetMonth && !sheetDay) orders.set(column, { sheet: 'monthFirst', proof: sheetMonth });
 		else orders.set(column, { unproven, dayFirst: sheetDay, monthFirst: sheetMonth });
 	}
-	return remember(items, mode, orders);
-}
-
-function remember(items: object, mode: string, orders: Map<string, ColumnOrder>): Map<string, ColumnOrder> {
-	const byMode = ORDERS.get(items) ?? new Map<string, Map<string, ColumnOrder>>();
-	byMode.set(mode, orders);
-	ORDERS.set(items, byMode);
 	return orders;
 }
 

@@ -7,12 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readColumnName } from './columns';
 
-const HEADERS = new WeakMap<object, Map<string, string>>();
-
-/** Field id → the first header of the run's rows that reads as it. */
-function runHeaders(items: Array<{ json: IDataObject }>): Map<string, string> {
-	const known = HEADERS.get(items);
-	if (known) return known;
+/** Field id → the first header of the run's rows that reads as it (once per run: input.ts). */
+export function readSheetHeaders(items: Array<{ json: IDataObject }>): Map<string, string> {
 	const headers = new Map<string, string>();
 	const seen = new Set<string>();
 	for (const { json } of items) {
@@ -23,11 +19,5 @@ function runHeaders(items: Array<{ json: IDataObject }>): Map<string, string> {
 			if (id && !headers.has(id)) headers.set(id, name);
 		}
 	}
-	HEADERS.set(items, headers);
 	return headers;
-}
-
-/** The sheet's header for field `id` in any row of the run, or undefined. */
-export function sheetHeaderFor(items: Array<{ json: IDataObject }>, id: string): string | undefined {
-	return runHeaders(items).get(id);
 }

@@ -7,9 +7,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
 import { readCellFormats } from './cellFormat';
-import { readDateColumns } from './dateColumns';
-import { sheetHeaderFor } from './sheetHeaders';
-import type { DateOrder, UnprovenDates } from './dateConvention';
+import { readDateColumns, type DateOrders } from './dateColumns';
+import { readSheetHeaders } from './sheetHeaders';
+import { type DateOrder, type UnprovenDates, sheetDateOrders } from './dateConvention';
 import { noteValueContext, readValueContext } from './valueContext';
 import type { ColumnNotes } from './warnings';
 
@@ -24,6 +24,10 @@ export interface SheetRowSettings {
 	dateOrder?: DateOrder;
 	/** The sheet's row of the run's first item (2 where the header is row 1), for messages. */
 	firstRow?: number;
+	/** The run's date columns' orders (dateColumns.ts), read once per run; from `items` when not given. */
+	dateOrders?: DateOrders;
+	/** Field id → the sheet's own header in any row of the run (sheetHeaders.ts), read once per run. */
+	headers?: ReadonlyMap<string, string>;
 }
 
 export interface SheetRow {
@@ -49,7 +53,10 @@ export function readSheetRow(
 	index: number,
 	settings: SheetRowSettings,
 ): SheetRow {
-	const dated = readDateColumns(items, index, settings.unprovenDates, settings.firstRow, settings.dateOrder);
+	const orders =
+		settings.dateOrders ??
+		sheetDateOrders(items, settings.unprovenDates ?? 'monthFirst', settings.firstRow, settings.dateOrder);
+	const dated = readDateColumns(items, index, orders);
 	// A spreadsheet cell is read by its format; the row's currency and country columns say what
 	// its amounts and its state are.
 	const cells = readCellFormats(dated.item);
@@ -76,7 +83,7 @@ export function readSheetRow(
 	const names: Record<string, string[]> = {};
 	for (const [id, usual] of Object.entries(requiredColumnNames())) {
 		if (matched.names[id]) sources[id] ??= matched.names[id];
-		else names[id] = withSheetHeader(usual, sheetHeaderFor(items, id));
+		else names[id] = withSheetHeader(usual, (settings.headers ?? readSheetHeaders(items)).get(id));
 	}
 	// Every column is listed with the cell as the sheet wrote it (30/04/2026, not the date read).
 	const own = items[index]?.json ?? {};

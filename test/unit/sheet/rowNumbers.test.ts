@@ -3,17 +3,12 @@
  * line Extract From File was told it is on (Starting Line for a CSV report with title lines above
  * its header, Range for an XLSX), so a report's refusals point to the file's own lines.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { rowLabel, sheetRow } from '../../../nodes/shared/sheetRows';
+import { rowLabel, sheetRow, type Rows } from '../../../nodes/shared/sheetRows';
 
-function ctxOf(parent: { type: string; parameters?: IDataObject } | undefined, items: IDataObject[] = [{}, {}, {}]) {
-	const input = items.map((json) => ({ json }));
-	return {
-		getInputData: () => input,
-		getNode: () => ({ name: 'Create' }),
-		getParentNodes: () => (parent ? [{ name: 'Read', typeVersion: 1, disabled: false, ...parent }] : []),
-	} as unknown as IExecuteFunctions;
+function ctxOf(parent: { type: string; parameters?: IDataObject } | undefined, items: IDataObject[] = [{}, {}, {}]): Rows {
+	return { items: items.map((json) => ({ json })), parents: () => (parent ? [parent] : []), say: () => undefined };
 }
 
 describe('the row of an item as its file shows it', () => {

@@ -6,13 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { adaptToAccount } from '../../../account/adapt';
+import { adaptToAccount, type AccountOptions } from '../../../account/adapt';
 import { dateOnly } from '../../../shared/dates';
 import { localError, readErrorInfo } from '../../../shared/errors';
 import { searchCompanies } from '../../../account/lookups';
-import { sourceOf } from '../../../sheet/input';
+import { sourceOf, type InvoiceInput } from '../../../sheet';
 import { nodeVersion } from '../../../shared/params';
-import type { InvoiceInput } from '../../../sheet/input';
+import { readUnknownLob } from '../settings';
 import { hasSheetTaxes } from '../../../taxes/sheetCheck';
 import { sheetRow } from '../../../shared/sheetRows';
 import { derivedMark } from '../../../filing/mark';
@@ -20,7 +20,9 @@ import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '
 import { inPeriod, readListing, type ListingSettings, type Period } from '../../../reconcile/listing';
 import { reconcileSummary } from '../../../reconcile/summary';
 import { bodyProperties } from './body.description';
-import { notATransaction } from '../../../sheet/sheetRead';
+import { notATransaction } from '../../../sheet';
+import type { Run } from '../../../shared/run';
+import { readRunSheet } from '../sheetSettings';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [
@@ -120,18 +122,18 @@ function readSettings(ctx: IExecuteFunctions): ListingSettings {
 }
 
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-function readRows(ctx: IExecuteFunctions, inputs: Map<number, InvoiceInput>): SheetRow[] {
+function readRows(ctx: IExecuteFunctions, run: Run, inputs: Map<number, InvoiceInput>): SheetRow[] {
 	const rows: SheetRow[] = [];
-	for (let index = 0; index < ctx.getInputData().length; index++) {
-		const row = sheetRow(ctx, index);
-		const asRead = notATransaction(ctx, index);
+	for (let index = 0; index < run.items.length; index++) {
+		const row = sheetRow(run, index);
+		const asRead = notATransaction(run, index);
 		if (asRead) {
 			rows.push({ index, row, asRead });
 			continue;
 		}
-		const read = readRowAsCreate(ctx, index);
+		const read = readRowAsCreate(ctx, run, index);
 		if (read.reasons) {
-			const policy = policyOf(ctx, index);
+			const policy = policyOf(ctx, run, index);
 			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
 			continue;
 		}
@@ -156,18 +158,20 @@ function readRows(ctx: IExecuteFunctions, inputs: Map<number, InvoiceInput>): Sh
  * refuse is answered refused with Create's reasons, never "Create would file it" (issue 53).
  */
 async function refuseWhatCreateWould(
-	ctx: IExecuteFunctions,
+	run: Run,
 	answers: Array<{ index: number; json: IDataObject }>,
 	inputs: Map<number, InvoiceInput>,
+	account: AccountOptions,
+	version: number,
 ): Promise<void> {
 	for (const answer of answers) {
 		const input = inputs.get(answer.index);
 		if (answer.json.answer !== ANSWERS.notFiled || !input) continue;
 		try {
-			await adaptToAccount(ctx, input, answer.index);
-			await refuseUnknownNaics(ctx, input, answer.index);
+			await adaptToAccount(run, input, answer.index, account);
+			await refuseUnknownNaics(run, input, answer.index);
 			// From version 4 Create refuses a row whose sheet taxes differ (Sheet Tax Check's default).
-			if (nodeVersion(ctx) >= 4 && hasSheetTaxes(input))
+			if (version >= 4 && hasSheetTaxes(input))
 				answer.json.note = `${String(answer.json.note).replace(/: Create would file it\.$/, '')}: Create would file it only where the row's tax figures agree with the service's computation, which Create checks with a preview and Reconcile Sheet does not.`;
 		} catch (error) {
 			const info = readErrorInfo(error);
@@ -198,31 +202,32 @@ function naicsOf(body: IDataObject): Array<[string, string]> {
  * An account that looks insurers up itself refuses a NAIC no company has when Create sends the
  * row: looked up here (once per NAIC a run), so the answer is Create's on every account.
  */
-async function refuseUnknownNaics(ctx: IExecuteFunctions, input: InvoiceInput, index: number): Promise<void> {
+async function refuseUnknownNaics(run: Run, input: InvoiceInput, index: number): Promise<void> {
 	const unknown: string[] = [];
 	for (const [path, naic] of naicsOf(input.body)) {
-		const companies = await searchCompanies(ctx, naic, index);
+		const companies = await searchCompanies(run, naic, index);
 		if (companies.some((c) => c.naic === naic)) continue;
 		const column = sourceOf(path, input.sources);
 		unknown.push(`${column ? `Column "${column}"` : path}: no company has NAIC ${naic} (GET /companies/search), so the service refuses the row when Create sends it`);
 	}
-	if (unknown.length) throw localError(ctx, 'UNKNOWN_NAIC', unknown[0], { itemIndex: index, fields: unknown, description: unknown.join('\n') });
+	if (unknown.length) throw localError(run, 'UNKNOWN_NAIC', unknown[0], { itemIndex: index, fields: unknown, description: unknown.join('\n') });
 }
 
 /** All rows at once: the listing is chosen over the whole sheet. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
+	readRunSheet(this, run);
 	const inputs = new Map<number, InvoiceInput>();
-	const rows = readRows(this, inputs);
+	const rows = readRows(this, run, inputs);
 	const policies = new Map<string, string>();
 	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readListing(this, policies, settings);
 	const { rows: answers, notOnSheet } = reconcileRows(rows, listing.byPolicy, listing.extra);
-	await refuseWhatCreateWould(this, answers, inputs);
+	await refuseWhatCreateWould(run, answers, inputs, { unknownLob: readUnknownLob(this, 0) }, nodeVersion(this));
 	const period = settings.period;
 	const extra = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
 	const summary = reconcileSummary(answers, extra, listing);
-	this.addExecutionHints?.({
+	run.say({
 		message: summary.message,
 		type: summary.warning ? 'warning' : 'info',
 		location: 'outputPane',
