@@ -18,8 +18,9 @@ import { PATHS } from '../shared/service';
 import { clock } from '../shared/timing';
 import { apiRequest } from '../shared/transport';
 import { invoiceJson, invoiceView } from '../SurplusLinesInvoice/output';
-import { changesBetween, describeChanges, type Change } from './changes';
-import { decodeState, encodeState, type WatchRow } from './rowState';
+import { anyNeedsAction, changesBetween, describeChanges, describeReminder, sayOne, type Change } from './changes';
+import { saidFields } from '../shared/whatToDo';
+import { decodeState, encodeState, remindedAtOf, type WatchRow } from './rowState';
 
 /** A look never waits for the rate limit: a 429 ends it, the rows not read come first next time. */
 const LOOK_SETTINGS = { maxRateLimitWaitSeconds: 0 };
@@ -28,6 +29,8 @@ export interface LookSettings {
 	looksPerHour: number;
 	/** 0..1 */
 	share: number;
+	/** How often an invoice still rejected (or in error) is said again, ms; 0: never. */
+	remindEveryMs?: number;
 }
 
 interface Unit {
@@ -46,6 +49,7 @@ export interface RowResult {
 
 interface LookRun {
 	ctx: IExecuteFunctions;
+	remindEveryMs: number;
 	calls: number;
 	callsPerLook: number;
 	now: number;
@@ -129,6 +133,12 @@ function eventId(row: WatchRow, change: Change): string {
 	return `${row.invoiceId}:${change.event}:${change.document_id ?? ''}:${change.previous ?? ''}>${change.current}@${version}`;
 }
 
+/** Waiting for someone: a rejected filing or a status error, not settled (refused is final). */
+function waitsForSomeone(snap: InvoiceSnapshot): boolean {
+	if (isSettledInvoice(snap)) return false;
+	return snap.f === 'rejected' || snap.s === 'error';
+}
+
 function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 	const before = decodeState(row.state);
 	const read = snapshot(invoice);
@@ -141,19 +151,42 @@ function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 	const changes = changesBetween(before, now);
 	const detectedAt = new Date(run.now).toISOString();
 	const policyNumber = (invoice.policy_number as string | undefined) ?? row.policyNumber ?? null;
+	const waits = waitsForSomeone(now);
+	// The reminder clock: set when the wait begins or is said again, kept otherwise.
+	let remindedAt = waits ? (remindedAtOf(row.state) ?? row.checkedAt) : undefined;
+	let lastEvent = describeChanges(invoice, changes);
+	let reminder = false;
+	if (changes.length && waits) remindedAt = run.now;
+	else if (
+		!changes.length &&
+		waits &&
+		run.remindEveryMs > 0 &&
+		run.now - (remindedAt ?? -Infinity) >= run.remindEveryMs
+	) {
+		reminder = true;
+		const since = remindedAtOf(row.state) ?? row.checkedAt;
+		lastEvent = describeReminder(
+			invoice,
+			since === undefined ? 'it was recorded' : new Date(since).toISOString(),
+		);
+		remindedAt = run.now;
+	}
 	run.rowsRead++;
 	run.results.push({
 		itemIndexes: [row.itemIndex],
 		json: {
 			...rowFields(row),
 			policy_number: policyNumber,
-			state: encodeState(now),
+			state: encodeState(now, remindedAt),
 			checked_at: detectedAt,
 			settled: isSettledInvoice(now),
 			changed: changes.length > 0,
-			last_event: describeChanges(invoice, changes),
+			reminder,
+			needs_action: reminder || anyNeedsAction(invoice, changes),
+			last_event: lastEvent,
 			events: changes.map((change) => ({
 				...change,
+				...saidFields(sayOne(invoice, change)),
 				event_id: eventId(row, change),
 				invoice_id: row.invoiceId,
 				policy_number: policyNumber,
@@ -174,7 +207,7 @@ function gone(run: LookRun, row: WatchRow): void {
 			checked_at: new Date(run.now).toISOString(),
 			settled: true,
 			changed: true,
-			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (deleted?): it leaves the watch list.`,
+			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (deleted?): it leaves the watch list. Next step: look for the policy's transactions with Surplus Lines Invoice → Get Many to see whether it was replaced.`,
 			events: [],
 		},
 	});
@@ -285,6 +318,7 @@ export async function lookAtRows(
 	);
 	const run: LookRun = {
 		ctx,
+		remindEveryMs: settings.remindEveryMs ?? 0,
 		calls: 0,
 		callsPerLook: budget.callsPerPoll,
 		now: clock.now(),
