@@ -15,7 +15,7 @@ import { takeColumnNotes, takeInvoiceWarnings } from '../sheet/warnings';
 import { readRawBody } from '../sheet/input';
 import { chargesOf, notATransaction } from '../sheet/sheetRead';
 
-const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
+const IDENTITY_FIELDS = ['policy_number', 'insured_name', 'type_code', 'effective_date'];
 
 /** The row's identity from its raw body (read again only for a failed item; never throws). */
 function rowIdentity(ctx: IExecuteFunctions, itemIndex: number, mode: 'full' | 'partial') {

@@ -72,7 +72,7 @@ async function oneStart(bin: string, dir: string, start: number, log: string[]):
 		SLACK_PROXY_PORT: await freePort(),
 		N8N_RUNNERS_BROKER_PORT: await freePort(),
 	};
-	const env = { ...process.env, N8N_BIN: bin, DEMO_DIR: dir, SANDBOX_AUTO_ADVANCE_SECONDS: '3', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+	const env = { ...process.env, N8N_BIN: bin, DEMO_DIR: dir, DEMO_FILES: join(dir, 'files'), SANDBOX_AUTO_ADVANCE_SECONDS: '3', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
 	const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'demo.js')], { env, detached: true });
 	let output = '';
 	child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
