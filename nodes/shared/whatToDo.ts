@@ -19,7 +19,7 @@ interface Meaning {
 }
 
 const WAIT = 'Nothing to do yet: the next change comes in a later message.';
-const DONE = 'No action needed: this invoice is settled.';
+const DONE = 'No action needed.';
 const RESEND =
 	'Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID {id}); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.';
 
@@ -104,13 +104,13 @@ export interface Said {
 /** The change without the invoice's name, for a second change of one message. */
 export interface SaidPart extends Said {
 	part: WatchedPart;
-	/** "state filing was REJECTED by the state (before: sent)". */
+	/** "state filing was REJECTED by the state (sent → rejected)". */
 	short: string;
 }
 
 /**
  * One change in words: "State filing: Invoice 1003 (policy P, insured I) was REJECTED by the
- * state (before: sent). Reason: Missing SL-2 form." and the next step. `documentId` names the
+ * state (sent → rejected). Reason: Missing SL-2 form." and the next step. `documentId` names the
  * document of a document change.
  */
 export function sayChange(
@@ -123,7 +123,7 @@ export function sayChange(
 	const meaning = TABLE[part][current];
 	const what = part === 'document' ? `${invoiceWords(invoice)}: document ${documentId ?? '?'}` : invoiceWords(invoice);
 	const said = meaning?.said ?? `is now ${current}`;
-	const before = previous ? ` (before: ${previous})` : '';
+	const before = previous ? ` (${previous} → ${current})` : '';
 	const reason = part !== 'document' && meaning?.action ? reasonOf(invoice) : undefined;
 	const confirmation = filingOf(invoice)?.confirmation_number;
 	const number =

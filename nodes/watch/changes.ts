@@ -48,7 +48,7 @@ export function sayOne(invoice: IDataObject, change: Change): SaidPart {
 /**
  * The message of a look: each change in words, then the next step of the first change someone
  * must act on (or of the last change when none asks for action). "State filing: Invoice 12
- * (policy POL-1, insured Harbor Marine) was REJECTED by the state (before: sent). Reason: Missing
+ * (policy POL-1, insured Harbor Marine) was REJECTED by the state (sent → rejected). Reason: Missing
  * SL-2. Next step: …".
  */
 export function describeChanges(invoice: IDataObject, changes: Change[]): string {

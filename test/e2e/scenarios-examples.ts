@@ -333,18 +333,22 @@ const exampleNotify: Scenario = {
 	async check(run, ctx) {
 		const messages = json(run, 'Compose Message');
 		const subjects = [
-			'Policy DEMO-POL-1: invoice is now new',
-			'Policy DEMO-POL-1: state filing is now not_sent',
-			'Policy DEMO-POL-2: invoice is now sent',
-			'Policy DEMO-POL-2: state filing is now rejected',
+			'Invoice status: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) is filed with the service and waits to be sent',
+			'State filing: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) is not sent to the state yet',
+			'Invoice status: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was sent by the service',
+			'Action needed: State filing: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was REJECTED by the state',
 		];
 		assert.deepEqual(messages.map((m) => m.subject), subjects);
-		assert.equal(messages[3].text, 'Invoice 1002 (DEMO-POL-2) moved from (first seen) to rejected. Message: Missing SL-2 form');
+		// What happened, the state's reason, what to do in n8n, and when, in the workflow's time zone.
+		assert.match(
+			String(messages[3].text),
+			/^State filing: Invoice 1002 \(policy DEMO-POL-2, insured Acme Roofing LLC\) was REJECTED by the state\. Reason: Missing SL-2 form\.\n\nWhat to do: Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update \(Invoice ID 1002\).*\n\nSeen \w{3} \d+ \w{3} 20\d\d, \d\d:\d\d \S+ \(invoice 1002, policy DEMO-POL-2\)\.$/,
+		);
 		// A test run ("Fetch Test Event" and on) sends the four mails for real.
 		assert.equal(json(run, 'Send Email').length, 4);
 		await ctx.mailbox.waitFor(4, 60_000);
 		assertDelivered(ctx, subjects);
-		const rejected = ctx.mailbox.messages.find((m) => m.subject.endsWith('rejected'));
+		const rejected = ctx.mailbox.messages.find((m) => m.subject.startsWith('Action needed'));
 		assert.equal(rejected?.text, messages[3].text, 'the body is the composed text, nothing appended');
 	},
 };
@@ -373,10 +377,10 @@ const exampleNotifyActive: Scenario = {
 	},
 	check(_run, ctx, runs) {
 		assertDelivered(ctx, [
-			'Policy DEMO-POL-1: invoice is now sent',
-			'Policy DEMO-POL-1: state filing is now sent',
-			'Policy DEMO-POL-2: invoice is now sent',
-			'Policy DEMO-POL-2: state filing is now rejected',
+			'Invoice status: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) was sent by the service',
+			'State filing: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) was sent to the state',
+			'Invoice status: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was sent by the service',
+			'Action needed: State filing: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was REJECTED by the state',
 		]);
 		// The executions of this workflow include the earlier test run (sample events): leave it out.
 		const polls = runs.filter((run) => !json(run, 'When a Filing Changes').some((e) => e.sample === true));

@@ -156,7 +156,7 @@ describe('Watch list against the sandbox', () => {
 		expect([...counts.values()].every((n) => n === 1)).toBe(true);
 		// What happened (the state's reason, insured and policy) and what to do next, in words.
 		expect(messages.find((m) => m.invoiceId === ids[4])?.text).toBe(
-			`State filing: Invoice ${ids[4]} (policy W-4, insured Insured 4) was REJECTED by the state (before: not_sent). Reason: Missing SL-2. Also: invoice status failed at the service (before: new). Next step: Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID ${ids[4]}); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.`,
+			`State filing: Invoice ${ids[4]} (policy W-4, insured Insured 4) was REJECTED by the state (not_sent → rejected). Reason: Missing SL-2. Also: invoice status failed at the service (new → error). Next step: Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID ${ids[4]}); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.`,
 		);
 		// The two settled invoices left the list; the rest (and the 5 filed later) stay.
 		expect(table.rows).toHaveLength(53);
@@ -210,8 +210,8 @@ describe('Watch list against the sandbox', () => {
 		// (it was lost before issue 56).
 		expect(byInvoice(messages)).toEqual(new Map([[ids[1], 1], [ids[7], 1]]));
 		expect(messages.map((m) => m.text.split('. Next step')[0]).sort()).toEqual([
-			`State filing: Invoice ${ids[1]} (policy S-1, insured Insured 201) was REJECTED by the state (before: not_sent). Reason: Missing SL-2. Also: invoice status failed at the service (before: new)`,
-			`State filing: Invoice ${ids[7]} (policy S-1, insured Insured 207) was REJECTED by the state (before: not_sent). Reason: Wrong state. Also: invoice status failed at the service (before: new)`,
+			`State filing: Invoice ${ids[1]} (policy S-1, insured Insured 201) was REJECTED by the state (not_sent → rejected). Reason: Missing SL-2. Also: invoice status failed at the service (new → error)`,
+			`State filing: Invoice ${ids[7]} (policy S-1, insured Insured 207) was REJECTED by the state (not_sent → rejected). Reason: Wrong state. Also: invoice status failed at the service (new → error)`,
 		]);
 		// One row per invoice is left: every invoice is watched, none twice.
 		expect(table.rows.map((r) => r.invoice_id).sort((a, b) => Number(a) - Number(b))).toEqual([...ids].sort((a, b) => a - b));
@@ -238,7 +238,7 @@ describe('Watch list against the sandbox', () => {
 		fake.advance(60_000);
 		const second = await store(table, await look(table));
 		expect(second.map((m) => m.text)).toEqual([
-			`Document: Invoice ${id} (policy DOC-1, insured Insured 300): document ${documentId} was fetched by the service (before: pending). Next step: No action needed.`,
+			`Document: Invoice ${id} (policy DOC-1, insured Insured 300): document ${documentId} was fetched by the service (pending → fetched). Next step: No action needed.`,
 		]);
 	});
 
@@ -292,7 +292,7 @@ describe('Watch list against the sandbox', () => {
 		await control(`/invoices/${id}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2' });
 		fake.advance(60_000);
 		const first = await store(table, await look(table));
-		expect(first.map((m) => m.text.split(' Reason')[0])).toEqual([`State filing: Invoice ${id} (policy REM-1, insured Insured 500) was REJECTED by the state (before: not_sent).`]);
+		expect(first.map((m) => m.text.split(' Reason')[0])).toEqual([`State filing: Invoice ${id} (policy REM-1, insured Insured 500) was REJECTED by the state (not_sent → rejected).`]);
 		// Looks during the day: nothing more.
 		const quiet: Awaited<ReturnType<typeof store>> = [];
 		for (let i = 0; i < 5; i++) {
@@ -316,7 +316,7 @@ describe('Watch list against the sandbox', () => {
 		fake.advance(60_000);
 		const cleared = await store(table, await look(table));
 		expect(cleared.map((m) => m.text)).toEqual([
-			`State filing: Invoice ${id} (policy REM-1, insured Insured 500) was confirmed by the state (before: rejected). Confirmation number: TX-77. Also: invoice status was completed by the service (before: error). Next step: No action needed: this invoice is settled.`,
+			`State filing: Invoice ${id} (policy REM-1, insured Insured 500) was confirmed by the state (rejected → confirmed). Confirmation number: TX-77. Also: invoice status was completed by the service (error → success). Next step: No action needed.`,
 		]);
 		expect(table.rows).toHaveLength(0);
 	});
