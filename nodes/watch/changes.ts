@@ -54,11 +54,14 @@ export function sayOne(invoice: IDataObject, change: Change): SaidPart {
 export function describeChanges(invoice: IDataObject, changes: Change[]): string {
 	if (changes.length === 0) return '';
 	const said = changes.map((change) => sayOne(invoice, change));
-	// The filing's answer leads when it asks for action (its reason is the state's), then any other.
+	// What asks for action leads, the filing's answer first (its reason is the state's); else the
+	// filing, then the status: the document of a settling invoice is the least news.
 	const main =
 		said.find((s) => s.needs_action && s.part === 'filing') ??
 		said.find((s) => s.needs_action) ??
-		said[said.length - 1];
+		said.find((s) => s.part === 'filing') ??
+		said.find((s) => s.part === 'status') ??
+		said[0];
 	const others = said.filter((s) => s !== main).map((s) => s.short);
 	const also = others.length ? ` Also: ${others.join('; ')}.` : '';
 	return `${main.summary}${also} Next step: ${main.next_step}`;
