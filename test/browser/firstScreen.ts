@@ -20,7 +20,7 @@ import { freePort, killTree, RestSession, sleep, tail } from '../e2e/n8n';
 import { ALREADY_FILED, OWN_SHEET, OWN_SHEET_RESULTS, readResultsWorkbook, resultsWorkbooks } from '../e2e/ownSheet';
 import { Editor, TIMEOUT } from './editor';
 
-export const FIRST_SCREEN = "the README's first screen on the demo: own sheet as CSV and XLSX, kept across a restart";
+export const FIRST_SCREEN = "the README's first screen on the demo: own sheet as CSV and XLSX kept across a restart";
 const EXAMPLE = 'slExampleSheet01';
 const SETTING = 'Your Sheet';
 
