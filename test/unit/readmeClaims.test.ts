@@ -187,6 +187,21 @@ describe('README: the demo', () => {
 		expect(readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain('/demo-files/');
 	});
 
+	it('says what each long wait is for: the n8n install (and another run holding its lock), the build, the compile', () => {
+		const steps = demoScript.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+		for (const slow of [/ensure-n8n\.sh/, /n8n-node build/, /tsc -p/]) {
+			const at = steps.findIndex((line) => slow.test(line));
+			expect(at).toBeGreaterThan(0);
+			expect(steps[at - 1]).toMatch(/^echo "\[demo\] /);
+		}
+		const ensure = readFileSync(join(ROOT, 'scripts', 'ensure-n8n.sh'), 'utf8');
+		// Every lock is first tried without waiting; a wait says whose install it waits for.
+		for (const wait of ensure.matchAll(/^\s*flock (\d)$/gm)) throw new Error(`ensure-n8n.sh waits on lock ${wait[1]} without a word`);
+		expect(ensure.match(/flock -n \d \|\| \{ log "waiting for another run installing/g)?.length).toBe(2);
+		expect(demoSource).toMatch(/console\.log\('\[demo\] starting n8n \(/);
+		expect(demoSource).toMatch(/console\.log\('\[demo\] waiting for the notification examples/);
+	});
+
 	describe('a taken port stops it at once', () => {
 		let server: Server | undefined;
 		afterEach(async () => {
