@@ -148,8 +148,9 @@ describe("README: the first screen files a lead's own sheet", () => {
 	});
 
 	it('says no project history in the user pages', () => {
-		for (const page of ['README.md', 'docs/examples.md']) {
-			expect(readFileSync(join(ROOT, page), 'utf8')).not.toMatch(/Until this stop|this stop|last turn|issue \d+/i);
+		const userPages = ['examples', 'nodes', 'reading-sheets', 'safe-reruns', 'guarantees', 'hostile-input', 'scaling', 'ai-assistants', 'compatibility'];
+		for (const page of ['README.md', ...userPages.map((name) => `docs/${name}.md`)]) {
+			expect(readFileSync(join(ROOT, page), 'utf8')).not.toMatch(/Until this stop|this stop|last turn|issue \d+|used to hold/i);
 		}
 	});
 });
