@@ -490,7 +490,11 @@ export const STEPS: Step[] = [
 			await mapper.waitFor({ timeout: TIMEOUT });
 			// The CSV's columns as the node's input: from the last run, or by reading the file now.
 			const column = ndv.getByText('Policy #', { exact: true }).first();
-			if (!(await column.isVisible())) await ndv.getByRole('button', { name: 'Execute previous nodes' }).click();
+			// Two readers lead to the node (XLSX or CSV?): the input panel shows the CSV's rows once opened.
+			const csvInput = ndv.getByText('Rows From CSV', { exact: true }).first();
+			if (!(await column.isVisible()) && (await csvInput.isVisible())) await csvInput.click();
+			if (!(await column.isVisible().catch(() => false))) await editor.page.waitForTimeout(1000);
+			if (!(await column.isVisible())) await ndv.getByRole('button', { name: 'Execute previous nodes' }).first().click();
 			await column.waitFor({ timeout: TIMEOUT });
 			await editor.shot('mapper-automatic');
 			// Map Each Column Manually lists the service's invoice fields, fee columns among them.
