@@ -6,6 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { nodeVersion } from '../../../shared/params';
+import { pageInvoices } from '../../../shared/invoiceList';
+import type { Run } from '../../../shared/run';
 import { lookAtRows, type LookSettings } from '../../../watch/look';
 import { readWatchRow, type WatchRow } from '../../../watch/rowState';
 
@@ -73,7 +76,12 @@ function readSettings(ctx: IExecuteFunctions): LookSettings {
 	);
 	if (!(remindEveryHours >= 0))
 		throw new NodeOperationError(ctx.getNode(), 'Remind Every (Hours) must be 0 or more');
-	return { looksPerHour, share: share / 100, remindEveryMs: remindEveryHours * 3_600_000 };
+	return {
+		looksPerHour,
+		share: share / 100,
+		version: nodeVersion(ctx),
+		remindEveryMs: remindEveryHours * 3_600_000,
+	};
 }
 
 /** Said over the output when the input holds no row (an empty table, Always Output Data on). */
@@ -106,7 +114,7 @@ function lookSentence(results: IDataObject[], watched: number, waiting: number):
 }
 
 /** All rows at once: which to read is chosen over the whole list. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
 	const rows: WatchRow[] = [];
 	const unreadable: number[] = [];
@@ -121,7 +129,10 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		this.addExecutionHints?.({ message: EMPTY_LIST, type: 'info', location: 'outputPane' });
 		return [];
 	}
-	const { results, summary } = await lookAtRows(this, rows, settings);
+	// The policy pager takes n8n's context until branch h-57 lands (invoiceList.ts).
+	const { results, summary } = await lookAtRows(run, rows, settings, (options) =>
+		pageInvoices(this, options),
+	);
 	const said = lookSentence(
 		results.map((result) => result.json),
 		Number(summary.json.watched_invoices),
