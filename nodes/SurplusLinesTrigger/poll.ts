@@ -102,6 +102,7 @@ async function attempt(run: PollRun, unit: WatchUnit): Promise<unknown> {
 	const memory = unitMemory(run.state, unit.key);
 	memory.checkedAt = run.now;
 	delete memory.missing;
+	delete memory.notFound;
 	return undefined;
 }
 
@@ -132,6 +133,45 @@ function pacedPollMayRead(
 		ctx.logger.warn(`Surplus Lines Trigger: ${notice}`, logContext(ctx));
 	}
 	return mayReadNow(state, budget, now);
+}
+
+/**
+ * The service's "not found" answers of one poll: a unit is checked like a settled item only when
+ * two polls in a row hear it; nothing is marked when no read of the poll succeeded (a key of the
+ * other environment, test or live, or of another account, finds nothing of the list).
+ */
+function settleNotFound(
+	ctx: IPollFunctions,
+	state: TriggerState,
+	notFound: Array<{ unit: WatchUnit; message: string }>,
+	readOk: number,
+	now: number,
+): void {
+	if (!notFound.length) return;
+	if (readOk === 0) {
+		ctx.logger.warn(
+			`Surplus Lines Trigger: every item this poll read (${notFound.length}) was answered "not found", so none is taken as gone: the credential's key may be of the other environment (test or live) or of another account. ${notFound[0].message}`,
+			logContext(ctx),
+		);
+		return;
+	}
+	for (const { unit, message } of notFound) {
+		const memory = unitMemory(state, unit.key);
+		if (memory.notFound) {
+			Object.assign(memory, { missing: true, checkedAt: now });
+			delete memory.notFound;
+			ctx.logger.warn(
+				`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found by two polls in a row; it is checked like a settled item from now on. ${message}`,
+				logContext(ctx),
+			);
+		} else {
+			memory.notFound = true;
+			ctx.logger.warn(
+				`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found; it is read again before it counts as gone. ${message}`,
+				logContext(ctx),
+			);
+		}
+	}
 }
 
 /**
@@ -175,17 +215,18 @@ async function trackChanges(
 		callsLeft: budget.paced ? budget.callsPerHour : budget.callsPerPoll,
 	};
 	let attempted = picked;
+	const notFound: Array<{ unit: WatchUnit; message: string }> = [];
+	let readOk = 0;
 	for (const [index, unit] of picked.entries()) {
 		const failure = await attempt(run, unit);
-		if (failure === undefined) continue;
+		if (failure === undefined) {
+			readOk++;
+			continue;
+		}
 		const outcome = classifyFailure(failure);
 		const message = (failure as Error).message;
 		if (outcome === 'missing') {
-			Object.assign(unitMemory(state, unit.key), { missing: true, checkedAt: now });
-			ctx.logger.warn(
-				`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found; it is checked like a settled item from now on. ${message}`,
-				logContext(ctx),
-			);
+			notFound.push({ unit, message });
 			continue;
 		}
 		// Units not read go back to their place, first in line for the next poll.
@@ -203,6 +244,7 @@ async function trackChanges(
 		);
 		break;
 	}
+	settleNotFound(ctx, state, notFound, readOk, now);
 	// The calls as made: a policy listing may have grown by a page since last time.
 	if (budget.paced) state.nextReadAt = nextReadAt(budget, now, callsOf(attempted));
 	return run.events;

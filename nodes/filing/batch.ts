@@ -48,6 +48,7 @@ import {
 	type Attempt,
 	type Listing,
 } from './fileInvoice';
+import { pairBatchResults } from './replyMatch';
 import { sameSentFiling } from './sameFiling';
 import type { FilingSettings } from './options';
 import { policyBook } from './policyBook';
@@ -198,16 +199,26 @@ async function sendChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<ApiRep
 	});
 }
 
-/** Pairs the batch reply's results to the chunk's rows; a CONFLICT on a derived key finds the earlier filing. */
+/**
+ * Pairs the batch reply's results to the chunk's rows by what they describe (replyMatch.ts); a
+ * row no result is told to be its own is settled through its policy's listing (`settle`). A
+ * CONFLICT on a derived key finds the earlier filing.
+ */
 async function readResults(
 	ctx: IExecuteFunctions,
 	chunk: Entry[],
 	reply: ApiReply<unknown>,
+	settle: (unpaired: Entry[]) => Promise<Outcome[]>,
 ): Promise<Outcome[]> {
 	const results = readList(reply.data, LIST_KEYS.batchResults);
-	const byPosition = new Map(results.map((r) => [Number(r.index), r]));
-	const outcomes: Outcome[] = [];
+	const byPosition = pairBatchResults(
+		chunk.map((entry) => entry.body),
+		results,
+	);
+	const unpaired = chunk.filter((_entry, position) => !byPosition.has(position));
+	const outcomes: Outcome[] = unpaired.length ? await settle(unpaired) : [];
 	for (const [position, entry] of chunk.entries()) {
+		if (!byPosition.has(position)) continue;
 		const result = byPosition.get(position);
 		if (result?.success === true && result.invoice) {
 			const replayed = result.replayed === true;
@@ -252,8 +263,11 @@ async function fileChunk(
 ): Promise<Outcome[]> {
 	let firstError: unknown;
 	const attempt = attemptFrom(seen, listed);
+	// A row the reply gives no result of its own: stored or not, its policy's listing tells.
+	const settleUnpaired = async (unpaired: Entry[]) =>
+		await reconcileChunk(ctx, unpaired, false, settings, false, attempt);
 	try {
-		return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+		return await readResults(ctx, chunk, await sendChunk(ctx, chunk), settleUnpaired);
 	} catch (error) {
 		firstError = error;
 	}
@@ -275,7 +289,7 @@ async function fileChunk(
 		// A replay now is this run's lost batch, stored: filed now (recoveredByKey).
 		let outcomes: Outcome[];
 		try {
-			outcomes = await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+			outcomes = await readResults(ctx, chunk, await sendChunk(ctx, chunk), settleUnpaired);
 		} catch {
 			outcomes = await fileOneByOne(ctx, chunk, { ...settings, lookFirst: false });
 		}

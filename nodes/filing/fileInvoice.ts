@@ -28,6 +28,7 @@ import { readWholeListing } from '../shared/invoiceList';
 import { clock } from '../shared/timing';
 import type { FilingSettings, LookAlike, ReplayedView } from './options';
 import { policyBook } from './policyBook';
+import { FOUND_DESPITE_REPLY, describesRow, isReplyNotTheRow, replyNotTheRow } from './replyMatch';
 import {
 	compareWithStored,
 	comparedNote,
@@ -566,8 +567,8 @@ async function sendAndSettle(
 	options: FileOptions,
 ): Promise<Filed> {
 	const { itemIndex, idempotencyKey, settings } = options;
-	const send = async (retry: boolean) =>
-		await apiRequest.call(ctx, {
+	const send = async (retry: boolean) => {
+		const reply = await apiRequest.call(ctx, {
 			method: 'POST',
 			path: PATHS.invoices,
 			body,
@@ -576,12 +577,22 @@ async function sendAndSettle(
 			itemIndex,
 			errorHints: CREATE_HINTS,
 		});
+		if (!describesRow(reply.data, body)) throw replyNotTheRow(ctx, reply, body, itemIndex);
+		return reply;
+	};
 	let timedOut = false;
 	const attempt = attemptFrom(options.seen, options.listed);
 	try {
 		return filed(await send(false));
 	} catch (error) {
 		if (isNothingSent(error)) throw nothingSentError(ctx, error, itemIndex);
+		if (isReplyNotTheRow(error)) {
+			// Never the row's filing: its policy's listing tells whether the row was stored.
+			MAYBE_FILED.add(error as object);
+			const found = await findFirstAttempt(ctx, body, { itemIndex, timedOut: false, maxWaitSeconds: 0, attempt }).catch(() => undefined);
+			if (!found) throw error;
+			return { ...recoveredFromPolicy(found), note: `${FOUND_DESPITE_REPLY(error)} ${comparedNote(found.comparison)}` };
+		}
 		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
 			const earlier = await findConflictingFiling(ctx, body, itemIndex).catch(() => undefined);
 			if (earlier) return earlier;
@@ -652,6 +663,7 @@ export async function showReplayed(
 		const reply = await apiRequest.call(ctx, {
 			method: 'GET',
 			path: PATHS.invoice(id as string | number),
+			invoiceId: id as string | number,
 			itemIndex,
 		});
 		return {

@@ -6,6 +6,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
+import { replyIdProblem } from './askedFor';
 import { BoundedReadStop, readBounded } from './boundedRead';
 import { isExecuteContext, type ApiContext } from './context';
 import { CREDENTIAL_TYPE, getServiceCredential, type ServiceCredential } from './credentials';
@@ -64,6 +65,8 @@ export interface ApiRequest {
 	errorHints?: Record<string, string>;
 	/** Overrides of the node's Request Options (else read from the node parameter `requestOptions`). */
 	settings?: Partial<TransportSettings>;
+	/** The invoice a read or update by id asks for: a reply describing another is refused. */
+	invoiceId?: string | number;
 }
 
 export interface ApiReply<T = IDataObject> {
@@ -468,6 +471,26 @@ function readReply<T>(
 					status === NOT_FOUND_REPLY.status
 						? 'This 404 is not the service’s own "not found" (its reply has the service’s envelope and code NOT_FOUND): a wrong Base URL (it must end in /api/v1), a proxy or a gateway answered instead. Nothing was taken as deleted or gone. Check the Base URL in the credential.'
 						: 'Something between n8n and the service (a proxy, a login page, a wrong Base URL) answered instead. Check the Base URL.',
+			},
+		);
+	}
+
+	const otherInvoice =
+		envelope.kind === 'success' && status < 300 && req.invoiceId !== undefined
+			? replyIdProblem(envelope.data, req.invoiceId)
+			: undefined;
+	if (otherInvoice !== undefined) {
+		throw serviceError(
+			ctx,
+			{
+				code: 'REPLY_FOR_ANOTHER_INVOICE',
+				httpStatus: status,
+				message: maskKnownKeys(otherInvoice),
+				requestId,
+			},
+			{
+				itemIndex: req.itemIndex,
+				hint: 'Nothing was taken from it. A cache or proxy between n8n and the service may answer for another request: check the Base URL, then run again.',
 			},
 		);
 	}

@@ -19,6 +19,7 @@ import { clock } from '../shared/timing';
 import { apiRequest } from '../shared/transport';
 import { invoiceJson, invoiceView } from '../SurplusLinesInvoice/output';
 import { changesBetween, describeChanges, type Change } from './changes';
+import { EVERY_READ_NOT_FOUND, NOT_FOUND_ONCE, markNotFound, wasNotFound } from './notFound';
 import { decodeState, encodeState, type WatchRow } from './rowState';
 
 /** A look never waits for the rate limit: a 429 ends it, the rows not read come first next time. */
@@ -53,6 +54,8 @@ interface LookRun {
 	rowsRead: number;
 	/** Policies whose listing stopped before its end (the look's budget, the paging rule). */
 	cuts: string[];
+	/** Rows the service said are not found this look: settled or marked once the look ends. */
+	notFound: WatchRow[];
 }
 
 function unitsOf(rows: WatchRow[]): Unit[] {
@@ -174,10 +177,41 @@ function gone(run: LookRun, row: WatchRow): void {
 			checked_at: new Date(run.now).toISOString(),
 			settled: true,
 			changed: true,
-			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (deleted?): it leaves the watch list.`,
+			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (it answered "not found" to two looks in a row: deleted?): it leaves the watch list.`,
 			events: [],
 		},
 	});
+}
+
+/** The service said this look that the invoice is not found: remembered, not settled (notFound.ts). */
+function notFoundOnce(run: LookRun, row: WatchRow): void {
+	run.rowsRead++;
+	run.results.push({
+		itemIndexes: [row.itemIndex],
+		json: {
+			...rowFields(row),
+			state: markNotFound(row.state),
+			checked_at: new Date(run.now).toISOString(),
+			settled: false,
+			changed: false,
+			last_event: '',
+			events: [],
+			note: NOT_FOUND_ONCE(row.invoiceId),
+		},
+	});
+}
+
+/** The look's "not found" answers: none settled when no read of the look found anything. */
+function settleNotFound(run: LookRun): void {
+	if (!run.notFound.length) return;
+	if (run.rowsRead === 0) {
+		run.cuts.push(EVERY_READ_NOT_FOUND(run.notFound.length));
+		return;
+	}
+	for (const row of run.notFound) {
+		if (wasNotFound(row.state)) gone(run, row);
+		else notFoundOnce(run, row);
+	}
 }
 
 function asNodeError(ctx: IExecuteFunctions, error: unknown): NodeApiError | NodeOperationError {
@@ -192,12 +226,13 @@ async function readOne(run: LookRun, row: WatchRow): Promise<void> {
 		const reply = await apiRequest.call(run.ctx, {
 			method: 'GET',
 			path: PATHS.invoice(String(row.invoiceId)),
+			invoiceId: row.invoiceId,
 			settings: LOOK_SETTINGS,
 		});
 		observe(run, row, { id: row.invoiceId, ...((reply.data ?? {}) as IDataObject) });
 	} catch (error) {
 		if (classifyFailure(error) !== 'missing') throw asNodeError(run.ctx, error);
-		gone(run, row);
+		run.notFound.push(row);
 	}
 }
 
@@ -291,6 +326,7 @@ export async function lookAtRows(
 		results: [],
 		rowsRead: 0,
 		cuts: [],
+		notFound: [],
 	};
 	const kept = withoutCopies(rows, run.results);
 	const units = unitsOf(kept);
@@ -310,6 +346,7 @@ export async function lookAtRows(
 			break;
 		}
 	}
+	settleNotFound(run);
 	const summary = summarize(run, units, unitsRead, kept.length, budget, settings);
 	summary.stopped = stopped;
 	return { results: run.results, summary };

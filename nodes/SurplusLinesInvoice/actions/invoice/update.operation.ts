@@ -33,6 +33,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		const reply = await apiRequest.call(this, {
 			method: 'PUT',
 			path: PATHS.invoice(id),
+			invoiceId: id,
 			body,
 			itemIndex: i,
 		});
