@@ -588,10 +588,9 @@ async function sendAndSettle(
 		if (isNothingSent(error)) throw nothingSentError(ctx, error, itemIndex);
 		if (isReplyNotTheRow(error)) {
 			// Never the row's filing: its policy's listing tells whether the row was stored.
-			MAYBE_FILED.add(error as object);
+			MAYBE_FILED.add(error);
 			const found = await findFirstAttempt(ctx, body, { itemIndex, timedOut: false, maxWaitSeconds: 0, attempt }).catch(() => undefined);
-			if (!found) throw error;
-			return { ...recoveredFromPolicy(found), note: `${FOUND_DESPITE_REPLY(error)} ${comparedNote(found.comparison)}` };
+			if (found) return { ...recoveredFromPolicy(found), note: `${FOUND_DESPITE_REPLY(error)} ${comparedNote(found.comparison)}` };
 		}
 		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
 			const earlier = await findConflictingFiling(ctx, body, itemIndex).catch(() => undefined);

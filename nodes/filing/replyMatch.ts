@@ -6,7 +6,7 @@
  * batch result) is never output as the row's. Batch results are paired by what they describe,
  * the `index` only choosing between results that describe the row equally well.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import type { ApiContext } from '../shared/context';
 import { serviceError } from '../shared/errors';
@@ -105,7 +105,7 @@ export function pairBatchResults(
 	return paired;
 }
 
-const NOT_THE_ROW = new WeakSet<object>();
+const NOT_THE_ROW = new WeakSet<NodeApiError>();
 
 /**
  * The error of a create answered with an invoice that is not the row: it says what the service
@@ -134,8 +134,8 @@ export function replyNotTheRow(
 	return error;
 }
 
-export const isReplyNotTheRow = (error: unknown): boolean =>
-	!!error && typeof error === 'object' && NOT_THE_ROW.has(error);
+export const isReplyNotTheRow = (error: unknown): error is NodeApiError =>
+	error instanceof NodeApiError && NOT_THE_ROW.has(error);
 
 /** The note of a row whose create was answered with another invoice, its own found on its policy. */
 export const FOUND_DESPITE_REPLY = (error: unknown) =>
