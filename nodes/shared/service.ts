@@ -363,6 +363,26 @@ export const DOWNLOAD_INTERNAL_NAMES: readonly string[] = [
 	'lan',
 	'home.arpa',
 	'metadata.google.internal',
+	// Kubernetes, Consul and the suffixes private networks commonly use (never delegated publicly).
+	'svc',
+	'cluster.local',
+	'consul',
+	'corp',
+	'home',
+	'intranet',
+	'private',
+];
+/**
+ * Public wildcard DNS services whose names answer with the address written in them
+ * (`127.0.0.1.nip.io` is 127.0.0.1): a public-looking name for any private address.
+ */
+export const DOWNLOAD_WILDCARD_DNS: readonly string[] = [
+	'nip.io',
+	'sslip.io',
+	'xip.io',
+	'localtest.me',
+	'lvh.me',
+	'vcap.me',
 ];
 /** The largest file Download keeps in memory unless the node's option says otherwise, in MB. */
 export const DOWNLOAD_DEFAULT_MAX_MB = 50;
