@@ -56,7 +56,14 @@ async function readCapped(
 	} catch (error) {
 		if (deadline.aborted || (error instanceof BoundedReadStop && error.reason === 'expired'))
 			throw downloadTimeout(ctx, options);
-		if (!(error instanceof BoundedReadStop)) throw error;
+		if (!(error instanceof BoundedReadStop))
+			throw downloadError(
+				ctx,
+				'DOWNLOAD_FAILED',
+				`the file's transfer broke off (${(error as Error).message})`,
+				options.itemIndex,
+				'Run the node again: it asks the service for a fresh link each time.',
+			);
 		throw downloadError(
 			ctx,
 			'DOWNLOAD_TOO_LARGE',
