@@ -44,7 +44,8 @@ async function checkInvoice(run: PollRun, unit: WatchUnit): Promise<void> {
 	const { state } = run;
 	const seq = ++state.readSeq;
 	// Not found before: the invoice did not exist yet when it was first looked for.
-	const reading = state.units[unit.key]?.missing ? 'firstSeen' : 'baseline';
+	const memory = state.units[unit.key];
+	const reading = memory?.missing || memory?.notFound || memory?.unseen ? 'firstSeen' : 'baseline';
 	run.callsLeft--;
 	const invoice = await readInvoice.call(run.ctx, unit.value);
 	run.events.push(...observeInvoice(state, invoice, seq, run.now, run.factory, reading).events);
@@ -103,6 +104,7 @@ async function attempt(run: PollRun, unit: WatchUnit): Promise<unknown> {
 	memory.checkedAt = run.now;
 	delete memory.missing;
 	delete memory.notFound;
+	delete memory.unseen;
 	return undefined;
 }
 
@@ -153,6 +155,8 @@ function settleNotFound(
 			`Surplus Lines Trigger: every item this poll read (${notFound.length}) was answered "not found", so none is taken as gone: the credential's key may be of the other environment (test or live) or of another account. ${notFound[0].message}`,
 			logContext(ctx),
 		);
+		// Not gone, but not there when looked for: found later, it is a new invoice (first seen).
+		for (const { unit } of notFound) unitMemory(state, unit.key).unseen = true;
 		return;
 	}
 	for (const { unit, message } of notFound) {

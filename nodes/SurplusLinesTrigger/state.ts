@@ -40,6 +40,8 @@ interface UnitMemory {
 	missing?: boolean;
 	/** The service answered 404 NOT_FOUND once: read again, and missing if it says so again. */
 	notFound?: boolean;
+	/** Answered NOT_FOUND in a poll where every read was (nothing marked): found later, it is new. */
+	unseen?: boolean;
 }
 
 export interface TriggerState {
