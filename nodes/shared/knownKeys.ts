@@ -9,8 +9,8 @@
  * reads once decoded (`%HH`, `\u00HH`, `\xHH`, `&#xHH;`, `&#DD;`) and without breaks (white space,
  * zero-width characters, soft hyphens); their base64 and base64url at each of the three offsets
  * they can sit at in a longer base64 text (of the key, of "Bearer key", of a whole header), of
- * their UTF-8, UTF-16LE and UTF-16BE bytes, in the same stream; and their bytes in hex, in the
- * text read without breaks and byte separators (`:` and `-`).
+ * their UTF-8, UTF-16LE and UTF-16BE bytes; and their bytes in hex, a byte separator (`:` or
+ * `-`) allowed between bytes, in the same stream.
  */
 
 interface Form {
@@ -60,11 +60,15 @@ export function rememberKnownKey(key: string, secret: string): void {
 	if (known.has(key)) return;
 	known.add(key);
 	for (const form of formsOf(key, secret)) {
-		const h = hash(form.codes[0], form.codes[1], form.codes[2]);
-		filter[h] = 1;
-		const list = index.get(h) ?? [];
-		list.push(form);
-		index.set(h, list);
+		const [a, b, c] = form.codes;
+		// Hex may put a byte separator after its first byte.
+		for (const third of form.hex ? [c, 0x3a, 0x2d] : [c]) {
+			const h = hash(a, b, third);
+			filter[h] = 1;
+			const list = index.get(h) ?? [];
+			if (!list.includes(form)) list.push(form);
+			index.set(h, list);
+		}
 		shortestForm = Math.min(shortestForm, form.codes.length);
 	}
 }
@@ -129,26 +133,40 @@ interface Stream {
 	ends?: Uint32Array;
 }
 
-/** The text in lower case, as it is: for text with nothing to decode and no break. */
-function asIs(text: string): Stream {
-	const codes = new Uint16Array(text.length);
-	for (let i = 0; i < text.length; i++) codes[i] = lower(text.charCodeAt(i));
-	return { codes, length: text.length };
+// Reused between calls (one scan at a time: masking is synchronous), grown as texts need.
+let codesBuffer = new Uint16Array(1024);
+let startsBuffer = new Uint32Array(1024);
+let endsBuffer = new Uint32Array(1024);
+function buffers(length: number) {
+	if (codesBuffer.length < length) {
+		const size = Math.max(length, codesBuffer.length * 2);
+		codesBuffer = new Uint16Array(size);
+		startsBuffer = new Uint32Array(size);
+		endsBuffer = new Uint32Array(size);
+	}
 }
 
-/** The text decoded and without breaks (`hex`: without breaks and byte separators, not decoded). */
-function normalised(text: string, hex: boolean): Stream {
-	const codes = new Uint16Array(text.length);
-	const starts = new Uint32Array(text.length);
-	const ends = new Uint32Array(text.length);
+/** The text in lower case, as it is: for text with nothing to decode and no break. */
+function asIs(text: string): Stream {
+	buffers(text.length);
+	for (let i = 0; i < text.length; i++) codesBuffer[i] = lower(text.charCodeAt(i));
+	return { codes: codesBuffer, length: text.length };
+}
+
+/** The text decoded and without breaks, each character with its place in the text. */
+function normalised(text: string): Stream {
+	buffers(text.length);
+	const codes = codesBuffer;
+	const starts = startsBuffer;
+	const ends = endsBuffer;
 	let n = 0;
 	for (let at = 0; at < text.length; ) {
 		const c = text.charCodeAt(at);
-		if (isBreak(c) || (hex && (c === 0x3a || c === 0x2d))) {
+		if (isBreak(c)) {
 			at++;
 			continue;
 		}
-		const encoded = !hex && (c === 0x25 || c === 0x5c || c === 0x26) ? encodedAt(text, at) : undefined;
+		const encoded = c === 0x25 || c === 0x5c || c === 0x26 ? encodedAt(text, at) : undefined;
 		codes[n] = lower(encoded ? encoded[0] : c);
 		starts[n] = at;
 		at += encoded ? encoded[1] : 1;
@@ -158,20 +176,41 @@ function normalised(text: string, hex: boolean): Stream {
 	return { codes, length: n, starts, ends };
 }
 
-/** Adds the places of the forms (of one kind, or both) found in a stream to `spans`. */
-function scan(stream: Stream, kind: boolean | undefined, spans: Array<[number, number]>): void {
+const isByteSeparator = (c: number) => c === 0x3a || c === 0x2d;
+
+/**
+ * How many characters of the stream from `at` the form takes, or 0 when it is not there; a hex
+ * form may have one byte separator (`:` or `-`) between any two bytes, the same throughout.
+ */
+function formAt(codes: Uint16Array, length: number, at: number, form: Form): number {
+	const size = form.codes.length;
+	if (!form.hex) {
+		if (at + size > length) return 0;
+		for (let j = 0; j < size; j++) if (codes[at + j] !== form.codes[j]) return 0;
+		return size;
+	}
+	let i = at;
+	let separator = -1;
+	for (let j = 0; j < size; j++) {
+		if (j > 0 && j % 2 === 0 && i < length && isByteSeparator(codes[i])) {
+			if (separator === -1) separator = codes[i];
+			if (codes[i] !== separator) return 0;
+			i++;
+		} else if (j > 0 && j % 2 === 0 && separator !== -1) return 0;
+		if (i >= length || codes[i] !== form.codes[j]) return 0;
+		i++;
+	}
+	return i - at;
+}
+
+/** Adds the places of the forms found in a stream to `spans`. */
+function scan(stream: Stream, spans: Array<[number, number]>): void {
 	const { codes, length, starts, ends } = stream;
 	for (let i = 0; i + shortestForm <= length; i++) {
 		const h = hash(codes[i], codes[i + 1], codes[i + 2]);
 		if (!filter[h]) continue;
 		let longest = 0;
-		for (const form of index.get(h) ?? []) {
-			const size = form.codes.length;
-			if ((kind !== undefined && form.hex !== kind) || size <= longest || i + size > length) continue;
-			let j = 0;
-			while (j < size && codes[i + j] === form.codes[j]) j++;
-			if (j === size) longest = size;
-		}
+		for (const form of index.get(h) ?? []) longest = Math.max(longest, formAt(codes, length, i, form));
 		if (!longest) continue;
 		spans.push(starts && ends ? [starts[i], ends[i + longest - 1]] : [i, i + longest]);
 		i += longest - 1;
@@ -179,17 +218,13 @@ function scan(stream: Stream, kind: boolean | undefined, spans: Array<[number, n
 }
 
 // Text holding none of these reads as itself (letter case aside): one stream, no places to keep.
-const NEEDS_DECODING = /[\s\u00a0\u00ad\u200b-\u200d\u2060\ufeff%\\&:-]/;
+const NEEDS_DECODING = /[\s\u00a0\u00ad\u200b-\u200d\u2060\ufeff%\\&]/;
 
 /** The places in `text` (start, end) holding a known key's form, in order, not overlapping. */
 export function knownKeySpans(text: string): Array<[number, number]> {
 	if (known.size === 0 || text.length < shortestForm) return [];
 	const spans: Array<[number, number]> = [];
-	if (!NEEDS_DECODING.test(text)) scan(asIs(text), undefined, spans);
-	else {
-		scan(normalised(text, false), false, spans);
-		scan(normalised(text, true), true, spans);
-	}
+	scan(NEEDS_DECODING.test(text) ? normalised(text) : asIs(text), spans);
 	if (spans.length < 2) return spans;
 	spans.sort((a, b) => a[0] - b[0]);
 	const merged: Array<[number, number]> = [spans[0]];
