@@ -137,9 +137,10 @@ interface Stream {
 let codesBuffer = new Uint16Array(1024);
 let startsBuffer = new Uint32Array(1024);
 let endsBuffer = new Uint32Array(1024);
-function buffers(length: number) {
-	if (codesBuffer.length < length) {
-		const size = Math.max(length, codesBuffer.length * 2);
+const KEPT_BUFFER = 1 << 16;
+function buffers(length: number, reset = false) {
+	if (reset || codesBuffer.length < length) {
+		const size = reset ? 1024 : Math.max(length, codesBuffer.length * 2);
 		codesBuffer = new Uint16Array(size);
 		startsBuffer = new Uint32Array(size);
 		endsBuffer = new Uint32Array(size);
@@ -225,6 +226,8 @@ export function knownKeySpans(text: string): Array<[number, number]> {
 	if (known.size === 0 || text.length < shortestForm) return [];
 	const spans: Array<[number, number]> = [];
 	scan(NEEDS_DECODING.test(text) ? normalised(text) : asIs(text), spans);
+	// A reply of megabytes does not keep its buffers (10 bytes a character) for the process's life.
+	if (codesBuffer.length > KEPT_BUFFER) buffers(0, true);
 	if (spans.length < 2) return spans;
 	spans.sort((a, b) => a[0] - b[0]);
 	const merged: Array<[number, number]> = [spans[0]];
