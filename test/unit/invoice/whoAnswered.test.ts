@@ -48,6 +48,13 @@ describe('Get: a read answered with another invoice', () => {
 		expect(String(output![0].json.error)).toMatch(/invoice 2002, not invoice 1001/);
 	});
 
+	it('an Update answered with another invoice is refused too: nothing of it comes out as the updated invoice', async () => {
+		nock(API).put('/invoices/1042').reply(200, envelope(invoiceFor(row({ policy_number: 'POL-9' }), 7)));
+		const { output } = await run(jsonParams('update', { invoiceId: byId('1042') }), { items: [{ commission: 1 }], continueOnFail: true });
+		expect(output![0].json).toMatchObject({ code: 'REPLY_FOR_ANOTHER_INVOICE' });
+		expect(output![0].json.id).toBeUndefined();
+	});
+
 	it('the same id shown as text or with leading zeros is the invoice asked for', async () => {
 		nock(API).get('/invoices/1001').reply(200, envelope({ ...invoiceFor(row(), 1), id: '01001' }));
 		const { output } = await run({ operation: 'get', invoiceId: byId('1001') }, { continueOnFail: true });
