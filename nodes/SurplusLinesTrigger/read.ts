@@ -32,7 +32,9 @@ export async function readInvoice(this: IPollFunctions, id: string): Promise<IDa
 const ofPolicy = (policyNumber: string) => {
 	const watched = referenceForm(policyNumber);
 	return (row: IDataObject) =>
-		row.policy_number === undefined || row.policy_number === null || referenceForm(row.policy_number) === watched;
+		row.policy_number === undefined ||
+		row.policy_number === null ||
+		referenceForm(row.policy_number) === watched;
 };
 
 /**

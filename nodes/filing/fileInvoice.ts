@@ -589,8 +589,16 @@ async function sendAndSettle(
 		if (isReplyNotTheRow(error)) {
 			// Never the row's filing: its policy's listing tells whether the row was stored.
 			MAYBE_FILED.add(error);
-			const found = await findFirstAttempt(ctx, body, { itemIndex, timedOut: false, maxWaitSeconds: 0, attempt }).catch(() => undefined);
-			if (found) return { ...recoveredFromPolicy(found), note: `${FOUND_DESPITE_REPLY(error)} ${comparedNote(found.comparison)}` };
+			const found = await findFirstAttempt(ctx, body, {
+				itemIndex,
+				timedOut: false,
+				maxWaitSeconds: 0,
+				attempt,
+			}).catch(() => undefined);
+			if (found) {
+				const note = `${FOUND_DESPITE_REPLY(error)} ${comparedNote(found.comparison)}`;
+				return { ...recoveredFromPolicy(found), note };
+			}
 		}
 		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
 			const earlier = await findConflictingFiling(ctx, body, itemIndex).catch(() => undefined);

@@ -93,7 +93,9 @@ export function pairBatchResults(
 			continue;
 		}
 		numberingHolds = false;
-		const other = bodies.findIndex((body, n) => !paired.has(n) && describesRow(result.invoice, body));
+		const other = bodies.findIndex(
+			(body, n) => !paired.has(n) && describesRow(result.invoice, body),
+		);
 		if (other >= 0) paired.set(other, result);
 	}
 	if (!numberingHolds) return paired;

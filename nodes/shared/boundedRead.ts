@@ -11,7 +11,11 @@ export class BoundedReadStop extends Error {
 		readonly reason: 'tooLarge' | 'expired',
 		readonly bytes: number,
 	) {
-		super(reason === 'tooLarge' ? 'the reply passed its size cap' : 'timeout: the reply did not end in time');
+		super(
+			reason === 'tooLarge'
+				? 'the reply passed its size cap'
+				: 'timeout: the reply did not end in time',
+		);
 	}
 }
 

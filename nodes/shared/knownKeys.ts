@@ -48,10 +48,14 @@ function formsOf(key: string, secret: string): Form[] {
 			[Buffer.from(part, 'utf8'), Buffer.from(part, 'utf16le'), utf16be(part)].flatMap(base64Forms),
 		),
 	];
-	const codes = (form: string) => Uint16Array.from(form.toLowerCase(), (char) => char.charCodeAt(0));
+	const codes = (form: string) =>
+		Uint16Array.from(form.toLowerCase(), (char) => char.charCodeAt(0));
 	return [
 		...text.map((form) => ({ codes: codes(form), hex: false })),
-		...parts.map((part) => ({ codes: codes(Buffer.from(part, 'utf8').toString('hex')), hex: true })),
+		...parts.map((part) => ({
+			codes: codes(Buffer.from(part, 'utf8').toString('hex')),
+			hex: true,
+		})),
 	];
 }
 
@@ -90,7 +94,13 @@ const isBreak = (c: number) =>
 	c === 0xfeff;
 const lower = (c: number) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
 const hexValue = (c: number) =>
-	c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+	c >= 0x30 && c <= 0x39
+		? c - 0x30
+		: c >= 0x61 && c <= 0x66
+			? c - 0x57
+			: c >= 0x41 && c <= 0x46
+				? c - 0x37
+				: -1;
 const byteAt = (text: string, at: number) => {
 	const hi = hexValue(text.charCodeAt(at));
 	const lo = hexValue(text.charCodeAt(at + 1));
@@ -117,7 +127,9 @@ function encodedAt(text: string, at: number): [number, number] | undefined {
 		return undefined;
 	}
 	if (c === 0x26 && text.charCodeAt(at + 1) === 0x23) {
-		const entity = /^&#(?:[xX]0{0,4}([0-9a-fA-F]{1,2})|0{0,4}(\d{1,3}));/.exec(text.slice(at, at + 12));
+		const entity = /^&#(?:[xX]0{0,4}([0-9a-fA-F]{1,2})|0{0,4}(\d{1,3}));/.exec(
+			text.slice(at, at + 12),
+		);
 		if (!entity) return undefined;
 		const code = entity[1] !== undefined ? parseInt(entity[1], 16) : Number(entity[2]);
 		return code <= 0xff ? [code, entity[0].length] : undefined;
@@ -211,7 +223,8 @@ function scan(stream: Stream, spans: Array<[number, number]>): void {
 		const h = hash(codes[i], codes[i + 1], codes[i + 2]);
 		if (!filter[h]) continue;
 		let longest = 0;
-		for (const form of index.get(h) ?? []) longest = Math.max(longest, formAt(codes, length, i, form));
+		for (const form of index.get(h) ?? [])
+			longest = Math.max(longest, formAt(codes, length, i, form));
 		if (!longest) continue;
 		spans.push(starts && ends ? [starts[i], ends[i + longest - 1]] : [i, i + longest]);
 		i += longest - 1;

@@ -113,7 +113,8 @@ export function readInvoicePage(
 	data: unknown,
 	asked: { page: number; perPage: number },
 ): { rows: IDataObject[]; pagination: Pagination } | { problem: string } {
-	const record = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+	const record =
+		data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
 	const isList =
 		Array.isArray(data) ||
 		(record !== undefined &&
@@ -125,7 +126,8 @@ export function readInvoicePage(
 		};
 	const rows = readList(data, LIST_KEYS.invoices);
 	const stray = rows.findIndex(
-		(row) => !row || typeof row !== 'object' || Array.isArray(row) || !/^\d+$/.test(String(row.id ?? '')),
+		(row) =>
+			!row || typeof row !== 'object' || Array.isArray(row) || !/^\d+$/.test(String(row.id ?? '')),
 	);
 	if (stray >= 0) return { problem: `its row ${stray + 1} is not an invoice with an id` };
 	return { rows, pagination: readPagination(data, asked) };

@@ -326,13 +326,17 @@ async function send(
 			decrypted,
 		)) as RawResponse;
 		const body = await readBounded(response.body, { maxBytes: MAX_REPLY_BYTES, signal });
-		return { response: { ...response, body: Buffer.isBuffer(body) ? body.toString('utf8') : body } };
+		return {
+			response: { ...response, body: Buffer.isBuffer(body) ? body.toString('utf8') : body },
+		};
 	} catch (thrown) {
 		if (thrown instanceof BoundedReadStop && thrown.reason === 'tooLarge' && response)
 			return { response: { ...response, body: undefined }, tooLarge: true };
 		// The deadline passed (before the headers or during the body): a timeout like any other.
 		if (signal.aborted || thrown instanceof BoundedReadStop)
-			return { thrown: { code: 'ETIMEDOUT', message: 'timeout: the whole reply did not arrive in time' } };
+			return {
+				thrown: { code: 'ETIMEDOUT', message: 'timeout: the whole reply did not arrive in time' },
+			};
 		return { thrown };
 	}
 }
