@@ -8,8 +8,8 @@
  */
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from '../shared/context';
 import { serviceError } from '../shared/errors';
+import type { Run } from '../shared/run';
 import { MARK_FIELD } from '../shared/service';
 import type { ApiReply } from '../shared/transport';
 import { canonicalJson } from './canonical';
@@ -114,7 +114,7 @@ const NOT_THE_ROW = new WeakSet<NodeApiError>();
  * answered, and that the row may or may not be stored (its policy's listing is read to tell).
  */
 export function replyNotTheRow(
-	ctx: ApiContext,
+	ctx: Pick<Run, 'getNode'>,
 	reply: ApiReply<unknown>,
 	body: IDataObject,
 	itemIndex: number,

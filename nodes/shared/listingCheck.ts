@@ -5,12 +5,13 @@
  * short of its first page's total is stopped before its end (`cut`), which refuses a filing as a
  * cut listing does. A policy read as empty when it is not would file its rows a second time.
  */
-import type { ApiContext } from './context';
+import type { INode } from 'n8n-workflow';
+
 import { serviceError } from './errors';
 
 /** The coded error of a listing page that is not recognisably the invoice list. */
 export function notTheInvoiceList(
-	ctx: ApiContext,
+	ctx: { getNode(): INode },
 	problem: string,
 	options: { policyNumber?: string; itemIndex?: number },
 	requestId?: string,
