@@ -31,6 +31,7 @@ import { isOutcomeUnknown, type ApiReply } from '../shared/transport';
 import { clock } from '../shared/timing';
 import type { FilingSettings, LookAlike, ReplayedView } from './options';
 import { policiesOf } from './policies';
+import { FOUND_DESPITE_REPLY, describesRow, isReplyNotTheRow, replyNotTheRow } from './replyMatch';
 import {
 	compareWithStored,
 	comparedNote,
@@ -569,14 +570,37 @@ async function sendAndSettle(
 	options: FileOptions,
 ): Promise<Filed> {
 	const { itemIndex, idempotencyKey, settings } = options;
-	const send = async (retry: boolean) =>
-		await run.service.create({ body, idempotencyKey, retry, itemIndex, errorHints: CREATE_HINTS });
+	const send = async (retry: boolean) => {
+		const reply = await run.service.create({
+			body,
+			idempotencyKey,
+			retry,
+			itemIndex,
+			errorHints: CREATE_HINTS,
+		});
+		if (!describesRow(reply.data, body)) throw replyNotTheRow(run, reply, body, itemIndex);
+		return reply;
+	};
 	let timedOut = false;
 	const attempt = attemptFrom(options.seen, options.listed);
 	try {
 		return filed(await send(false));
 	} catch (error) {
 		if (isNothingSent(error)) throw nothingSentError(run, error, itemIndex);
+		if (isReplyNotTheRow(error)) {
+			// Never the row's filing: its policy's listing tells whether the row was stored.
+			MAYBE_FILED.add(error);
+			const found = await findFirstAttempt(run, body, {
+				itemIndex,
+				timedOut: false,
+				maxWaitSeconds: 0,
+				attempt,
+			}).catch(() => undefined);
+			if (found) {
+				const note = `${FOUND_DESPITE_REPLY(error)} ${comparedNote(found.comparison)}`;
+				return { ...recoveredFromPolicy(found), note };
+			}
+		}
 		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
 			const earlier = await findConflictingFiling(run, body, itemIndex).catch(() => undefined);
 			if (earlier) return earlier;

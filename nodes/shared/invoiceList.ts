@@ -11,14 +11,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiContext } from './context';
 import { localError } from './errors';
+import { notTheInvoiceList, shortOfTotal } from './listingCheck';
 import {
 	INVOICE_LIST_MAX_PAGES,
 	INVOICE_LIST_MAX_PER_PAGE,
 	INVOICE_LIST_PAGING_RULE,
-	LIST_KEYS,
 	PATHS,
-	readList,
-	readPagination,
+	readInvoicePage,
 	type Pagination,
 } from './service';
 import { apiRequest, type TransportSettings } from './transport';
@@ -103,18 +102,19 @@ export async function pageInvoices(
 			settings: options.settings,
 		});
 		first ??= { serviceTime: reply.serviceTime, receivedMs: clock.now() };
-		const rows = readList(reply.data, LIST_KEYS.invoices).filter(
-			(row) => row && row.id !== undefined,
-		);
+		const read = readInvoicePage(reply.data, { page, perPage });
+		if ('problem' in read) throw notTheInvoiceList(ctx, read.problem, options, reply.requestId);
+		const rows = read.rows;
 		const fresh = rows.filter((row) => !ids.has(String(row.id)));
 		for (const row of fresh) ids.add(String(row.id));
 		invoices.push(...fresh);
-		pagination = readPagination(reply.data, { page, perPage });
+		pagination = read.pagination;
 		if (calls === 1) firstTotal = pagination.total;
 		const ended =
 			!hasMore(page, rows, pagination, perPage, firstTotal) ||
 			(options.limit !== undefined && invoices.length >= options.limit);
 		if (!ended) cut = cutReason(page, fresh.length, calls, options.maxPages);
+		else cut = shortOfTotal(invoices.length, firstTotal, options);
 		options.onPage?.(fresh, page, ended || cut !== undefined);
 		if (ended || cut !== undefined) break;
 	}

@@ -21,6 +21,7 @@ import { clock } from '../shared/timing';
 import { invoiceJson, invoiceView } from '../SurplusLinesInvoice/output';
 import { anyNeedsAction, changesBetween, describeChanges, describeReminder, sayOne, type Change } from './changes';
 import { saidFields } from '../shared/whatToDo';
+import { EVERY_READ_NOT_FOUND, NOT_FOUND_ONCE, markNotFound, wasNotFound } from './notFound';
 import { decodeState, encodeState, remindedAtOf, type WatchRow } from './rowState';
 
 /** A look never waits for the rate limit: a 429 ends it, the rows not read come first next time. */
@@ -67,6 +68,8 @@ interface LookRun {
 	rowsRead: number;
 	/** Policies whose listing stopped before its end (the look's budget, the paging rule). */
 	cuts: string[];
+	/** Rows the service said are not found this look: settled or marked once the look ends. */
+	notFound: WatchRow[];
 }
 
 function unitsOf(rows: WatchRow[]): Unit[] {
@@ -217,10 +220,41 @@ function gone(run: LookRun, row: WatchRow): void {
 			checked_at: new Date(run.now).toISOString(),
 			settled: true,
 			changed: true,
-			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (deleted?): it leaves the watch list. Next step: look for the policy's transactions with Surplus Lines Invoice → Get Many to see whether it was replaced.`,
+			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (it answered "not found" to two looks in a row: deleted?): it leaves the watch list. Next step: look for the policy's transactions with Surplus Lines Invoice → Get Many to see whether it was replaced.`,
 			events: [],
 		},
 	});
+}
+
+/** The service said this look that the invoice is not found: remembered, not settled (notFound.ts). */
+function notFoundOnce(run: LookRun, row: WatchRow): void {
+	run.rowsRead++;
+	run.results.push({
+		itemIndexes: [row.itemIndex],
+		json: {
+			...rowFields(row),
+			state: markNotFound(row.state),
+			checked_at: new Date(run.now).toISOString(),
+			settled: false,
+			changed: false,
+			last_event: '',
+			events: [],
+			note: NOT_FOUND_ONCE(row.invoiceId),
+		},
+	});
+}
+
+/** The look's "not found" answers: none settled when no read of the look found anything. */
+function settleNotFound(run: LookRun): void {
+	if (!run.notFound.length) return;
+	if (run.rowsRead === 0) {
+		run.cuts.push(EVERY_READ_NOT_FOUND(run.notFound.length));
+		return;
+	}
+	for (const row of run.notFound) {
+		if (wasNotFound(row.state)) gone(run, row);
+		else notFoundOnce(run, row);
+	}
 }
 
 function asNodeError(node: Run, error: unknown): NodeApiError | NodeOperationError {
@@ -236,7 +270,7 @@ async function readOne(run: LookRun, row: WatchRow): Promise<void> {
 		observe(run, row, { id: row.invoiceId, ...((reply.data ?? {}) as IDataObject) });
 	} catch (error) {
 		if (classifyFailure(error) !== 'missing') throw asNodeError(run.node, error);
-		gone(run, row);
+		run.notFound.push(row);
 	}
 }
 
@@ -329,6 +363,7 @@ export async function lookAtRows(
 		results: [],
 		rowsRead: 0,
 		cuts: [],
+		notFound: [],
 	};
 	const kept = withoutCopies(rows, run.results);
 	const units = unitsOf(kept);
@@ -348,6 +383,7 @@ export async function lookAtRows(
 			break;
 		}
 	}
+	settleNotFound(run);
 	const summary = summarize(run, units, unitsRead, kept.length, budget, settings);
 	summary.stopped = stopped;
 	return { results: run.results, summary };
