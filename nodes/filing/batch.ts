@@ -26,6 +26,7 @@ import {
 	FOUND_ON_POLICY,
 	alreadyFiled,
 	fileInvoice,
+	bookOf,
 	findConflictingFiling,
 	attemptFrom,
 	findSame,
@@ -50,7 +51,6 @@ import {
 } from './fileInvoice';
 import { sameSentFiling } from './sameFiling';
 import type { FilingSettings } from './options';
-import { policyBook } from './policyBook';
 import { setAsideRepeats, settleRepeats } from './sameRun';
 import type { Entry, Outcome } from './entry';
 
@@ -203,6 +203,7 @@ async function readResults(
 	ctx: IExecuteFunctions,
 	chunk: Entry[],
 	reply: ApiReply<unknown>,
+	settings: FilingSettings,
 ): Promise<Outcome[]> {
 	const results = readList(reply.data, LIST_KEYS.batchResults);
 	const byPosition = new Map(results.map((r) => [Number(r.index), r]));
@@ -230,7 +231,7 @@ async function readResults(
 					message: `the batch reply has no result for this invoice (position ${position})`,
 				};
 		if (entry.keyDerived && raw?.code === 'CONFLICT') {
-			const earlier = await findConflictingFiling(ctx, entry.body, entry.index).catch(
+			const earlier = await findConflictingFiling(ctx, entry.body, entry.index, settings).catch(
 				() => undefined,
 			);
 			if (earlier) {
@@ -253,7 +254,7 @@ async function fileChunk(
 	let firstError: unknown;
 	const attempt = attemptFrom(seen, listed);
 	try {
-		return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+		return await readResults(ctx, chunk, await sendChunk(ctx, chunk), settings);
 	} catch (error) {
 		firstError = error;
 	}
@@ -275,7 +276,7 @@ async function fileChunk(
 		// A replay now is this run's lost batch, stored: filed now (recoveredByKey).
 		let outcomes: Outcome[];
 		try {
-			outcomes = await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+			outcomes = await readResults(ctx, chunk, await sendChunk(ctx, chunk), settings);
 		} catch {
 			outcomes = await fileOneByOne(ctx, chunk, { ...settings, lookFirst: false });
 		}
@@ -298,7 +299,7 @@ async function lookFirst(
 	settings: FilingSettings,
 	lookAlikes: Map<number, string>,
 ): Promise<Entry[]> {
-	const book = policyBook(ctx);
+	const book = settings.book ?? bookOf(ctx, settings);
 	const looked = entries.filter((entry) => entry.key !== undefined);
 	if (looked.length)
 		await book.readAccountFor(looked.map((entry) => String(entry.body.policy_number)), looked[0].index);
@@ -360,8 +361,10 @@ const BATCHES_IN_FLIGHT = 4;
 export async function fileInBatches(
 	ctx: IExecuteFunctions,
 	entries: Entry[],
-	settings: FilingSettings,
+	given: FilingSettings,
 ): Promise<Outcome[]> {
+	// One book for the look and the batches after it (the operation's, else one of this run's).
+	const settings = { ...given, book: bookOf(ctx, given) };
 	const order = entries.map((e) => e.index);
 	const outcomes = new Map<number, Outcome>();
 	let repeats = new Map<number, number>();
@@ -373,8 +376,8 @@ export async function fileInBatches(
 	// (KEY_REPLAY_WINDOW_HOURS in service.ts), so a re-run after that is stopped by the mark alone.
 	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
 		const toFile = await lookFirst(ctx, entries, outcomes, settings, lookAlikes);
-		seen = policyBook(ctx).seen();
-		listed = policyBook(ctx).listed();
+		seen = settings.book?.seen();
+		listed = settings.book?.listed();
 		const { toSend, repeats: sameAsEarlier } = setAsideRepeats(toFile);
 		repeats = sameAsEarlier;
 		entries.length = 0;
@@ -392,6 +395,7 @@ export async function fileInBatches(
 		// A chunk that failed in a way no outcome covers ends the run: no further chunk is sent.
 		if (thrown) break;
 		for (const key of keys) keysInFlight.add(key);
+		settings.book?.countFiling();
 		const filing: Promise<void> = fileChunk(ctx, chunk, settings, seen, listed)
 			.then((chunkOutcomes) => {
 				for (const outcome of chunkOutcomes) outcomes.set(outcome.index, outcome);

@@ -27,7 +27,8 @@ import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../sh
 import { readWholeListing } from '../shared/invoiceList';
 import { clock } from '../shared/timing';
 import type { FilingSettings, LookAlike, ReplayedView } from './options';
-import { policyBook } from './policyBook';
+import { PolicyBook } from './policyBook';
+import { invoiceSource } from '../shared/invoiceSource';
 import {
 	compareWithStored,
 	comparedNote,
@@ -479,10 +480,11 @@ export async function findConflictingFiling(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
 	itemIndex: number,
+	settings: FilingSettings,
 ): Promise<Filed | undefined> {
 	const policyNumber = String(body.policy_number);
 	// The look first, where one was made, read the policy before that filing was stored.
-	const found = findSame(await policyBook(ctx).reread(policyNumber, itemIndex), body, [
+	const found = findSame(await bookOf(ctx, settings).reread(policyNumber, itemIndex), body, [
 		'tax_lines',
 	]);
 	if (!found) return undefined;
@@ -492,6 +494,11 @@ export async function findConflictingFiling(
 		found.comparison,
 	);
 }
+
+/** The run's book (the operation makes it); a book of its own for a caller that made none. */
+export const bookOf = (ctx: IExecuteFunctions, settings: FilingSettings): PolicyBook =>
+	settings.book ??
+	new PolicyBook(invoiceSource(ctx), { inFlight: () => 1, callsLeft: () => undefined });
 
 /** Files one invoice: looks first on its policy, then sends and settles an unknown outcome. */
 export async function fileInvoice(
@@ -506,7 +513,7 @@ export async function fileInvoice(
 	}
 	// Every account is looked at first: a key replays a row filed in the last 24 hours only
 	// (KEY_REPLAY_WINDOW_HOURS in service.ts), so a re-run after that is stopped by the mark alone.
-	const book = policyBook(ctx);
+	const book = bookOf(ctx, settings);
 	const policyNumber = String(body.policy_number);
 	return await book.exclusive(policyNumber, async () => {
 		let transactions: IDataObject[];
@@ -579,11 +586,14 @@ async function sendAndSettle(
 	let timedOut = false;
 	const attempt = attemptFrom(options.seen, options.listed);
 	try {
+		settings.book?.countFiling();
 		return filed(await send(false));
 	} catch (error) {
 		if (isNothingSent(error)) throw nothingSentError(ctx, error, itemIndex);
 		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
-			const earlier = await findConflictingFiling(ctx, body, itemIndex).catch(() => undefined);
+			const earlier = await findConflictingFiling(ctx, body, itemIndex, settings).catch(
+				() => undefined,
+			);
 			if (earlier) return earlier;
 		}
 		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);

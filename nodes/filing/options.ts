@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { KEY_REPLAY_WINDOW_HOURS } from '../shared/service';
+import type { PolicyBook } from './policyBook';
 
 /** What a replayed invoice shows: read again (one call) or the first filing's reply, said so. */
 export type ReplayedView = 'current' | 'firstReply';
@@ -25,6 +26,8 @@ export interface FilingSettings {
 	replayedView: ReplayedView;
 	/** Send the derived mark as the invoice number of a row that gives none (filing/mark.ts). */
 	writeMark: boolean;
+	/** The run's policy book (policyBook.ts): the look's state, one per run, made by the operation. */
+	book?: PolicyBook;
 }
 
 /** Default of Max Wait for a Lost Create: two looks, 10 s apart with the default 30 s Timeout. */

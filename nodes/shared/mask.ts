@@ -32,7 +32,8 @@ function maskKeyLikeRuns(text: string): string {
 // encoding are masked wherever they appear. Masking another workflow's key too costs nothing.
 const MOST_KEYS = 16;
 // Each with the length of its shortest form: shorter text cannot hold it (most values of an item).
-const known = new Map<string, { pattern: RegExp; shortest: number }>();
+// `tails`: each form's text after its first 5 characters, in lower case (mayHold below).
+const known = new Map<string, { pattern: RegExp; shortest: number; tails: string[] }>();
 
 const hex = (code: number) => code.toString(16).padStart(2, '0');
 
@@ -67,7 +68,7 @@ function base64Forms(bytes: Buffer): string[] {
  */
 const spaced = (units: string[]) => units.join('\\s{0,2}');
 
-function keyPattern(key: string): { pattern: RegExp; shortest: number } {
+function keyPattern(key: string): { pattern: RegExp; shortest: number; tails: string[] } {
 	const secret = key.slice(key.search(KEY_MARK) + 4);
 	const parts = [key, ...(secret.length >= 16 && secret !== key ? [secret] : [])];
 	const base64 = parts.flatMap((part) => base64Forms(Buffer.from(part, 'utf8')));
@@ -79,7 +80,29 @@ function keyPattern(key: string): { pattern: RegExp; shortest: number } {
 	return {
 		pattern: new RegExp(alternatives.join('|'), 'gi'),
 		shortest: Math.min(...parts.map((part) => part.length), ...base64.map((form) => form.length)),
+		tails: [...parts, ...base64].map((form) => form.slice(5).toLowerCase()),
 	};
+}
+
+// Each encoding anyEncoding allows, decoded (the numeric ones read wider than it allows).
+const ENCODED = /%([0-9a-f]{2})|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})|&#x([0-9a-f]+);|&#(\d+);/gi;
+const decodeUnit = (unit: string, ...codes: Array<string | undefined>) => {
+	const [pct, u, x, hexRef, decRef] = codes;
+	const code = parseInt(pct ?? u ?? x ?? hexRef ?? '', 16);
+	return String.fromCharCode(Number.isFinite(code) ? code : parseInt(decRef ?? '', 10) || 0);
+};
+
+/**
+ * Whether a text may hold a key's form at all, cheaply, before its pattern is run (compiling and
+ * first running one key's pattern costs V8 a few hundred milliseconds, paid by the first reply of
+ * every process). The text with every encoding decoded, then without white space, in lower case,
+ * holds whatever a match of the pattern spelled, except its first 5 characters (an encoding that
+ * began just before a match may have taken them: `\x41bc…` decodes to `Abc…`), so a text none
+ * of whose tails appear in it holds no form of the key.
+ */
+function mayHold(text: string, tails: string[]): boolean {
+	const plain = text.replace(ENCODED, decodeUnit).replace(/\s+/g, '').toLowerCase();
+	return tails.some((tail) => plain.includes(tail));
 }
 
 /** Remembers a credential's key so that its exact forms are masked in all text from now on. */
@@ -95,8 +118,9 @@ export function rememberKey(apiKey: string): void {
 /** The known keys in any encoding, masked; nothing else touched (safe on any text, items included). */
 export function maskKnownKeys(text: string): string {
 	let masked = text;
-	for (const { pattern, shortest } of known.values())
-		if (masked.length >= shortest) masked = masked.replace(pattern, KEY_MASK);
+	for (const { pattern, shortest, tails } of known.values())
+		if (masked.length >= shortest && mayHold(masked, tails))
+			masked = masked.replace(pattern, KEY_MASK);
 	return masked;
 }
 
@@ -115,8 +139,8 @@ export function redactKeys(text: string): string {
 
 /** Whether a text may hold a known key in some form (the masking pattern finds one). */
 function holdsKnownKey(text: string): boolean {
-	for (const { pattern, shortest } of known.values()) {
-		if (text.length < shortest) continue;
+	for (const { pattern, shortest, tails } of known.values()) {
+		if (text.length < shortest || !mayHold(text, tails)) continue;
 		pattern.lastIndex = 0;
 		if (pattern.test(text)) return true;
 	}

@@ -26,10 +26,12 @@ import {
 	type IdempotencyChoice,
 } from '../../../filing/idempotency';
 import { withMark } from '../../../filing/mark';
-import { policyBook } from '../../../filing/policyBook';
+import { PolicyBook, describeLookCost } from '../../../filing/policyBook';
+import { invoiceSource } from '../../../shared/invoiceSource';
+import { lookBudget } from '../../../shared/lookBudget';
 import { filingOptionProperties, readFilingSettings } from '../../../filing/options';
 import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../../filing/sameRun';
-import { invoiceJson, invoiceView } from '../../output';
+import { invoiceJson, invoiceView, sayOutcomeSummary } from '../../output';
 import { billTaxesFromPreview, previewInvoice } from '../../../taxes/preview';
 import {
 	applyTaxCheck,
@@ -113,29 +115,36 @@ export async function check(this: IExecuteFunctions, i: number): Promise<void> {
 	checkedItems.get(this)!.set(i, checked);
 }
 
-const lookedAhead = new WeakMap<object, Promise<void>>();
+/** The run's policy book (made once, when the first item starts), and the look ahead it made. */
+const runs = new WeakMap<object, { book?: PolicyBook; ready: Promise<PolicyBook> }>();
 
 /**
  * Once, before the first row is filed: the policies every checked row will be looked for on,
- * from the account's listing where that takes fewer calls than one listing per policy (the
- * policy book decides), so a sheet of many policies does not wait for a listing per row.
+ * from the account's listing where the listing choice says it costs less than one listing per
+ * policy (listingChoice.ts), so a sheet of many policies does not wait for a listing per row.
  */
-async function lookAhead(ctx: IExecuteFunctions): Promise<void> {
-	let read = lookedAhead.get(ctx);
-	if (!read) {
-		const looked = [...(checkedItems.get(ctx) ?? new Map<number, Checked>())].filter(
-			([i, checked]) =>
-				checked.choice.mode !== 'off' && readFilingSettings(ctx, i, 'current').lookFirst,
-		);
-		read = looked.length
-			? policyBook(ctx).readAccountFor(
-					looked.map(([, checked]) => String(checked.input.body.policy_number)),
-					looked[0][0],
-				)
-			: Promise.resolve();
-		lookedAhead.set(ctx, read);
+async function lookAhead(ctx: IExecuteFunctions): Promise<PolicyBook> {
+	let run = runs.get(ctx);
+	if (!run) {
+		const started = { ready: startRun(ctx) } as { book?: PolicyBook; ready: Promise<PolicyBook> };
+		runs.set(ctx, (run = started));
 	}
-	await read;
+	return await run.ready;
+}
+
+async function startRun(ctx: IExecuteFunctions): Promise<PolicyBook> {
+	const book = new PolicyBook(invoiceSource(ctx), await lookBudget(ctx));
+	runs.get(ctx)!.book = book;
+	const looked = [...(checkedItems.get(ctx) ?? new Map<number, Checked>())].filter(
+		([i, checked]) =>
+			checked.choice.mode !== 'off' && readFilingSettings(ctx, i, 'current').lookFirst,
+	);
+	if (looked.length)
+		await book.readAccountFor(
+			looked.map(([, checked]) => String(checked.input.body.policy_number)),
+			looked[0][0],
+		);
+	return book;
 }
 
 async function takeChecked(ctx: IExecuteFunctions, i: number): Promise<Checked> {
@@ -156,10 +165,10 @@ export const describeDone: DescribeDone = (done, ctx) => {
 };
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	await lookAhead(this);
+	const book = await lookAhead(this);
 	const checked = await takeChecked(this, i);
 	try {
-		return await fileChecked.call(this, i, checked);
+		return await fileChecked.call(this, i, checked, book);
 	} catch (error) {
 		throw refusalInSheetWords(error, checked.input);
 	}
@@ -169,8 +178,9 @@ async function fileChecked(
 	this: IExecuteFunctions,
 	i: number,
 	checked: Checked,
+	book: PolicyBook,
 ): Promise<INodeExecutionData[]> {
-	const settings = readFilingSettings(this, i, 'current');
+	const settings = { ...readFilingSettings(this, i, 'current'), book };
 	// The mark comes from the row as read, before the account's adaptation (it may call the
 	// service) and any tax line: one mark on every account. Then the one canonical body, from
 	// which the key is derived and which is sent.
@@ -223,5 +233,13 @@ async function fileChecked(
 	];
 }
 
-// The same words as Create Many over the output: one summary of outcomes, the refused rows listed.
-export { refusedNote, summarize } from './createMany.operation';
+// The same words as Create Many over the output: one summary of outcomes, the refused rows listed;
+// then what the look cost beside the filing.
+export { refusedNote } from './createMany.operation';
+
+export function summarize(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
+	sayOutcomeSummary(ctx, items);
+	const book = runs.get(ctx)?.book;
+	const message = book && describeLookCost(book.cost());
+	if (message) ctx.addExecutionHints?.({ message, type: 'info', location: 'outputPane' });
+}

@@ -45,6 +45,9 @@ import {
 	idempotencyProperties,
 	simplifyProperties,
 } from './body.description';
+import { PolicyBook, describeLookCost } from '../../../filing/policyBook';
+import { invoiceSource } from '../../../shared/invoiceSource';
+import { lookBudget } from '../../../shared/lookBudget';
 
 /**
  * The notice over Create Many, in one place: short, and true on every account and tier. Say here
@@ -200,7 +203,13 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// Only previews were sent: a refused row stops the run as a local one does.
 	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
 
-	const outcomes = entries.length ? await fileAll(this, credential.tier, entries, settings) : [];
+	// The run's policy book: the look before filing, and what it cost beside the filing.
+	const book = new PolicyBook(invoiceSource(this), await lookBudget(this));
+	const outcomes = entries.length
+		? await fileAll(this, credential.tier, entries, { ...settings, book })
+		: [];
+	const lookCost = describeLookCost(book.cost());
+	if (lookCost) this.addExecutionHints?.({ message: lookCost, type: 'info', location: 'outputPane' });
 	// Nothing filed and nothing in doubt (e.g. a 403 for the whole batch): a re-run cannot file
 	// twice, so this fails like any node would.
 	const refusals = outcomes.flatMap((o) => ('error' in o ? [o] : []));
