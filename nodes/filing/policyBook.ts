@@ -59,6 +59,8 @@ export class PolicyBook {
 	private lookSinceMs = 0;
 	private filingCalls = 0;
 	private how?: string;
+	/** The account's size was asked in this run (once: the choice is made over the run's policies). */
+	private accountRead?: Promise<void>;
 	/** The source's page reader, each call counted and timed as the look's. */
 	private readonly page: ListPage;
 
@@ -104,8 +106,14 @@ export class PolicyBook {
 	 * changed while it was read) leaves every policy to its own listing.
 	 */
 	async readAccountFor(policies: string[], itemIndex: number): Promise<void> {
+		this.accountRead ??= this.readAccount(policies, itemIndex);
+		await this.accountRead;
+	}
+
+	private async readAccount(policies: string[], itemIndex: number): Promise<void> {
 		const wanted = [...new Set(policies)].filter((policy) => !this.listings.has(policy));
 		if (!asksAccountSize(wanted.length)) return;
+		const askedMs = clock.now();
 		const first = await pagesOf(this.page, { maxPages: 1, itemIndex }).catch(() => undefined);
 		const total = first?.pagination?.total;
 		if (!first || total === undefined) return;
@@ -113,11 +121,16 @@ export class PolicyBook {
 			policies: wanted.length,
 			accountTotal: total,
 			inFlight: this.budget.inFlight(),
+			roundTripMs: clock.now() - askedMs,
 			callsLeft: this.budget.callsLeft(),
 		});
 		this.how = choice.why;
 		if (choice.how !== 'account') return;
-		const invoices = first.invoices.slice();
+		// Only the sheet's policies' invoices are kept (an account of 100,000 holds far more).
+		const forms = new Set(wanted.map((policy) => referenceForm(policy)));
+		const keep = (invoice: IDataObject) => forms.has(referenceForm(invoice.policy_number));
+		const invoices = first.invoices.filter(keep);
+		const ids = new Set(first.invoices.map((invoice) => String(invoice.id)));
 		const pages = Math.ceil(total / INVOICE_LIST_MAX_PER_PAGE);
 		if (pages > 1) {
 			const rest = await pagesAtOnce(this.page, {
@@ -126,28 +139,25 @@ export class PolicyBook {
 				total,
 				inFlight: this.budget.inFlight,
 				itemIndex,
+				keep,
 			});
-			const doubt = rest.failed
-				? `page ${rest.failed.page} failed`
-				: rest.changed ?? undefined;
+			const doubt = rest.failed ? `page ${rest.failed.page} failed` : rest.changed;
 			if (doubt) {
 				this.how = `${choice.why} It was left for one listing per policy: ${doubt}.`;
 				return;
 			}
-			const ids = new Set(invoices.map((invoice) => String(invoice.id)));
-			for (let page = 2; page <= pages; page++)
-				for (const invoice of rest.byPage.get(page) ?? [])
-					if (!ids.has(String(invoice.id))) {
-						ids.add(String(invoice.id));
-						invoices.push(invoice);
-					}
+			for (const id of rest.ids) ids.add(id);
+			for (let page = 2; page <= pages; page++) invoices.push(...(rest.byPage.get(page) ?? []));
 			if (ids.size !== total) {
 				this.how = `${choice.why} It was left for one listing per policy: ${ids.size} distinct invoices were read of the ${total} its first page gave.`;
 				return;
 			}
 		}
 		const byPolicy = new Map<string, IDataObject[]>();
+		const listedIds = new Set<string>();
 		for (const invoice of invoices) {
+			if (listedIds.has(String(invoice.id))) continue;
+			listedIds.add(String(invoice.id));
 			const key = referenceForm(invoice.policy_number);
 			const listed = byPolicy.get(key);
 			if (listed) listed.push(invoice);

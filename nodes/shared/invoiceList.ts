@@ -169,8 +169,10 @@ function cutReason(page: number, fresh: number, calls: number, maxPages?: number
 }
 
 export interface PagesAtOnce {
-	/** Each page read, its invoices as the page gave them. */
+	/** Each page read, its invoices as the page gave them (those `keep` kept). */
 	byPage: Map<number, IDataObject[]>;
+	/** Every invoice id read, kept or not. */
+	ids: Set<string>;
 	calls: number;
 	/** The first page that failed (the pages after it may have been read). */
 	failed?: { page: number; error: unknown };
@@ -196,10 +198,12 @@ export async function pagesAtOnce(
 		policyNumber?: string;
 		itemIndex?: number;
 		beforeRequest?: (page: number) => void;
+		/** The invoices worth keeping (an account of 100,000 read for a sheet's policies keeps theirs). */
+		keep?: (invoice: IDataObject) => boolean;
 	},
 ): Promise<PagesAtOnce> {
 	const perPage = INVOICE_LIST_MAX_PER_PAGE;
-	const result: PagesAtOnce = { byPage: new Map(), calls: 0 };
+	const result: PagesAtOnce = { byPage: new Map(), ids: new Set(), calls: 0 };
 	const running = new Set<Promise<void>>();
 	const readPage = async (page: number) => {
 		options.beforeRequest?.(page);
@@ -213,7 +217,8 @@ export async function pagesAtOnce(
 				result.changed ??= `page ${page} gave a total of ${total}, page 1 ${options.total}`;
 			else if (rows.length !== expected)
 				result.changed ??= `page ${page} gave ${rows.length} invoices where ${expected} were expected`;
-			result.byPage.set(page, rows);
+			for (const row of rows) result.ids.add(String(row.id));
+			result.byPage.set(page, options.keep ? rows.filter(options.keep) : rows);
 		} catch (error) {
 			if (!result.failed || page < result.failed.page) result.failed = { page, error };
 		}

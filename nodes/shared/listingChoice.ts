@@ -1,12 +1,14 @@
 /**
  * The one choice between the account's listing (GET /invoices without a filter) and one listing
  * per policy, for every reader of a sheet's policies: Create and Create Many (the look for rows
- * already filed) and Reconcile Sheet. It weighs both ways by what they cost the run: the calls
- * (the key's hour) and the round trips, counting that either way reads `inFlight` calls at once
- * (the key's budget, concurrency.ts), so 300 policies at 200 in flight take 2 round trips, and
- * an account of 20,000 invoices 1 + 2 (its first page, then 199 pages). The account is read only
- * when it takes fewer calls than the policies and no more round trips, so what the look reads is
- * bounded by the sheet's size: a run of 300 rows never reads a book of 100,000 invoices.
+ * already filed) and Reconcile Sheet. It weighs both ways by the key's budget and by time. Either
+ * way reads `inFlight` calls at once (the key's budget, concurrency.ts): 300 policies at 200 in
+ * flight take 2 round trips, an account of 20,000 invoices its first page and then 1 (199 pages).
+ * The account must take fewer calls (so what it reads is bounded by the sheet: its pages are
+ * fewer than the sheet's policies) and no more time, where time counts the round trips (the first
+ * page's own, measured) and n8n's work per call and per invoice read: reading 20,000 invoices
+ * costs n8n about as much as 400 calls. The account is read anyway when one listing per policy
+ * would spend more than a quarter of the calls the key has left (the margin concurrency.ts keeps).
  */
 import { INVOICE_LIST_MAX_PER_PAGE } from './service';
 
@@ -16,6 +18,18 @@ import { INVOICE_LIST_MAX_PER_PAGE } from './service';
  */
 export const ACCOUNT_READ_FROM_POLICIES = 10;
 
+/**
+ * n8n's own time per call (its request helper, the reply read and checked) and per invoice a
+ * listing gives (parsed, checked, grouped): measured in n8n 2.41.1 on two busy cores (Create Many
+ * reading an account of 100,000 invoices: 2.8-3.5 s of CPU for 1,000 pages; per-item reads about
+ * 1.5 ms a call). docs/benchmarks.md gives the figures.
+ */
+export const MS_PER_CALL = 1.5;
+export const MS_PER_INVOICE_READ = 0.03;
+
+/** The share of the key's calls left that one listing per policy may take before the account is read instead. */
+const POLICY_CALLS_SHARE = 0.25;
+
 export interface ListingCosts {
 	/** Distinct policies the run reads. */
 	policies: number;
@@ -23,7 +37,9 @@ export interface ListingCosts {
 	accountTotal: number;
 	/** Calls in flight at once (the key's budget). */
 	inFlight: number;
-	/** Calls the run may still spend (the key's window, the run's share); undefined: not known. */
+	/** One round trip, as the account's first page took it (0 or undefined: calls alone decide). */
+	roundTripMs?: number;
+	/** Calls the key's window has left; undefined: not known. */
 	callsLeft?: number;
 	/** The run needs the whole account (Reconcile with a period: invoices the sheet lacks). */
 	needsAccount?: boolean;
@@ -37,6 +53,9 @@ export interface ListingChoice {
 	/** Round trips each way. */
 	accountTrips: number;
 	policyTrips: number;
+	/** Time each way as estimated (ms). */
+	accountMs: number;
+	policyMs: number;
 	/** Why, in a sentence a summary can carry. */
 	why: string;
 }
@@ -53,15 +72,22 @@ export function chooseListing(costs: ListingCosts): ListingChoice {
 	const policyCalls = costs.policies;
 	const accountTrips = trips(accountCalls, costs.inFlight);
 	const policyTrips = trips(policyCalls, costs.inFlight);
-	const choice = { accountCalls, policyCalls, accountTrips, policyTrips };
-	const account = `the account’s listing (${costs.accountTotal} invoices: ${pages} pages, ${accountTrips + 1} round trips at ${costs.inFlight} at once)`;
-	const perPolicy = `one listing per policy (${policyCalls} calls, ${policyTrips} round trips)`;
-	if (costs.needsAccount) return { ...choice, how: 'account', why: `Read ${account}: the period needs the whole account.` };
-	if (accountCalls >= policyCalls)
-		return { ...choice, how: 'policies', why: `Read ${perPolicy}: ${account} takes more calls.` };
-	if (accountTrips > policyTrips)
-		return { ...choice, how: 'policies', why: `Read ${perPolicy}: ${account} takes longer.` };
-	if (costs.callsLeft !== undefined && accountCalls > costs.callsLeft)
-		return { ...choice, how: 'policies', why: `Read ${perPolicy}: ${account} takes more calls than the key has left.` };
-	return { ...choice, how: 'account', why: `Read ${account}: fewer calls than ${perPolicy}.` };
+	const rtt = costs.roundTripMs ?? 0;
+	const accountMs = Math.round(
+		accountTrips * rtt + accountCalls * MS_PER_CALL + costs.accountTotal * MS_PER_INVOICE_READ,
+	);
+	const policyMs = Math.round(policyTrips * rtt + policyCalls * MS_PER_CALL);
+	const choice = { accountCalls, policyCalls, accountTrips, policyTrips, accountMs, policyMs };
+	const account = `the account’s listing (${costs.accountTotal} invoices: ${pages} ${pages === 1 ? 'page' : 'pages'}, about ${seconds(accountMs)} after its first page)`;
+	const perPolicy = `one listing per policy (${policyCalls} calls, about ${seconds(policyMs)})`;
+	const says = (how: ListingChoice['how'], why: string): ListingChoice => ({ ...choice, how, why });
+	if (costs.needsAccount) return says('account', `Read ${account}: the period needs the whole account.`);
+	if (accountCalls >= policyCalls) return says('policies', `Read ${perPolicy}: ${account} takes more calls.`);
+	const left = costs.callsLeft;
+	if (left !== undefined && policyCalls > left * POLICY_CALLS_SHARE && accountCalls <= left)
+		return says('account', `Read ${account}: ${perPolicy} would take more than a quarter of the ${left} calls the key has left.`);
+	if (accountMs > policyMs) return says('policies', `Read ${perPolicy}: ${account} takes longer.`);
+	return says('account', `Read ${account}: fewer calls than ${perPolicy}, and no longer.`);
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -132,10 +132,16 @@ export function setupSuite() {
 }
 
 /** The execution hints (notes over the output) of the node under test, in a run from runNode. */
+/** The run's hints but the look's cost (a sentence of its own, tested in test/unit/look and keyWindow.test.ts). */
 export function hintsOf(run: { data: { resultData: { runData: Record<string, Array<{ hints?: unknown[] }>> } } } | undefined) {
 	const runData = run!.data.resultData.runData;
-	return Object.values(runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>);
+	return Object.values(runData)
+		.flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>)
+		.filter((hint) => !hint.message.startsWith(LOOK_COST));
 }
+
+/** How the sentence on what the look before filing cost begins. */
+export const LOOK_COST = 'The look for rows already filed:';
 
 /** `GET /auth/me` of an account with (default) or without the new features. */
 export function meReply(features: string[] = NEW_FEATURES, tier = 't2') {

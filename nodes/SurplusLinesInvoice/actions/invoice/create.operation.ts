@@ -233,13 +233,13 @@ async function fileChecked(
 	];
 }
 
-// The same words as Create Many over the output: one summary of outcomes, the refused rows listed;
-// then what the look cost beside the filing.
+// The same words as Create Many over the output: what the look cost beside the filing, one
+// summary of outcomes, the refused rows listed.
 export { refusedNote } from './createMany.operation';
 
 export function summarize(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
-	sayOutcomeSummary(ctx, items);
 	const book = runs.get(ctx)?.book;
 	const message = book && describeLookCost(book.cost());
 	if (message) ctx.addExecutionHints?.({ message, type: 'info', location: 'outputPane' });
+	sayOutcomeSummary(ctx, items);
 }

@@ -166,6 +166,16 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
 	// One setting for the whole run (its rows are filed together).
 	const settings = readFilingSettings(this, 0, 'firstReply');
+	// The run's policy book. Its look ahead (the account's size, and its listing where that costs
+	// less) starts now, beside the account check and the rows' adaptation: nothing is filed before
+	// the look for rows already filed has ended (filing/batch.ts waits for it).
+	const book = new PolicyBook(invoiceSource(this), await lookBudget(this));
+	const looked = read.filter(({ choice }) => choice.mode !== 'off');
+	if (settings.lookFirst && looked.length)
+		void book.readAccountFor(
+			looked.map(({ input }) => String(input.body.policy_number)),
+			looked[0].index,
+		);
 	for (const { index, input: given, choice } of read) {
 		inputs[index] = given;
 		try {
@@ -203,8 +213,6 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// Only previews were sent: a refused row stops the run as a local one does.
 	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
 
-	// The run's policy book: the look before filing, and what it cost beside the filing.
-	const book = new PolicyBook(invoiceSource(this), await lookBudget(this));
 	const outcomes = entries.length
 		? await fileAll(this, credential.tier, entries, { ...settings, book })
 		: [];
