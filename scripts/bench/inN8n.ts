@@ -9,7 +9,10 @@
  * BENCH_PAIR_RUNS times (default 3), the branches' order rotated, and the median ratio is
  * printed. Prints figures and the issue's targets beside them; asserts nothing. Env: N8N_BIN
  * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany,taxes, BENCH_DELAYS=0,50,200
- * (the delays the reads and estimates run at), BENCH_KEY_HEARD=1 (below), BENCH_SCALE.
+ * (the delays the reads and estimates run at), BENCH_KEY_HEARD=1 (below), BENCH_SCALE; for accounts
+ * that hold a book: BENCH_BOOK=0,20000,100000 (the invoices the account holds before each create
+ * run), BENCH_CREATES (1000) and BENCH_CREATE_DELAYS (50,200), BENCH_MANY (10000) and
+ * BENCH_MANY_DELAY (0); BENCH_CPU_PROF=<dir> writes V8's profile of each `n8n execute` there.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

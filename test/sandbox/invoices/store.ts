@@ -113,9 +113,9 @@ export class InvoiceStore {
 		this.invoices.delete(id);
 	}
 
-	/** Oldest first: ids grow with time. */
-	list(account: string, policyNumber: string | null): StoredInvoice[] {
-		return (this.listed.get(listKey(account, policyNumber)) ?? []).slice();
+	/** Oldest first (the store's own list: read it, do not change it). */
+	list(account: string, policyNumber: string | null): readonly StoredInvoice[] {
+		return this.listed.get(listKey(account, policyNumber)) ?? [];
 	}
 
 	/** On accounts that keep rejected invoices: the id given out in the 422, reused by the corrected resend. */
