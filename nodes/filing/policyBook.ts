@@ -266,10 +266,11 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /**
  * The sentence over a filing run's output on what the look cost beside the filing: "The look for
  * rows already filed: 201 calls in 0.6 s (the account’s listing …); the filing: 10 calls in
- * 1.1 s." Undefined when the run looked for nothing.
+ * 1.1 s." Said for runs of 10 policies or more (where the listing choice was made); undefined for
+ * fewer, whose look is a listing per policy.
  */
 export function describeLookCost(cost: LookCost): string | undefined {
-	if (cost.lookCalls === 0) return undefined;
+	if (cost.lookCalls === 0 || cost.how === undefined) return undefined;
 	const calls = (n: number) => `${n} ${n === 1 ? 'call' : 'calls'}`;
 	const filingMs = Math.max(0, cost.runMs - cost.lookMs);
 	return `The look for rows already filed: ${calls(cost.lookCalls)} in ${seconds(cost.lookMs)}${cost.how ? ` (${cost.how.replace(/\.$/, '')})` : ''}; the filing: ${calls(cost.filingCalls)} in ${seconds(filingMs)} of the run’s ${seconds(cost.runMs)}.`;

@@ -128,6 +128,8 @@ describe('PolicyBook', () => {
 
 	it('says what the look cost beside the filing', () => {
 		expect(describeLookCost({ lookCalls: 0, lookMs: 0, filingCalls: 3, runMs: 100 })).toBeUndefined();
+		// A run of fewer than 10 policies made no choice: its look is a listing per policy, not said.
+		expect(describeLookCost({ lookCalls: 3, lookMs: 600, filingCalls: 3, runMs: 900 })).toBeUndefined();
 		expect(describeLookCost({ lookCalls: 200, lookMs: 640, filingCalls: 10, runMs: 1800, how: 'Read the account’s listing (20000 invoices: 200 pages, 2 round trips at 200 at once): fewer calls than one listing per policy (300 calls, 2 round trips).' })).toBe(
 			'The look for rows already filed: 200 calls in 0.6 s (Read the account’s listing (20000 invoices: 200 pages, 2 round trips at 200 at once): fewer calls than one listing per policy (300 calls, 2 round trips)); the filing: 10 calls in 1.2 s of the run’s 1.8 s.',
 		);
