@@ -114,7 +114,8 @@ export async function readListing(
 	const { budget } = run;
 	const sheet = fingerprint(policies, settings.period);
 	const earlier = run.earlier;
-	const resumed = earlier?.sheet === sheet;
+	// An account read kept without its size (before the pages were read several at once) starts over.
+	const resumed = earlier?.sheet === sheet && (earlier.how !== 'account' || earlier.total !== undefined);
 	const progress: Progress = resumed ? earlier! : { sheet, how: 'policies', policies: {} };
 	const wanted = new Set(policies);
 	let calls = 0;

@@ -8,6 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { PolicyBook, describeLookCost } from '../../../nodes/filing/policyBook';
 import { pagesAtOnce, type InvoiceSource, type PageQuery } from '../../../nodes/shared/invoiceList';
 import { chooseListing } from '../../../nodes/shared/listingChoice';
+import { policyKey } from '../../../nodes/reconcile/answers';
+import { readListing } from '../../../nodes/reconcile/listing';
 
 describe('chooseListing', () => {
 	it('5,000 policies on an account of 100,000 at 200 in flight: the account (999 calls, 5 round trips, against 5,000 calls and 25)', () => {
@@ -133,5 +135,21 @@ describe('PolicyBook', () => {
 		expect(describeLookCost({ lookCalls: 200, lookMs: 640, filingCalls: 10, runMs: 1800, how: 'Read the account’s listing (20000 invoices: 200 pages, 2 round trips at 200 at once): fewer calls than one listing per policy (300 calls, 2 round trips).' })).toBe(
 			'The look for rows already filed: 200 calls in 0.6 s (Read the account’s listing (20000 invoices: 200 pages, 2 round trips at 200 at once): fewer calls than one listing per policy (300 calls, 2 round trips)); the filing: 10 calls in 1.2 s of the run’s 1.8 s.',
 		);
+	});
+});
+
+describe('Reconcile’s listing (readListing) on values', () => {
+	it('reads the account several pages at once within its budget, and the next run goes on from the first page not read', async () => {
+		const account = fakeAccount(2_000);
+		const sheet = new Map(Array.from({ length: 50 }, (_, i) => [policyKey(`P-${i}`), `P-${i}`] as [string, string]));
+		const first = await readListing(account.source, sheet, { share: 1 }, { budget: 8, inFlight: () => 4 });
+		expect(first).toMatchObject({ how: 'account', calls: 8 });
+		expect(first.stopped).toMatch(/spent its budget \(8 calls/);
+		expect(first.progress).toMatchObject({ how: 'account', total: 2000, nextPage: 9 });
+		expect(account.mostOpen()).toBe(4);
+		const second = await readListing(account.source, sheet, { share: 1 }, { budget: 100, inFlight: () => 4, earlier: first.progress });
+		expect(second).toMatchObject({ resumed: true, calls: 12, stopped: undefined, progress: undefined });
+		expect(second.byPolicy.get(policyKey('P-7'))).toHaveLength(40);
+		expect(account.asked.map((q) => q.page)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
 	});
 });
