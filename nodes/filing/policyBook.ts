@@ -81,6 +81,8 @@ export class PolicyBook {
 
 	/** The policy's transactions as listed once in this execution, plus those filed since. */
 	async transactions(policyNumber: string, itemIndex: number): Promise<IDataObject[]> {
+		// A read of the account under way gives this policy its transactions (or leaves it to its own).
+		if (this.accountRead) await this.accountRead;
 		let listing = this.listings.get(policyNumber);
 		if (!listing) {
 			listing = wholeListing(
@@ -163,7 +165,9 @@ export class PolicyBook {
 			if (listed) listed.push(invoice);
 			else byPolicy.set(key, [invoice]);
 		}
+		// A policy listed on its own meanwhile keeps its listing (and what the run filed since).
 		for (const policy of wanted) {
+			if (this.listings.has(policy)) continue;
 			const listing = Promise.resolve((byPolicy.get(referenceForm(policy)) ?? []).slice());
 			this.listings.set(policy, listing);
 		}

@@ -107,6 +107,18 @@ describe('PolicyBook', () => {
 		expect(cost.how).toMatch(/^Read the account’s listing \(2000 invoices: 20 pages, about 0\.\d s after its first page\): fewer calls than one listing per policy \(100 calls/);
 	});
 
+	it('a policy asked for while the account is being read waits for it: no listing of its own, nothing the run filed overwritten', async () => {
+		const account = fakeAccount(2_000);
+		const book = new PolicyBook(account.source, budget);
+		const reading = book.readAccountFor(Array.from({ length: 100 }, (_, i) => `P-${i}`), 0);
+		const p7 = await book.transactions('P-7', 0);
+		expect(p7).toHaveLength(40);
+		await book.record('P-7', { id: 99_999, policy_number: 'P-7' });
+		await reading;
+		expect(account.asked.every((q) => q.policyNumber === undefined)).toBe(true);
+		expect((await book.transactions('P-7', 0)).map((i) => i.id)).toContain(99_999);
+	});
+
 	it('keeps only the sheet’s policies’ invoices', async () => {
 		const account = fakeAccount(2_000);
 		const book = new PolicyBook(account.source, budget);
