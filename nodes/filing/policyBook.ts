@@ -127,7 +127,10 @@ export class PolicyBook {
 			callsLeft: this.budget.callsLeft(),
 		});
 		this.how = choice.why;
-		if (choice.how !== 'account') return;
+		if (choice.how !== 'account') {
+			this.listEach(wanted, itemIndex);
+			return;
+		}
 		// Only the sheet's policies' invoices are kept (an account of 100,000 holds far more).
 		const forms = new Set(wanted.map((policy) => referenceForm(policy)));
 		const keep = (invoice: IDataObject) => forms.has(referenceForm(invoice.policy_number));
@@ -171,6 +174,24 @@ export class PolicyBook {
 			const listing = Promise.resolve((byPolicy.get(referenceForm(policy)) ?? []).slice());
 			this.listings.set(policy, listing);
 		}
+	}
+
+	/**
+	 * One listing per policy, started now, as many at once as the key's budget allows: the rows
+	 * then find their policy read (Create's items, Create Many's look, a t2 run filing one row after
+	 * another) instead of each waiting for its own listing. Each policy is still listed once; a
+	 * listing that fails is read again by its row, whose error it then is.
+	 */
+	private listEach(policies: string[], itemIndex: number): void {
+		let next = 0;
+		const worker = async () => {
+			while (next < policies.length) {
+				const policy = policies[next++];
+				await this.transactions(policy, itemIndex).catch(() => undefined);
+			}
+		};
+		const workers = Math.min(Math.max(1, this.budget.inFlight()), policies.length);
+		for (let k = 0; k < workers; k++) void worker();
 	}
 
 	/** Counts a call that files (a create, a batch), for the run's cost. */

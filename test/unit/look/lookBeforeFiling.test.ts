@@ -119,6 +119,23 @@ describe('PolicyBook', () => {
 		expect((await book.transactions('P-7', 0)).map((i) => i.id)).toContain(99_999);
 	});
 
+	it('where each policy is listed, the listings start at once, as many as the budget allows, each once', async () => {
+		const account = fakeAccount(50_000);
+		const book = new PolicyBook(account.source, { inFlight: () => 6, callsLeft: () => undefined });
+		const policies = Array.from({ length: 20 }, (_, i) => `P-${i}`);
+		await book.readAccountFor(policies, 0);
+		expect(book.cost().how).toMatch(/^Read one listing per policy \(20 calls/);
+		// Before any row asks, the listings are under way, 6 at a time.
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		expect(account.asked.filter((q) => q.policyNumber !== undefined).length).toBeGreaterThan(0);
+		expect(account.mostOpen()).toBe(6);
+		// The rows then find their policy read (1,000 invoices a policy: 10 pages each), each page once.
+		for (const policy of policies) expect(await book.transactions(policy, 0)).toHaveLength(1000);
+		const perPolicy = account.asked.filter((q) => q.policyNumber !== undefined);
+		expect(new Set(perPolicy.map((q) => `${q.policyNumber}/${q.page}`)).size).toBe(perPolicy.length);
+		expect(perPolicy).toHaveLength(200);
+	});
+
 	it('keeps only the sheet’s policies’ invoices', async () => {
 		const account = fakeAccount(2_000);
 		const book = new PolicyBook(account.source, budget);
