@@ -2,10 +2,9 @@
  * The options Create and Create Many share about filing nothing twice. Every option is absent
  * from workflows saved before it existed, so each default is the safe behaviour.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { KEY_REPLAY_WINDOW_HOURS } from '../shared/service';
-import type { PolicyBook } from './policyBook';
 
 /** What a replayed invoice shows: read again (one call) or the first filing's reply, said so. */
 export type ReplayedView = 'current' | 'firstReply';
@@ -26,8 +25,6 @@ export interface FilingSettings {
 	replayedView: ReplayedView;
 	/** Send the derived mark as the invoice number of a row that gives none (filing/mark.ts). */
 	writeMark: boolean;
-	/** The run's policy book (policyBook.ts): the look's state, one per run, made by the operation. */
-	book?: PolicyBook;
 }
 
 /** Default of Max Wait for a Lost Create: two looks, 10 s apart with the default 30 s Timeout. */
@@ -110,12 +107,11 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 	];
 }
 
-export function readFilingSettings(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+/** The filing settings in an operation's Options, as its operation read them (actions/settings.ts). */
+export function filingSettings(
+	options: IDataObject,
 	defaultReplayedView: ReplayedView,
 ): FilingSettings {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const wait = options.lostCreateWaitSeconds;
 	return {
 		lookAlike:

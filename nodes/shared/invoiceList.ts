@@ -6,13 +6,11 @@
  * bounded (the rule in service.ts): each invoice id is kept once, and the pager stops on a page
  * with nothing new, at the first page's total, at the caller's page budget and at the hard cap; it
  * says why when it stopped before the listing's end. The pager takes a plain function that reads
- * one page (`ListPage`; invoiceSource.ts makes it from n8n's context), so what reads listings
- * needs no node.
+ * one page (`ListPage`; invoiceSource.ts, at n8n's edge, makes it from n8n's context), so what
+ * reads listings needs no node.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
-import { invoiceSource } from './invoiceSource';
 import {
 	INVOICE_LIST_MAX_PAGES,
 	INVOICE_LIST_MAX_PER_PAGE,
@@ -49,7 +47,7 @@ export interface InvoiceSource {
 	notEnded: (message: string, itemIndex?: number) => Error;
 }
 
-interface InvoicePagerOptions {
+export interface InvoicePagerOptions {
 	/** `policy_number` filter; undefined lists the account (where the service allows it). */
 	policyNumber?: string;
 	/** Stop once this many invoices were read (the result is trimmed to it); undefined = every page. */
@@ -98,14 +96,6 @@ function hasMore(
 	const total = firstTotal ?? pagination.total;
 	if (total !== undefined) return rows.length > 0 && page * pagination.perPage < total;
 	return rows.length >= perPage;
-}
-
-/** The pager over n8n's context (the Get Many operation, the trigger, the picker, the watch list). */
-export async function pageInvoices(
-	ctx: ApiContext,
-	options: InvoicePagerOptions = {},
-): Promise<InvoicePages> {
-	return await pagesOf(invoiceSource(ctx, options).page, options);
 }
 
 /** Reads a listing page after page with `list`, within the bounds above. */
@@ -238,7 +228,7 @@ export function describeCut(what: string, pages: InvoicePages): string {
 	return `${what}: ${pages.invoices.length} distinct invoices were read in ${pages.calls} calls, then the listing was stopped because ${pages.cut}. ${INVOICE_LIST_PAGING_RULE}`;
 }
 
-type WholeListingOptions = Omit<
+export type WholeListingOptions = Omit<
 	InvoicePagerOptions,
 	'firstPage' | 'onPage' | 'beforeRequest' | 'maxPages'
 >;
@@ -248,14 +238,6 @@ type WholeListingOptions = Omit<
  * decision about a filing: a listing stopped before its end is an error (what was not read may
  * hold the filing).
  */
-export async function readWholeListing(
-	ctx: ApiContext,
-	options: WholeListingOptions = {},
-): Promise<InvoicePages> {
-	return await wholeListing(invoiceSource(ctx, options), options);
-}
-
-/** readWholeListing over a source. */
 export async function wholeListing(
 	source: InvoiceSource,
 	options: WholeListingOptions = {},
@@ -269,10 +251,3 @@ export async function wholeListing(
 }
 
 /** The error for a listing stopped before its end, as readWholeListing throws it. */
-/** The invoices of readWholeListing alone. */
-export async function listInvoices(
-	ctx: ApiContext,
-	options: WholeListingOptions = {},
-): Promise<IDataObject[]> {
-	return (await readWholeListing(ctx, options)).invoices;
-}

@@ -1,6 +1,7 @@
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { withMark } from '../../../nodes/filing/mark';
+import { countItems, outcomeSummary } from '../../../nodes/SurplusLinesInvoice/output';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { canonicalInvoice } from '../../../nodes/filing/canonical';
@@ -131,8 +132,22 @@ export function setupSuite() {
 	return state;
 }
 
-/** The execution hints (notes over the output) of the node under test, in a run from runNode. */
-/** The run's hints but the look's cost (a sentence of its own, tested in test/unit/look and keyWindow.test.ts). */
+/**
+ * A filing run's summary by its parts: the figures of its output (output.ts, countItems), which a
+ * test compares with what it expects, and the sentence over the output, which must be the one
+ * those figures give (outcomeSummary). A new figure in the sentence then changes one test of
+ * the words (test/unit/stages.test.ts), not every test that reads a summary.
+ */
+export function summaryParts(output: INodeExecutionData[], rows: number, said: string | undefined) {
+	const counts = countItems(output, rows);
+	expect(said).toBe(outcomeSummary(counts));
+	return counts;
+}
+
+/**
+ * The execution hints (notes over the output) of the node under test, in a run from runNode, but the
+ * look's cost (a sentence of its own, tested in test/unit/look and keyWindow.test.ts).
+ */
 export function hintsOf(run: { data: { resultData: { runData: Record<string, Array<{ hints?: unknown[] }>> } } } | undefined) {
 	const runData = run!.data.resultData.runData;
 	return Object.values(runData)

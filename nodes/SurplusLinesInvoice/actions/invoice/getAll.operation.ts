@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { describeCut, pageInvoices } from '../../../shared/invoiceList';
+import { describeCut } from '../../../shared/invoiceList';
+import { pageInvoices } from '../../../shared/invoiceSource';
 import { invoiceJson, invoiceView } from '../../output';
 import { returnAllProperties } from '../../../shared/descriptions';
 import { simplifyProperties } from './body.description';
+import { nodeVersion } from '../../../shared/params';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['getAll'] } },
@@ -32,7 +34,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const policyNumber = String(this.getNodeParameter('policyNumber', i, '') ?? '').trim();
 	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i, 50) as number);
-	const view = invoiceView(this, this.getNodeParameter('simplify', i, false) as boolean);
+	const view = invoiceView(
+		nodeVersion(this),
+		this.getNodeParameter('simplify', i, false) as boolean,
+	);
 	const pages = await pageInvoices(this, {
 		policyNumber: policyNumber || undefined,
 		limit,

@@ -12,13 +12,16 @@ import { derivedMark } from '../../../filing/mark';
 import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
 import { inPeriod, readListing, type ListingSettings, type Period, type Progress } from '../../../reconcile/listing';
 import { computeBudget } from '../../../shared/callBudget';
-import { MAX_CONCURRENCY, inFlightLimit } from '../../../shared/concurrency';
+import { MAX_CONCURRENCY } from '../../../shared/concurrency';
+import { inFlightLimitOf } from '../../../shared/invoiceService';
 import { getServiceCredential } from '../../../shared/credentials';
 import { invoiceSource } from '../../../shared/invoiceSource';
 import { lastRateLimit } from '../../../shared/rateLimit';
 import { reconcileSummary } from '../../../reconcile/summary';
 import { bodyProperties } from './body.description';
-import { notATransaction } from '../../../sheet/sheetRead';
+import { notATransaction } from '../../../sheet';
+import type { Run } from '../../../shared/run';
+import { readRunSheet } from '../sheetSettings';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [
@@ -118,18 +121,18 @@ function readSettings(ctx: IExecuteFunctions): ListingSettings {
 }
 
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-function readRows(ctx: IExecuteFunctions): SheetRow[] {
+function readRows(ctx: IExecuteFunctions, run: Run): SheetRow[] {
 	const rows: SheetRow[] = [];
-	for (let index = 0; index < ctx.getInputData().length; index++) {
-		const row = sheetRow(ctx, index);
-		const asRead = notATransaction(ctx, index);
+	for (let index = 0; index < run.items.length; index++) {
+		const row = sheetRow(run, index);
+		const asRead = notATransaction(run, index);
 		if (asRead) {
 			rows.push({ index, row, asRead });
 			continue;
 		}
-		const read = readRowAsCreate(ctx, index);
+		const read = readRowAsCreate(ctx, run, index);
 		if (read.reasons) {
-			const policy = policyOf(ctx, index);
+			const policy = policyOf(ctx, run, index);
 			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
 			continue;
 		}
@@ -157,7 +160,7 @@ async function readSheetListing(ctx: IExecuteFunctions, policies: Map<string, st
 	try {
 		const listing = await readListing(invoiceSource(ctx), policies, settings, {
 			budget: budget.callsPerHour,
-			inFlight: await inFlightLimit(ctx, MAX_CONCURRENCY, true),
+			inFlight: await inFlightLimitOf(ctx, MAX_CONCURRENCY, true),
 			earlier: staticData[STATE_KEY] as Progress | undefined,
 		});
 		if (listing.progress) staticData[STATE_KEY] = listing.progress as unknown as IDataObject;
@@ -171,9 +174,10 @@ async function readSheetListing(ctx: IExecuteFunctions, policies: Map<string, st
 }
 
 /** All rows at once: the listing is chosen over the whole sheet. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
-	const rows = readRows(this);
+	readRunSheet(this, run);
+	const rows = readRows(this, run);
 	const policies = new Map<string, string>();
 	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readSheetListing(this, policies, settings);
@@ -181,7 +185,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const period = settings.period;
 	const extra = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
 	const summary = reconcileSummary(answers, extra, listing);
-	this.addExecutionHints?.({
+	run.say({
 		message: summary.message,
 		type: summary.warning ? 'warning' : 'info',
 		location: 'outputPane',
