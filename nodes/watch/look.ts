@@ -6,7 +6,7 @@
  * looks both saw is sent once, and a row the look could not read keeps its place in line.
  *
  * Enters: the run (its service), the watch list's rows, the look's settings and a policy pager
- * (until branch h-57 lands, invoiceList.ts takes n8n's context, so the operation gives it).
+ * (the operation gives it, over the listing's page reader: shared/invoiceSource.ts).
  * Leaves: one result per row read, and the look's summary.
  */
 import type { IDataObject } from 'n8n-workflow';

@@ -108,7 +108,7 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 		this.addExecutionHints?.({ message: EMPTY_LIST, type: 'info', location: 'outputPane' });
 		return [];
 	}
-	// The policy pager takes n8n's context until branch h-57 lands (invoiceList.ts).
+	// The policy pager over n8n's context (shared/invoiceSource.ts).
 	const { results, summary } = await lookAtRows(run, rows, settings, (options) =>
 		pageInvoices(this, options),
 	);
