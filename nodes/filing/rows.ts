@@ -15,7 +15,7 @@ import type { Run } from '../shared/run';
 import { sheetRow } from '../shared/sheetRows';
 import { chargesOf, takeColumnNotes, takeInvoiceWarnings } from '../sheet';
 
-const IDENTITY_FIELDS = ['policy_number', 'type_code', 'effective_date'];
+const IDENTITY_FIELDS = ['policy_number', 'insured_name', 'type_code', 'effective_date'];
 
 /** The row's identity from its raw body (`raw`: undefined where it could not be read). */
 export function rowIdentity(run: Run, itemIndex: number, raw: unknown, mode: 'full' | 'partial') {

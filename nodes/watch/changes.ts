@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { filingOf, type InvoiceSnapshot } from '../shared/invoiceState';
+import { needsAction, sayChange, type SaidPart, type WatchedPart } from '../shared/whatToDo';
 
 export interface Change {
 	event: 'invoice_status_changed' | 'filing_state_changed' | 'document_fetch_status_changed';
@@ -33,20 +34,54 @@ export function changesBetween(before: InvoiceSnapshot, now: InvoiceSnapshot): C
 	return changes;
 }
 
-const WORDS: Record<Change['event'], string> = {
+const PARTS: Record<Change['event'], WatchedPart> = {
 	invoice_status_changed: 'status',
 	filing_state_changed: 'filing',
 	document_fetch_status_changed: 'document',
 };
 
-/** "Invoice 12 (policy POL-1): status sent → error; filing sent → rejected: Missing SL-2". */
+/** One change in words and its next step (shared/whatToDo.ts, the trigger's words too). */
+export function sayOne(invoice: IDataObject, change: Change): SaidPart {
+	return sayChange(PARTS[change.event], invoice, change.previous, change.current, change.document_id);
+}
+
+/**
+ * The message of a look: each change in words, then the next step of the first change someone
+ * must act on (or of the last change when none asks for action). "State filing: Invoice 12
+ * (policy POL-1, insured Harbor Marine) was REJECTED by the state (sent → rejected). Reason: Missing
+ * SL-2. Next step: …".
+ */
 export function describeChanges(invoice: IDataObject, changes: Change[]): string {
 	if (changes.length === 0) return '';
-	const parts = changes.map((c) => {
-		const what = c.document_id ? `${WORDS[c.event]} ${c.document_id}` : WORDS[c.event];
-		return `${what} ${c.previous ?? '(none)'} → ${c.current}`;
-	});
-	const message = filingOf(invoice)?.message;
-	const reason = typeof message === 'string' && message ? `: ${message}` : '';
-	return `Invoice ${String(invoice.id)} (policy ${String(invoice.policy_number ?? '?')}): ${parts.join('; ')}${reason}`;
+	const said = changes.map((change) => sayOne(invoice, change));
+	// What asks for action leads, the filing's answer first (its reason is the state's); else the
+	// filing, then the status: the document of a settling invoice is the least news.
+	const main =
+		said.find((s) => s.needs_action && s.part === 'filing') ??
+		said.find((s) => s.needs_action) ??
+		said.find((s) => s.part === 'filing') ??
+		said.find((s) => s.part === 'status') ??
+		said[0];
+	const others = said.filter((s) => s !== main).map((s) => s.short);
+	const also = others.length ? ` Also: ${others.join('; ')}.` : '';
+	return `${main.summary}${also} Next step: ${main.next_step}`;
+}
+
+/** Whether any of the changes asks someone to act. */
+export function anyNeedsAction(invoice: IDataObject, changes: Change[]): boolean {
+	return changes.some((change) => sayOne(invoice, change).needs_action);
+}
+
+/**
+ * A reminder of an invoice still waiting for someone (its filing rejected, its status error),
+ * in the words of the change that put it there.
+ */
+export function describeReminder(invoice: IDataObject, since: string): string {
+	const filing = filingOf(invoice)?.state_status;
+	const status = invoice.status;
+	const said =
+		typeof filing === 'string' && needsAction('filing', filing)
+			? sayChange('filing', invoice, undefined, filing)
+			: sayChange('status', invoice, undefined, String(status));
+	return `Reminder, still not settled since ${since}: ${said.summary} Next step: ${said.next_step}`;
 }

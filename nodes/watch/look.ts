@@ -23,8 +23,9 @@ import { classifyFailure } from '../shared/readFailure';
 import type { Run } from '../shared/run';
 import { clock } from '../shared/timing';
 import { invoiceJson, invoiceView } from '../SurplusLinesInvoice/output';
-import { changesBetween, describeChanges, type Change } from './changes';
-import { decodeState, encodeState, type WatchRow } from './rowState';
+import { anyNeedsAction, changesBetween, describeChanges, describeReminder, sayOne, type Change } from './changes';
+import { saidFields } from '../shared/whatToDo';
+import { decodeState, encodeState, remindedAtOf, type WatchRow } from './rowState';
 
 /** A look never waits for the rate limit: a 429 ends it, the rows not read come first next time. */
 const LOOK_SETTINGS = { maxRateLimitWaitSeconds: 0 };
@@ -35,6 +36,8 @@ export interface LookSettings {
 	share: number;
 	/** The node's typeVersion (the invoice's fields are named by it). */
 	version: number;
+	/** How often an invoice still rejected (or in error) is said again, ms; 0: never. */
+	remindEveryMs?: number;
 }
 
 /** A policy's pages, as the operation reads them (shared/invoiceList.ts). */
@@ -60,6 +63,7 @@ interface LookRun {
 	node: Run;
 	page: PolicyPager;
 	version: number;
+	remindEveryMs: number;
 	calls: number;
 	callsPerLook: number;
 	now: number;
@@ -143,6 +147,12 @@ function eventId(row: WatchRow, change: Change): string {
 	return `${row.invoiceId}:${change.event}:${change.document_id ?? ''}:${change.previous ?? ''}>${change.current}@${version}`;
 }
 
+/** Waiting for someone: a rejected filing or a status error, not settled (refused is final). */
+function waitsForSomeone(snap: InvoiceSnapshot): boolean {
+	if (isSettledInvoice(snap)) return false;
+	return snap.f === 'rejected' || snap.s === 'error';
+}
+
 function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 	const before = decodeState(row.state);
 	const read = snapshot(invoice);
@@ -155,19 +165,42 @@ function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 	const changes = changesBetween(before, now);
 	const detectedAt = new Date(run.now).toISOString();
 	const policyNumber = (invoice.policy_number as string | undefined) ?? row.policyNumber ?? null;
+	const waits = waitsForSomeone(now);
+	// The reminder clock: set when the wait begins or is said again, kept otherwise.
+	let remindedAt = waits ? (remindedAtOf(row.state) ?? row.checkedAt) : undefined;
+	let lastEvent = describeChanges(invoice, changes);
+	let reminder = false;
+	if (changes.length && waits) remindedAt = run.now;
+	else if (
+		!changes.length &&
+		waits &&
+		run.remindEveryMs > 0 &&
+		run.now - (remindedAt ?? -Infinity) >= run.remindEveryMs
+	) {
+		reminder = true;
+		const since = remindedAtOf(row.state) ?? row.checkedAt;
+		lastEvent = describeReminder(
+			invoice,
+			since === undefined ? 'it was recorded' : new Date(since).toISOString(),
+		);
+		remindedAt = run.now;
+	}
 	run.rowsRead++;
 	run.results.push({
 		itemIndexes: [row.itemIndex],
 		json: {
 			...rowFields(row),
 			policy_number: policyNumber,
-			state: encodeState(now),
+			state: encodeState(now, remindedAt),
 			checked_at: detectedAt,
 			settled: isSettledInvoice(now),
 			changed: changes.length > 0,
-			last_event: describeChanges(invoice, changes),
+			reminder,
+			needs_action: reminder || anyNeedsAction(invoice, changes),
+			last_event: lastEvent,
 			events: changes.map((change) => ({
 				...change,
+				...saidFields(sayOne(invoice, change)),
 				event_id: eventId(row, change),
 				invoice_id: row.invoiceId,
 				policy_number: policyNumber,
@@ -188,7 +221,7 @@ function gone(run: LookRun, row: WatchRow): void {
 			checked_at: new Date(run.now).toISOString(),
 			settled: true,
 			changed: true,
-			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (deleted?): it leaves the watch list.`,
+			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (deleted?): it leaves the watch list. Next step: look for the policy's transactions with Surplus Lines Invoice → Get Many to see whether it was replaced.`,
 			events: [],
 		},
 	});
@@ -293,6 +326,7 @@ export async function lookAtRows(
 		node,
 		page,
 		version: settings.version,
+		remindEveryMs: settings.remindEveryMs ?? 0,
 		calls: 0,
 		callsPerLook: budget.callsPerPoll,
 		now: clock.now(),

@@ -37,14 +37,28 @@ export interface WatchRow {
  */
 const UNKNOWN_DOCUMENTS = '?';
 
-export function encodeState(snap: InvoiceSnapshot): string {
+/**
+ * The state column: `status|filing|documents`, and `|r=<time>` while the invoice waits for
+ * someone (a rejected filing, a status error): when it was last said, so a reminder comes once
+ * per interval (the conditional update makes it once across overlapping looks, as a change).
+ */
+export function encodeState(snap: InvoiceSnapshot, remindedAt?: number): string {
 	const docs = snap.d
 		? Object.entries(snap.d)
 				.sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b))
 				.map(([id, status]) => `${id}=${status}`)
 				.join(',')
 		: UNKNOWN_DOCUMENTS;
-	return `${snap.s ?? ''}|${snap.f ?? ''}|${docs}`;
+	const reminded = remindedAt === undefined ? '' : `|r=${new Date(remindedAt).toISOString()}`;
+	return `${snap.s ?? ''}|${snap.f ?? ''}|${docs}${reminded}`;
+}
+
+/** When the state column says the invoice's wait for someone was last said; undefined: never. */
+export function remindedAtOf(state: string): number | undefined {
+	const part = state.split('|')[3];
+	if (!part?.startsWith('r=')) return undefined;
+	const ms = Date.parse(part.slice(2));
+	return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** A state without its documents part (written by hand, or cut short) leaves them unknown. */
@@ -70,6 +84,18 @@ export function stateOfInvoice(invoice: IDataObject): string {
 	const snap = snapshot(invoice);
 	if (snap.f === undefined && typeof invoice.filing_state === 'string') snap.f = invoice.filing_state;
 	return encodeState(snap);
+}
+
+/**
+ * The state a row starts from when this run did not file the invoice (found already filed, or a
+ * replayed reply): the invoice as filed (status new; filing not sent where the account reports
+ * filings; documents unknown), not as read now. Recorded as it is now, a rejection made before
+ * the re-run would be the row's starting point and never posted; from the filing, the first look
+ * posts every move since, once (a copy of a row still on the list leaves it unposted).
+ */
+export function stateAsFiled(invoice: IDataObject): string {
+	const hasFiling = snapshot(invoice).f !== undefined || typeof invoice.filing_state === 'string';
+	return encodeState({ s: 'new', f: hasFiling ? 'not_sent' : undefined, d: undefined });
 }
 
 function positiveInteger(value: unknown): number | undefined {

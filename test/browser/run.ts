@@ -34,6 +34,7 @@ import {
 	type RunningN8n,
 } from '../e2e/n8n';
 import { Editor } from './editor';
+import { checkFirstScreen, FIRST_SCREEN } from './firstScreen';
 import { credentialCases, STEPS, type BrowserWorld } from './steps';
 
 const BROWSER_WORKFLOWS = join(REPO_ROOT, 'test', 'browser', 'workflows');
@@ -135,6 +136,21 @@ async function main(): Promise<number> {
 				// The next step starts from a page in a known state.
 				await page.close().catch(() => undefined);
 				page = await browser.newPage();
+			}
+		}
+		// Last, on the demo itself (its own n8n: this one stops first).
+		if (!only || only.includes(FIRST_SCREEN)) {
+			await server.stop();
+			server = undefined;
+			const start = Date.now();
+			try {
+				await checkFirstScreen(bin, browser, screenshotDir);
+				outcomes.push({ name: FIRST_SCREEN, ok: true, ms: Date.now() - start });
+				console.log(`[browser] passed  ${FIRST_SCREEN} (${seconds(Date.now() - start)})`);
+			} catch (error) {
+				const detail = error instanceof Error ? error.message.split('\n').slice(0, 12).join('\n') : String(error);
+				outcomes.push({ name: FIRST_SCREEN, ok: false, ms: Date.now() - start, detail });
+				console.log(`[browser] FAILED  ${FIRST_SCREEN} (${seconds(Date.now() - start)})\n${detail}`);
 			}
 		}
 	} finally {

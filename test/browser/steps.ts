@@ -17,7 +17,7 @@ import type { RunningSandbox } from '../sandbox';
 import { keyByName } from '../sandbox';
 import type { RestSession } from '../e2e/n8n';
 import type { SlackStandIn } from '../e2e/slack';
-import { OWN_SHEET, OWN_SHEET_REFUSAL, OWN_SHEET_RESULTS, readResultsWorkbook } from '../e2e/ownSheet';
+import { OWN_SHEET, OWN_SHEET_REFUSAL, OWN_SHEET_RESULTS, readResultsWorkbook, resultsWorkbooks } from '../e2e/ownSheet';
 import { TIMEOUT, type Editor } from './editor';
 
 export interface BrowserWorld {
@@ -114,14 +114,14 @@ async function edgeLabelWith(editor: Editor, count: number): Promise<void> {
  * rows, and the results workbook names every row by the file's line and its policy number.
  */
 async function runBordereauExample(editor: Editor, world: BrowserWorld, expected: { filed: number; refused: number; shot: string }): Promise<IDataObject[]> {
-	rmSync(join(world.filesDir, 'sample-bordereau-results.xlsx'), { force: true });
+	for (const old of resultsWorkbooks(world.filesDir)) rmSync(old, { force: true });
 	await editor.openWorkflow('slExampleSheet01');
 	await editor.byTestId('execute-workflow-button').first().click();
-	// The workbook is written by the last node: once it is there, the run's counts are on the canvas.
-	const workbook = join(world.filesDir, 'sample-bordereau-results.xlsx');
+	// The workbook is written by the last node but one: once it is there, the run's counts are on the canvas.
 	const deadline = Date.now() + 120_000;
-	while (!existsSync(workbook) && Date.now() < deadline) await editor.page.waitForTimeout(500);
-	assert.ok(existsSync(workbook), 'the example wrote its results workbook');
+	while (!resultsWorkbooks(world.filesDir).length && Date.now() < deadline) await editor.page.waitForTimeout(500);
+	const [workbook] = resultsWorkbooks(world.filesDir);
+	assert.ok(workbook && existsSync(workbook), 'the example wrote its results workbook');
 	await edgeLabelWith(editor, expected.refused);
 	await edgeLabelWith(editor, expected.filed);
 	await editor.shot(expected.shot);
@@ -383,9 +383,9 @@ export const STEPS: Step[] = [
 			writeFileSync(file, `${OWN_SHEET.join('\n')}\n`);
 			try {
 				const workbook = await runBordereauExample(editor, world, { filed: 5, refused: 2, shot: 'bordereau-other-headers-canvas' });
-				assert.deepEqual(workbook.map((r) => [r.Row, r['Policy Number'], r.Outcome]), OWN_SHEET_RESULTS);
+				assert.deepEqual(workbook.map((r) => [r.Row, r['Policy Number'], r.Insured, r.Outcome]), OWN_SHEET_RESULTS);
 				assert.match(String(workbook[3].Reason), OWN_SHEET_REFUSAL);
-				assert.ok(workbook.filter((r) => r.Outcome === 'filed').every((r) => Number(r['Invoice ID']) > 0), 'each filed row has its invoice');
+				assert.ok(workbook.filter((r) => r.Outcome === 'Filed').every((r) => Number(r['Invoice ID']) > 0), 'each filed row has its invoice');
 			} finally {
 				writeFileSync(file, sample);
 			}
@@ -402,7 +402,7 @@ export const STEPS: Step[] = [
 				sample.slice(1).map((line, i) => [i + 2, line.split(',')[0]]),
 				"every row by the file's line and its policy number",
 			);
-			assert.equal(workbook.filter((r) => r.Outcome === 'refused').length, 5);
+			assert.equal(workbook.filter((r) => r.Outcome === 'Refused: not filed').length, 5);
 		},
 	},
 	{
@@ -490,7 +490,11 @@ export const STEPS: Step[] = [
 			await mapper.waitFor({ timeout: TIMEOUT });
 			// The CSV's columns as the node's input: from the last run, or by reading the file now.
 			const column = ndv.getByText('Policy #', { exact: true }).first();
-			if (!(await column.isVisible())) await ndv.getByRole('button', { name: 'Execute previous nodes' }).click();
+			// Two readers lead to the node (XLSX or CSV?): the input panel shows the CSV's rows once opened.
+			const csvInput = ndv.getByText('Rows From CSV', { exact: true }).first();
+			if (!(await column.isVisible()) && (await csvInput.isVisible())) await csvInput.click();
+			if (!(await column.isVisible().catch(() => false))) await editor.page.waitForTimeout(1000);
+			if (!(await column.isVisible())) await ndv.getByRole('button', { name: 'Execute previous nodes' }).first().click();
 			await column.waitFor({ timeout: TIMEOUT });
 			await editor.shot('mapper-automatic');
 			// Map Each Column Manually lists the service's invoice fields, fee columns among them.

@@ -10,28 +10,31 @@
  * whose channel page lists the messages. The watch list's data table is created, so the watch-list
  * examples run as loaded.
  *
- * Every start is a clean one: the sandbox keeps nothing between runs (it starts again at invoice
- * 1001), so the demo's folder is emptied too (demoSetup.ts: n8n's folder, the results workbook,
- * the mails...). Kept, the triggers' state of the last run would meet the fresh sandbox and mail
- * "moved from success to new". The folder holds a marker file; a DEMO_DIR without it that holds
- * an n8n or files of your own is refused, never emptied. The default folder, inside the
- * checkout's .cache, is the demo's own (also when an earlier version of the demo made it without
- * the marker).
+ * n8n starts clean every time: the sandbox keeps nothing between runs (it starts again at invoice
+ * 1001), so n8n's database is made again too (demoSetup.ts); kept, the triggers' state of the
+ * last run would meet the fresh sandbox and mail "moved from success to new". What the user made
+ * is kept apart (demoKeep.ts): their sheets and every results workbook in the files folder
+ * (DEMO_FILES, <repo>/demo-files, never emptied; the examples read and write there), and their
+ * workflows and credentials, exported from the last run's database before the reset and imported
+ * again. The demo's folder holds a marker file; a DEMO_DIR without it that holds an n8n or files
+ * of your own is refused, never emptied.
  *
- * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n-<n8n version>),
+ * Env: DEMO_DIR (n8n user folder, default <repo>/.cache/demo-n8n-<n8n version>), DEMO_FILES (the
+ * files folder, default <repo>/demo-files),
  * SANDBOX_AUTO_ADVANCE_SECONDS (20), and the ports of scripts/demo-ports.js (N8N_PORT,
  * SANDBOX_PORT, SMTP_PORT, INBOX_PORT, SLACK_PAGE_PORT, SLACK_PROXY_PORT,
  * N8N_RUNNERS_BROKER_PORT), checked free by scripts/demo.sh before it builds, and again here
  * before anything starts.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { keyByName, startSandbox } from '../sandbox';
 import { serveInbox, startMailbox } from './mailbox';
 import { mcpCredential, MCP_TOKEN } from './mcp';
-import { demoPorts, startClean, takenPorts } from './demoSetup';
-import { copyExampleFiles, installPackedPackage, killAllChildren, n8nEnv, n8nVersion, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
+import { DEMO_MARKER, demoPorts, startClean, takenPorts } from './demoSetup';
+import { pointAtFiles, recordLoaded, saveUserWork, type Kept } from './demoKeep';
+import { installPackedPackage, killAllChildren, n8nEnv, n8nVersion, REPO_ROOT, RestSession, runCliOk, startServer } from './n8n';
 import { waitForBaseline } from './serverRun';
 import { serveChannel, startSlackStandIn } from './slack';
 import { freshWatchTable, WATCH_TABLE } from './watchList';
@@ -91,7 +94,17 @@ async function main(): Promise<void> {
 	const slackPagePort = ports.SLACK_PAGE_PORT ?? 0;
 	const slackProxyPort = ports.SLACK_PROXY_PORT;
 	const brokerPort = ports.N8N_RUNNERS_BROKER_PORT;
+	const filesDir = process.env.DEMO_FILES || join(REPO_ROOT, 'demo-files');
 	mkdirSync(userFolder, { recursive: true });
+	mkdirSync(filesDir, { recursive: true });
+	const n8n = await n8nEnv(bin, userFolder, n8nPort, brokerPort);
+	// The examples read and write in the files folder (their `.n8n-files/` paths point there).
+	n8n.env.N8N_RESTRICT_FILE_ACCESS_TO = `${n8n.env.N8N_RESTRICT_FILE_ACCESS_TO};${filesDir}`;
+	const demoCredentialIds = [CREDENTIAL.id, SMTP_CREDENTIAL.id, SLACK_CREDENTIAL.id, mcpCredential().id];
+	// What the user made in the last run, read before its database goes (only a demo's own n8n).
+	const kept: Kept = existsSync(join(userFolder, '.n8n', DEMO_MARKER))
+		? await saveUserWork(n8n, filesDir, demoCredentialIds, (line) => console.log(line))
+		: { workflows: [], credentials: [] };
 	startClean(userFolder, Boolean(process.env.DEMO_DIR));
 
 	const sandbox = await startSandbox({ port: sandboxPort, autoAdvanceSeconds: advance });
@@ -100,11 +113,12 @@ async function main(): Promise<void> {
 	const inbox = await serveInbox(mailbox, inboxPort);
 	const slack = await startSlackStandIn({ dir: join(userFolder, 'slack-ca'), proxyPort: slackProxyPort });
 	const channel = await serveChannel(slack, slackPagePort);
+	console.log('[demo] installing the package into the demo\'s n8n (npm pack, about 10 s)');
 	installPackedPackage(userFolder);
-	const n8n = await n8nEnv(bin, userFolder, n8nPort, brokerPort);
 	// n8n's HTTPS goes through the local proxy: slack.com reaches the stand-in, nothing else leaves.
 	Object.assign(n8n.env, slack.proxy.env());
-	const filesDir = copyExampleFiles(userFolder);
+	// The samples again (a file of the user's, results included, is never touched).
+	cpSync(join(REPO_ROOT, 'examples', 'files'), filesDir, { recursive: true });
 
 	// Credentials and examples go into the fresh n8n (fixed ids: the examples name the credentials).
 	const work = join(userFolder, 'demo-input');
@@ -116,18 +130,36 @@ async function main(): Promise<void> {
 			{ ...SMTP_CREDENTIAL, type: 'smtp', data: mailbox.credentialData() },
 			{ ...SLACK_CREDENTIAL, type: 'slackApi', data: slack.credentialData() },
 			mcpCredential(),
+			...kept.credentials,
 		]),
 	);
+	console.log('[demo] importing the credentials and workflows into n8n (about 20-60 s)');
 	await runCliOk(n8n, ['import:credentials', `--input=${join(work, 'credentials.json')}`]);
 	const examples = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+	const keptIds = new Set(kept.workflows.map((w) => w.id));
+	const shipped: string[] = [];
 	for (const file of examples) {
-		writeFileSync(join(work, 'workflows', file), readFileSync(join(REPO_ROOT, 'examples', file)));
+		const text = pointAtFiles(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8'), filesDir);
+		const id = (JSON.parse(text) as { id: string }).id;
+		// An example the user changed comes back as they left it.
+		if (keptIds.has(id)) continue;
+		shipped.push(id);
+		writeFileSync(join(work, 'workflows', file), text);
 	}
+	for (const workflow of kept.workflows) writeFileSync(join(work, 'workflows', `kept-${workflow.id}.json`), readFileSync(workflow.file));
 	await runCliOk(n8n, ['import:workflow', '--separate', `--input=${join(work, 'workflows')}`]);
 
-	const server = await startServer(n8n, { timeoutMs: 120_000 });
+	console.log('[demo] starting n8n (about 30 s; a few minutes on a busy machine)');
+	const server = await startServer(n8n, { timeoutMs: 300_000 });
 	const session = new RestSession(server.url);
 	await session.ownerSetupOrLogin(DEMO_OWNER);
+	// The examples as n8n holds them: next start, one that differs was changed by the user.
+	const loaded = [];
+	for (const id of shipped) {
+		const got = await session.request<{ data: { id: string; nodes: unknown; connections: unknown } }>('GET', `/rest/workflows/${id}`);
+		if (got.status === 200) loaded.push(got.body.data);
+	}
+	recordLoaded(userFolder, loaded);
 	// The watch-list examples find their data table by name (a user creates it once by hand).
 	await freshWatchTable(session);
 	// Seeded once n8n is up and just before the triggers start watching: their first poll, at
@@ -144,6 +176,7 @@ async function main(): Promise<void> {
 	}
 	// The banner comes once the triggers watch (n8n 2.41 may take the first poll just after the
 	// activate call returns).
+	console.log('[demo] waiting for the notification examples\' first look at the sandbox (up to a minute)');
 	for (const id of TRIGGER_EXAMPLES) await waitForBaseline(session, id);
 
 	let stopping = false;
@@ -186,8 +219,17 @@ ${examples.map((f) => `    - ${(JSON.parse(readFileSync(join(REPO_ROOT, 'example
             mail its invoices' changes (both read the one table: activate one of them, not both).
   "Surplus lines tools for AI assistants" is active: MCP clients connect to ${server.url}/mcp/surplus-lines
             with the header "Authorization: Bearer ${MCP_TOKEN}" (credential "${mcpCredential().name}", new each start)
-  The sample bordereau (CSV, XLSX) is in n8n's files folder: ${filesDir}
-  n8n data: ${userFolder}  (made again on every start, as the sandbox starts again empty)
+
+  YOUR SHEETS AND RESULTS: ${filesDir}
+            Put your bordereau (CSV or XLSX) here, open "File a bordereau from disk as invoices",
+            set "Your Sheet" to ${filesDir}/<your file>, and Execute; each run writes
+            "<your file> results <date time>.xlsx" here. Nothing in this folder is ever deleted.
+  Kept across restarts: this folder, and the workflows and credentials you made or changed (saved
+            as JSON in ${join(filesDir, 'workflows')} at each start, then loaded again).
+${kept.workflows.length ? `            Brought back from the last run: ${kept.workflows.map((w) => `"${w.name}"${w.active ? ' (was active: activate it again)' : ''}`).join(', ')}
+` : ''}${kept.problem ? `            Note: ${kept.problem}
+` : ''}  Made again on every start (the sandbox starts again empty): n8n's database in ${userFolder}
+            (past executions, data table rows, the triggers' memory), the sandbox's invoices, the mails.
 
 Press Ctrl-C to stop n8n and the sandbox.
 `);

@@ -72,7 +72,7 @@ async function oneStart(bin: string, dir: string, start: number, log: string[]):
 		SLACK_PROXY_PORT: await freePort(),
 		N8N_RUNNERS_BROKER_PORT: await freePort(),
 	};
-	const env = { ...process.env, N8N_BIN: bin, DEMO_DIR: dir, SANDBOX_AUTO_ADVANCE_SECONDS: '3', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+	const env = { ...process.env, N8N_BIN: bin, DEMO_DIR: dir, DEMO_FILES: join(dir, 'files'), SANDBOX_AUTO_ADVANCE_SECONDS: '3', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
 	const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'demo.js')], { env, detached: true });
 	let output = '';
 	child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -105,13 +105,13 @@ async function oneStart(bin: string, dir: string, start: number, log: string[]):
 		await runViaServer(session, WATCH_EXAMPLES.mail, bin, 180_000);
 		const watched = (text: string) => recorded.some((id) => text.includes(`Invoice ${id} `));
 		const confirmedMail = (m: { subject: string; text: string }) =>
-			m.subject.includes(`Invoice ${rejected} `) && /filing confirmed/.test(m.subject) && m.text.includes(`Confirmation number: DEMO-CONF-${start}`);
+			m.subject.includes(`Invoice ${rejected} `) && /State filing: .* was confirmed by the state/.test(m.subject) && m.text.includes(`Confirmation number: DEMO-CONF-${start}`);
 		// The seeded invoices (1001, 1002, policies DEMO-POL-1/2) through the active triggers: one poll a minute.
 		const seen = await waitFor(
 			`start ${start}: mails and messages from the notification and the watch-list examples`,
 			() => posted(ports.INBOX_PORT, ports.SLACK_PAGE_PORT),
 			(p) =>
-				p.mails.some((m) => /Invoice 1001 \(DEMO-POL-1\) moved/.test(m.text)) &&
+				p.mails.some((m) => /Invoice 1001 \(policy DEMO-POL-1\b/.test(m.text)) &&
 				p.messages.some((m) => /DEMO-POL-1|Invoice 1001\b/.test(m.text)) &&
 				p.messages.some((m) => watched(m.text)) &&
 				p.mails.some(confirmedMail),

@@ -14,7 +14,7 @@ import { api, control, invoiceBody, storedBinary, type Context, type Scenario } 
 import { EXAMPLE_FILES_DIR, REPO_ROOT } from './n8n';
 import { items, json } from './runData';
 import { exampleReport, reportAsExtracted } from './scenarios-report';
-import { OWN_SHEET, OWN_SHEET_REFUSAL, OWN_SHEET_RESULTS, readResultsWorkbook as readSharedWorkbook } from './ownSheet';
+import { ALREADY_FILED, OWN_SHEET, OWN_SHEET_REFUSAL, OWN_SHEET_RESULTS, OWN_SHEET_TAX_DIFFERENCES, readResultsWorkbook as readSharedWorkbook, resultsWorkbooks } from './ownSheet';
 
 /** The sample bordereau as the CSV has it (the source of the XLSX), one object a row. */
 function bordereauRows(): Array<Record<string, string>> {
@@ -35,10 +35,13 @@ const BAD_ROWS: Record<string, RegExp> = {
 	'BDX-26-0123': /Column "NAIC".*99999/,
 };
 
-/** The results workbook the bordereau example writes next to its input. */
+/** The newest results workbook the bordereau example wrote next to its input. */
 const readResultsWorkbook = (ctx: Context) => readSharedWorkbook(join(ctx.userFolder, EXAMPLE_FILES_DIR));
+/** Every results workbook of the sample in the files folder, oldest first. */
+const workbooksOf = (ctx: Context) => resultsWorkbooks(join(ctx.userFolder, EXAMPLE_FILES_DIR));
 
 let firstWorkbook: IDataObject[] = [];
+let workbooksBefore: string[] = [];
 
 /** The example's filing node: refused rows leave by its error output. */
 const CREATE = 'Create Invoice (Bill Taxes From Preview)';
@@ -62,14 +65,18 @@ const exampleBordereau: Scenario = {
 	compat: true,
 	example: true,
 	async execute(cli, ctx) {
+		workbooksBefore = workbooksOf(ctx);
 		const first = await cli.run();
 		firstWorkbook = await readResultsWorkbook(ctx);
+		// The workbook's name holds the run's time to the second.
+		await new Promise((resolve) => setTimeout(resolve, 1100));
 		return [first, await cli.run()];
 	},
 	async check(run, ctx, runs) {
 		const sheet = bordereauRows();
 		assert.equal(sheet.length, 25);
-		assert.equal(json(run, 'Extract Rows From CSV').length, 25, 'one item per row read from the file on disk');
+		assert.equal(json(run, 'Rows From CSV').length, 25, 'one item per row read from the file on disk');
+		assert.equal(run.data.resultData.runData['Rows From XLSX'], undefined, 'the CSV is read as CSV: the path ends in .csv');
 		// The canvas counts the branches: 20 filed, 5 refused.
 		assert.deepEqual(outputCounts(run, CREATE), [20, 5], 'the refused rows leave by the error output');
 		const results = json(run, RESULTS);
@@ -81,22 +88,28 @@ const exampleBordereau: Scenario = {
 		// TX: 4.85% tax and 0.04% stamping on 12,000 premium + 150 policy fee, plus that fee.
 		// 12,150 × 4.85% = 589.275 → 589.28; × 0.04% = 4.86; 150 + 589.28 + 4.86 = 744.14.
 		assert.equal(results[0]['Taxes and Fees Billed'], 744.14);
+		// In words, with what the service holds now: the insured, the invoice's status, the state's answer.
+		assert.deepEqual(
+			[results[0].Insured, results[0].Outcome, results[0]['Invoice Status'], results[0]['State Filing'], results[0]['Tax Difference From Sheet'], results[0]['What to Do']],
+			['Blue Ridge Storage Inc', 'Filed', 'new', 'Not sent to the state yet', 'no tax figures in the sheet', 'Nothing'],
+		);
 		// Map Automatically read the sheet's forms, and says so on the item.
 		const [created] = json(run, CREATE);
 		assert.deepEqual(
 			(created._converted as Array<{ field: string; from: string; to: string }>).map((c) => `${c.field}: ${c.from} → ${c.to}`),
 			['effective_date: 03/01/2026 → 2026-03-01', 'expiration_date: 03/01/2027 → 2027-03-01', 'type_code: New → NEW'],
 		);
-		const refused = results.filter((r) => r.Outcome === 'refused');
+		const refused = results.filter((r) => r.Outcome === 'Refused: not filed');
 		assert.deepEqual(refused.map((r) => r['Policy Number']), Object.keys(BAD_ROWS), 'exactly the bad rows are refused');
 		for (const row of refused) {
 			const policy = String(row['Policy Number']);
 			assert.match(String(row.Reason), BAD_ROWS[policy], `${policy}: ${String(row.Reason)}`);
 			assert.equal(row['Taxes and Fees Billed'], 'not billed');
+			assert.equal(row['What to Do'], `Correct row ${String(row.Row)} in the sheet as the reason says, save it, and run the workflow again: only this row is filed, nothing twice`);
 		}
 		// The rows their state does not receive electronically say so in their own words, not the preview's.
 		assert.deepEqual(
-			results.filter((r) => r.Note !== '').map((r) => /^Not filed electronically in ([A-Z]{2}): the service prepares the filing for the state's own process$/.exec(String(r.Note))?.[1]).sort(),
+			results.filter((r) => /Not filed electronically/.test(String(r['What to Do']))).map((r) => /Not filed electronically in ([A-Z]{2}): the service prepares the filing for the state's own process$/.exec(String(r['What to Do']))?.[1]).sort(),
 			['KY', 'NE', 'NH', 'SC'],
 		);
 		// The service holds exactly the 20 good rows, with the sheet's values turned into the API's.
@@ -106,10 +119,10 @@ const exampleBordereau: Scenario = {
 		const storedIds = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
 		// Rows are filed in parallel, so the service numbers them in the order they arrive: each
 		// row's id is the one the service holds for its policy.
-		const filed = results.filter((r) => r.Outcome !== 'refused');
+		const filed = results.filter((r) => r.Outcome !== 'Refused: not filed');
 		assert.deepEqual(
 			filed.map((r) => [String(r['Invoice ID']), r.Outcome]),
-			filed.map((r) => [storedIds.get(String(r['Policy Number'])), 'filed']),
+			filed.map((r) => [storedIds.get(String(r['Policy Number'])), 'Filed']),
 			'the 20 good rows are filed once each, each with its own invoice',
 		);
 		assert.equal(new Set(filed.map((r) => r['Invoice ID'])).size, 20, 'twenty distinct invoices');
@@ -137,17 +150,28 @@ const exampleBordereau: Scenario = {
 		const workbook = firstWorkbook;
 		const asCells = (row: IDataObject): IDataObject => Object.fromEntries(Object.entries(row).map(([name, v]) => [name, v ?? '']));
 		assert.deepEqual(workbook.map(asCells), results.map(asCells), 'the workbook holds every row as the results step gave it');
-		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
+		for (const row of workbook.filter((r) => r.Outcome === 'Filed')) {
 			assert.equal(String(row['Invoice ID']), storedIds.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: the sandbox's invoice id`);
 		}
-		// The second run replaced it: the same invoices, found on their policies by their marks; the same refusals.
-		const second = await readResultsWorkbook(ctx);
+		// The second run wrote a workbook of its own: the first is still there, unchanged.
+		const books = workbooksOf(ctx).filter((file) => !workbooksBefore.includes(file));
+		assert.equal(books.length, 2, `one workbook per run, nothing overwritten: ${books.join(', ')}`);
+		assert.deepEqual((await readSharedWorkbook(books[0])).map(asCells), workbook.map(asCells), "the first run's workbook is kept");
+		const second = await readSharedWorkbook(books[1]);
 		assert.deepEqual(second.map((r) => r['Policy Number']), sheet.map((r) => r['Policy #']), 'one row per input row, in order');
 		assert.deepEqual(
 			second.map((r) => [r['Invoice ID'], r.Outcome, r.Reason]),
-			workbook.map((r) => [r['Invoice ID'], r.Outcome === 'filed' ? 'already_filed' : r.Outcome, r.Reason]),
+			workbook.map((r) => [r['Invoice ID'], r.Outcome === 'Filed' ? ALREADY_FILED : r.Outcome, r.Reason]),
 			"the second run's outcomes: filed rows already filed with their ids, refused rows refused again",
 		);
+		// The summary message of each run, mailed: the counts in words and the results workbook's name.
+		const mails = (await ctx.mailbox.waitFor(2, 30_000)).map((m) => `${m.subject}\n${m.text}`);
+		const summaries = mails.filter((m) => m.includes('Filing run of sample-bordereau.csv'));
+		assert.equal(summaries.length, 2, `one summary mail per run: ${JSON.stringify(mails)}`);
+		assert.match(summaries[0], /^Action needed: Filing run of sample-bordereau\.csv: 20 filed, 5 refused\n/);
+		assert.match(summaries[0], /25 rows\. 20 filed, 0 already filed, 5 refused \(rows 6, 10, 15, 20, 24: correct them in the sheet and run again\), 0 with taxes off from the sheet, 0 rejected or refused by the state\./);
+		assert.match(summaries[1], /25 rows\. 0 filed, 20 already filed, 5 refused/);
+		assert.ok(summaries[1].includes(books[1].split('/').pop()!), 'the mail names the run\'s workbook');
 		assert.deepEqual(outputCounts(runs[1], CREATE), [20, 5]);
 		// One summary sentence over the second run, no count contradicting the warning's list.
 		const hints = ((runs[1].data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
@@ -185,20 +209,25 @@ const exampleBordereauOwnHeaders: Scenario = {
 		assert.match(((refusedItem.error as IDataObject).fields as string[]).join('; '), OWN_SHEET_REFUSAL);
 		const workbook = await readResultsWorkbook(ctx);
 		assert.deepEqual(
-			workbook.map((r) => [r.Row, r['Policy Number'], r.Outcome]),
+			workbook.map((r) => [r.Row, r['Policy Number'], r.Insured, r.Outcome]),
 			OWN_SHEET_RESULTS,
 			"the workbook names every row by the file's line and its policy number, whatever the headers",
 		);
 		assert.match(String(workbook[3].Reason), OWN_SHEET_REFUSAL);
+		// The sheet's own tax figures against the service's: the difference, and what to do about it.
+		assert.deepEqual(workbook.map((r) => String(r['Tax Difference From Sheet'])), OWN_SHEET_TAX_DIFFERENCES);
+		assert.match(String(workbook[2]['What to Do']), /^Check the sheet's taxes: Surplus Lines Tax is 205 in the sheet, the service computes 198\.85; the invoice bills the sheet's figure/);
+		const [summary] = (await ctx.mailbox.waitFor(1, 30_000)).map((m) => m.text);
+		assert.match(summary, /7 rows\. 5 filed, 0 already filed, 2 refused \(rows 5, 8: correct them in the sheet and run again\), 1 with taxes off from the sheet \(rows 4\), 0 rejected or refused by the state\./);
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
 		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
 		const ids = new Map(stored.map((invoice) => [String(invoice.policy_number), String(invoice.id)]));
-		for (const row of workbook.filter((r) => r.Outcome === 'filed')) {
+		for (const row of workbook.filter((r) => r.Outcome === 'Filed')) {
 			assert.equal(String(row['Invoice ID']), ids.get(String(row['Policy Number'])), `${String(row['Policy Number'])}: its invoice`);
 		}
 		const hints = ((run.data.resultData.runData[CREATE]?.[0] as { hints?: Array<{ message: string }> }).hints ?? []).map((h) => h.message);
 		assert.ok(hints.some((h) => h.startsWith('2 of 7 rows refused: rows 5 (item 3, policy OWN-26-04), 8 (item 6, policy OWN-26-07).')), JSON.stringify(hints));
-		assert.ok(hints.includes('Of 7 rows: 5 filed, 2 refused (error items, listed in the warning); nothing was filed twice.'), JSON.stringify(hints));
+		assert.ok(hints.some((h) => h.startsWith('Of 7 rows: 5 filed, 2 refused (error items, listed in the warning)')), JSON.stringify(hints));
 	},
 };
 
@@ -304,18 +333,22 @@ const exampleNotify: Scenario = {
 	async check(run, ctx) {
 		const messages = json(run, 'Compose Message');
 		const subjects = [
-			'Policy DEMO-POL-1: invoice is now new',
-			'Policy DEMO-POL-1: state filing is now not_sent',
-			'Policy DEMO-POL-2: invoice is now sent',
-			'Policy DEMO-POL-2: state filing is now rejected',
+			'Invoice status: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) is filed with the service and waits to be sent',
+			'State filing: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) is not sent to the state yet',
+			'Invoice status: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was sent by the service',
+			'Action needed: State filing: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was REJECTED by the state',
 		];
 		assert.deepEqual(messages.map((m) => m.subject), subjects);
-		assert.equal(messages[3].text, 'Invoice 1002 (DEMO-POL-2) moved from (first seen) to rejected. Message: Missing SL-2 form');
+		// What happened, the state's reason, what to do in n8n, and when, in the workflow's time zone.
+		assert.match(
+			String(messages[3].text),
+			/^State filing: Invoice 1002 \(policy DEMO-POL-2, insured Acme Roofing LLC\) was REJECTED by the state\. Reason: Missing SL-2 form\.\n\nWhat to do: Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update \(Invoice ID 1002\).*\n\nSeen \w{3} \d+ \w{3} 20\d\d, \d\d:\d\d \S+ \(invoice 1002, policy DEMO-POL-2\)\.$/,
+		);
 		// A test run ("Fetch Test Event" and on) sends the four mails for real.
 		assert.equal(json(run, 'Send Email').length, 4);
 		await ctx.mailbox.waitFor(4, 60_000);
 		assertDelivered(ctx, subjects);
-		const rejected = ctx.mailbox.messages.find((m) => m.subject.endsWith('rejected'));
+		const rejected = ctx.mailbox.messages.find((m) => m.subject.startsWith('Action needed'));
 		assert.equal(rejected?.text, messages[3].text, 'the body is the composed text, nothing appended');
 	},
 };
@@ -344,10 +377,10 @@ const exampleNotifyActive: Scenario = {
 	},
 	check(_run, ctx, runs) {
 		assertDelivered(ctx, [
-			'Policy DEMO-POL-1: invoice is now sent',
-			'Policy DEMO-POL-1: state filing is now sent',
-			'Policy DEMO-POL-2: invoice is now sent',
-			'Policy DEMO-POL-2: state filing is now rejected',
+			'Invoice status: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) was sent by the service',
+			'State filing: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) was sent to the state',
+			'Invoice status: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was sent by the service',
+			'Action needed: State filing: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was REJECTED by the state',
 		]);
 		// The executions of this workflow include the earlier test run (sample events): leave it out.
 		const polls = runs.filter((run) => !json(run, 'When a Filing Changes').some((e) => e.sample === true));

@@ -16,13 +16,14 @@ import { EXAMPLE_FILES_DIR } from './n8n';
 import { json } from './runData';
 
 /** The report's 21 rows from the header on: the filings' rows and what each other row is. */
+const OUTCOME_WORDS: Record<string, string> = { filed: 'Filed', charge: 'Charge of another row', left_out: 'Left out (not a transaction)' };
 const OUTCOMES = [
 	'filed', 'charge', 'charge', 'charge', 'left_out',
 	'filed', 'charge', 'left_out', 'charge', 'charge', 'left_out',
 	'filed', 'charge', 'charge', 'left_out',
 	'filed', 'charge', 'charge', 'left_out',
 	'left_out', 'left_out',
-];
+].map((outcome) => OUTCOME_WORDS[outcome]);
 
 export const exampleReport: Scenario = {
 	name: 'example: premium and tax detail report',
@@ -34,8 +35,11 @@ export const exampleReport: Scenario = {
 	},
 	async check(run, ctx) {
 		assert.equal(json(run, 'Extract Rows From Line 4').length, 21, 'Starting Line 4: the header is line 4, counted from 1');
-		const results = json(run, 'Result per Row');
+		const results = json(run, 'In Report Order');
 		assert.deepEqual(results.map((r) => r.Outcome), OUTCOMES, 'every row comes out with its outcome, in the sheet order');
+		// Numbered as the file's lines: the header is line 4, so the rows are lines 5 to 25.
+		assert.deepEqual(results.map((r) => r.Row), Array.from({ length: 21 }, (_, i) => i + 5));
+		assert.equal(results[0]['Policy Number'], 'RPT-1001', "the node's own policy_number, not the report's column");
 		const listed = await api(ctx, 'GET', '/invoices?per_page=100');
 		const stored = (listed.data.invoices ?? listed.data) as IDataObject[];
 		assert.equal(stored.length, 4, 'one invoice per transaction, none for a charge, total, header or blank row');
@@ -43,7 +47,7 @@ export const exampleReport: Scenario = {
 		assert.ok(first, 'the first transaction is filed');
 		const fees = Object.fromEntries((first.fees as Array<{ type: string; amount: number }>).map((f) => [f.type, f.amount]));
 		assert.deepEqual([first.net_premium, fees], [2000, { policy_fee_company: 100, sl_tax: 101.85, stamping_fee: 0.84 }]);
-		assert.match(String(results[1].Note), /charge of row \d+'s filing/);
+		assert.match(String(results[1].Note), /^charge of row 5's filing/, "the charge names its transaction's line");
 		// The results workbook beside the report: one row per source row, with its outcome.
 		const workbook = new ExcelJS.Workbook();
 		await workbook.xlsx.readFile(join(ctx.userFolder, EXAMPLE_FILES_DIR, 'premium-and-tax-detail-report-results.xlsx'));

@@ -27,16 +27,19 @@ const CHANNEL = '#surplus-lines-filings';
 const SLACK_CREDENTIAL = { id: 'slDemoSlack', name: 'Demo Slack (local stand-in)', type: 'slackApi' };
 
 /** The messages the example must post, in the order the changes are made. */
+const NEXT_RESEND = (id: number) =>
+	`*Next step:* Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID ${id}); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.`;
+const SEEN = /\n_Seen \w{3} \d+ \w{3} 20\d\d, \d\d:\d\d \S+_$/;
 const AFTER_FIRST_RESTART = [
-	':rotating_light: Invoice *ERROR* for policy *DEMO-POL-2* (invoice 1002)\nInvoice status changed from new to error.',
-	':rotating_light: State filing *REJECTED* for policy *DEMO-POL-2* (invoice 1002)\nState filing changed from not_sent to rejected.\n> State’s message: Missing SL-2 form',
+	':rotating_light: Invoice status: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) failed at the service (new → error). Reason: Missing SL-2 form.\n*Next step:* Open it with Surplus Lines Invoice → Get (Invoice ID 1002) to read the error, correct it with Surplus Lines Invoice → Update, and it is sent again. Reminders come until it is settled.',
+	`:rotating_light: State filing: Invoice 1002 (policy DEMO-POL-2, insured Acme Roofing LLC) was REJECTED by the state (not_sent → rejected). Reason: Missing SL-2 form.\n${NEXT_RESEND(1002)}`,
 ];
 const AFTER_SECOND_RESTART = [
-	':white_check_mark: Invoice *success* for policy *DEMO-POL-1* (invoice 1001)\nInvoice status changed from sent to success.',
-	':white_check_mark: State filing *confirmed* for policy *DEMO-POL-1* (invoice 1001)\nState filing changed from sent to confirmed.\nConfirmation number: TX-CONF-1001',
+	':white_check_mark: Invoice status: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) was completed by the service (sent → success).\n*Next step:* No action needed.',
+	':white_check_mark: State filing: Invoice 1001 (policy DEMO-POL-1, insured Acme Roofing LLC) was confirmed by the state (sent → confirmed). Confirmation number: TX-CONF-1001.\n*Next step:* No action needed.',
 	// Filed and rejected while n8n was down: first seen at the restart, already rejected. The
 	// state's text is escaped for Slack's mrkdwn: no @channel ping, no disguised link.
-	':rotating_light: State filing *REJECTED* for policy *DEMO-POL-2* (invoice 1003)\nState filing changed from (first seen) to rejected.\n> State’s message: Broker signature missing &lt;!channel&gt; &amp; &lt;https://evil.example/|see form&gt;',
+	`:rotating_light: State filing: Invoice 1003 (policy DEMO-POL-2, insured Acme Roofing LLC) was REJECTED by the state. Reason: Broker signature missing &lt;!channel&gt; &amp; &lt;https://evil.example/|see form&gt;.\n${NEXT_RESEND(1003)}`,
 ];
 
 function standIn(ctx: Context): SlackStandIn {
@@ -129,8 +132,9 @@ const exampleSlack: Scenario = {
 	restart: drive,
 	check(_run, ctx, runs) {
 		const messages = standIn(ctx).messages;
+		for (const message of messages) assert.match(message.text, SEEN, 'each message says when, in the workflow\'s time zone');
 		assert.deepEqual(
-			messages.map((m) => m.text),
+			messages.map((m) => m.text.replace(SEEN, '')),
 			[...AFTER_FIRST_RESTART, ...AFTER_SECOND_RESTART],
 			'one message per change the filters keep, in order, with nothing appended; none again after a restart',
 		);

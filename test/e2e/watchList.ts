@@ -49,16 +49,21 @@ export async function freshWatchTable(session: RestSession): Promise<WatchTable>
  * table holds each.
  */
 export async function fileWithExample(session: RestSession, bin: string, table: WatchTable): Promise<{ filing: Run; recorded: IDataObject[] }> {
-	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', FILING_EXAMPLE), 'utf8')) as IDataObject;
-	const workflow = await ok<{ id: string }>(session, 'POST', '/rest/workflows', {
-		name: example.name, nodes: example.nodes, connections: example.connections, settings: example.settings,
-	});
-	const filing = await runViaServer(session, workflow.id, bin, 180_000);
+	const filing = await runExample(session, bin, FILING_EXAMPLE);
 	const recorded = json(filing, 'Rows to Record');
 	if (recorded.length === 0) throw new Error(`the filing example recorded no rows: ${JSON.stringify(filing.data.resultData.error ?? null)}`);
 	const listed = (await table.rows(session)).length;
 	if (listed !== recorded.length) throw new Error(`${recorded.length} rows recorded, ${listed} in the data table`);
 	return { filing, recorded };
+}
+
+/** An example of examples/ as shipped, made in n8n over REST and run once as the editor's button runs it. */
+export async function runExample(session: RestSession, bin: string, file: string): Promise<Run> {
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as IDataObject;
+	const workflow = await ok<{ id: string }>(session, 'POST', '/rest/workflows', {
+		name: example.name, nodes: example.nodes, connections: example.connections, settings: example.settings,
+	});
+	return await runViaServer(session, workflow.id, bin, 180_000);
 }
 
 interface Credential {

@@ -154,8 +154,9 @@ describe('Watch list against the sandbox', () => {
 		const counts = byInvoice(messages);
 		expect([...counts.keys()].sort((a, b) => a - b)).toEqual(ids.slice(0, 8).sort((a, b) => a - b));
 		expect([...counts.values()].every((n) => n === 1)).toBe(true);
+		// What happened (the state's reason, insured and policy) and what to do next, in words.
 		expect(messages.find((m) => m.invoiceId === ids[4])?.text).toBe(
-			`Invoice ${ids[4]} (policy W-4): status new → error; filing not_sent → rejected: Missing SL-2`,
+			`State filing: Invoice ${ids[4]} (policy W-4, insured Insured 4) was REJECTED by the state (not_sent → rejected). Reason: Missing SL-2. Also: invoice status failed at the service (new → error). Next step: Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID ${ids[4]}); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.`,
 		);
 		// The two settled invoices left the list; the rest (and the 5 filed later) stay.
 		expect(table.rows).toHaveLength(53);
@@ -176,7 +177,7 @@ describe('Watch list against the sandbox', () => {
 		expect(table.rows).toHaveLength(49);
 	});
 
-	it('a run stopped after Create and before the Insert: the re-run records what it left out from its state now, each change since recorded posted once, nothing watched twice', async () => {
+	it('a run stopped after Create and before the Insert: the re-run records what it left out from the invoice as filed, each change since the filing posted once, nothing watched twice', async () => {
 		const table = watchListTable();
 		const sheet = Array.from({ length: 10 }, (_, i) => row(200 + i, `S-${i % 3}`));
 		const filed = await run({ operation: 'createMany', inputMode: 'json', invoiceJson: '={{ JSON.stringify($json) }}' }, sheet);
@@ -188,14 +189,14 @@ describe('Watch list against the sandbox', () => {
 		await control(`/invoices/${ids[7]}/status`, { status: 'error', state_status: 'rejected', message: 'Wrong state' });
 
 		// The re-run finds every row on its policy (the look first, on every account): each item is
-		// the invoice read now, so a row it records starts from the invoice's state now
-		// (docs/nodes.md, "Recorded on a re-run too").
+		// the invoice read now, but a row it records starts from the invoice as filed, so a
+		// rejection made before the re-run is still posted (docs/nodes.md, "Recorded on a re-run too").
 		const again = await fileAndRecord(table, sheet);
 		expect(again.filed.map((f) => f.outcome)).toEqual(Array(10).fill('already_filed'));
 		expect(again.filed.map((f) => f.id)).toEqual(ids);
 		expect(again.recorded.map((r) => r.invoice_id)).toEqual(ids);
 		expect(again.recorded.map((r) => String(r.state).split('|').slice(0, 2).join('|'))).toEqual(
-			ids.map((_, n) => ([1, 7].includes(n) ? 'error|rejected' : 'new|not_sent')),
+			ids.map(() => 'new|not_sent'),
 		);
 		expect(table.rows).toHaveLength(15);
 
@@ -204,10 +205,13 @@ describe('Watch list against the sandbox', () => {
 			fake.advance(60_000);
 			messages.push(...(await store(table, await look(table))));
 		}
-		// Invoice 2 was on the list from the first run (state new): its rejection is posted once. Invoice
-		// 8 was first recorded by the re-run, already rejected: no change since, nothing posted.
-		expect(messages.map((m) => m.text).sort()).toEqual([
-			`Invoice ${ids[1]} (policy S-1): status new → error; filing not_sent → rejected: Missing SL-2`,
+		// Invoice 2 was on the list from the first run (the re-run's copy leaves): its rejection is
+		// posted once. Invoice 8 was first recorded by the re-run, already rejected: posted once too
+		// (it was lost before issue 56).
+		expect(byInvoice(messages)).toEqual(new Map([[ids[1], 1], [ids[7], 1]]));
+		expect(messages.map((m) => m.text.split('. Next step')[0]).sort()).toEqual([
+			`State filing: Invoice ${ids[1]} (policy S-1, insured Insured 201) was REJECTED by the state (not_sent → rejected). Reason: Missing SL-2. Also: invoice status failed at the service (new → error)`,
+			`State filing: Invoice ${ids[7]} (policy S-1, insured Insured 207) was REJECTED by the state (not_sent → rejected). Reason: Wrong state. Also: invoice status failed at the service (new → error)`,
 		]);
 		// One row per invoice is left: every invoice is watched, none twice.
 		expect(table.rows.map((r) => r.invoice_id).sort((a, b) => Number(a) - Number(b))).toEqual([...ids].sort((a, b) => a - b));
@@ -233,7 +237,9 @@ describe('Watch list against the sandbox', () => {
 		await control(`/documents/${documentId}/fetch`, { fetch_status: 'fetched', file_size: 10 });
 		fake.advance(60_000);
 		const second = await store(table, await look(table));
-		expect(second.map((m) => m.text)).toEqual([`Invoice ${id} (policy DOC-1): document ${documentId} pending → fetched`]);
+		expect(second.map((m) => m.text)).toEqual([
+			`Document: Invoice ${id} (policy DOC-1, insured Insured 300): document ${documentId} was fetched by the service (pending → fetched). Next step: No action needed.`,
+		]);
 	});
 
 	it('a filing rejected again after a resend is a second event with an id of its own; overlapping looks give one event one id', async () => {
@@ -277,5 +283,41 @@ describe('Watch list against the sandbox', () => {
 		]);
 		const ids = seen.map((e) => e.event_id);
 		expect(new Set(ids).size).toBe(ids.length);
+	});
+
+	it('reminds about a rejection once a day until it is settled, once across overlapping looks, and says when it clears', async () => {
+		const table = watchListTable();
+		const { filed } = await fileAndRecord(table, [row(500, 'REM-1')]);
+		const id = filed[0].id as number;
+		await control(`/invoices/${id}/status`, { status: 'error', state_status: 'rejected', message: 'Missing SL-2' });
+		fake.advance(60_000);
+		const first = await store(table, await look(table));
+		expect(first.map((m) => m.text.split(' Reason')[0])).toEqual([`State filing: Invoice ${id} (policy REM-1, insured Insured 500) was REJECTED by the state (not_sent → rejected).`]);
+		// Looks during the day: nothing more.
+		const quiet: Awaited<ReturnType<typeof store>> = [];
+		for (let i = 0; i < 5; i++) {
+			fake.advance(4 * 3_600_000);
+			quiet.push(...(await store(table, await look(table))));
+		}
+		expect(quiet).toEqual([]);
+		// A day after the rejection was said: one reminder, though two looks overlap.
+		fake.advance(4 * 3_600_000 + 60_000);
+		const lookA = await look(table);
+		const lookB = await look(table);
+		expect(lookA[0]).toMatchObject({ reminder: true, changed: false, needs_action: true });
+		const reminders = [...(await store(table, lookA)), ...(await store(table, lookB))];
+		expect(reminders.map((m) => m.text)).toEqual([
+			expect.stringMatching(new RegExp(`^Reminder, still not settled since 20\\S+: State filing: Invoice ${id} \\(policy REM-1, insured Insured 500\\) was REJECTED by the state\\. Reason: Missing SL-2\\. Next step: Correct what the reason names`)),
+		]);
+		fake.advance(3_600_000);
+		expect(await store(table, await look(table))).toEqual([]);
+		// Resent and confirmed: the alarm clears in words, no reminder after.
+		await control(`/invoices/${id}/status`, { status: 'success', state_status: 'confirmed', confirmation_number: 'TX-77' });
+		fake.advance(60_000);
+		const cleared = await store(table, await look(table));
+		expect(cleared.map((m) => m.text)).toEqual([
+			`State filing: Invoice ${id} (policy REM-1, insured Insured 500) was confirmed by the state (rejected → confirmed). Confirmation number: TX-77. Also: invoice status was completed by the service (error → success). Next step: No action needed.`,
+		]);
+		expect(table.rows).toHaveLength(0);
 	});
 });

@@ -77,15 +77,15 @@ function waves(ids: number[]): Move[][] {
 	const rejected = { status: 'error', state_status: 'rejected', message: 'Missing SL-2 form' };
 	const confirmed = { status: 'success', state_status: 'confirmed' };
 	const first: Move[] = [
-		...ids.slice(0, 8).map((invoice) => ({ invoice, body: rejected, message: /status new → error; filing not_sent → rejected: Missing SL-2 form/ })),
-		...ids.slice(8, 16).map((invoice) => ({ invoice, body: confirmed, message: /status new → success; filing not_sent → confirmed/ })),
-		...ids.slice(16, 20).map((invoice) => ({ invoice, body: { status: 'error' }, message: /\): status new → error$/ })),
+		...ids.slice(0, 8).map((invoice) => ({ invoice, body: rejected, message: /was REJECTED by the state \(not_sent → rejected\)\. Reason: Missing SL-2 form/ })),
+		...ids.slice(8, 16).map((invoice) => ({ invoice, body: confirmed, message: /was confirmed by the state \(not_sent → confirmed\)/ })),
+		...ids.slice(16, 20).map((invoice) => ({ invoice, body: { status: 'error' }, message: /Invoice status: .* failed at the service \(new → error\)\. Next step/ })),
 		...ids.slice(20, 25).map((invoice) => ({ invoice, body: { status: 'sent', state_status: 'sent' } })),
 	];
 	const second: Move[] = [
-		...ids.slice(0, 4).map((invoice) => ({ invoice, body: confirmed, message: /status error → success; filing rejected → confirmed/ })),
-		...ids.slice(20, 23).map((invoice) => ({ invoice, body: { state_status: 'refused', message: 'Not a surplus lines risk' }, message: /\): filing sent → refused: Not a surplus lines risk/ })),
-		...ids.slice(16, 18).map((invoice) => ({ invoice, body: { status: 'success' }, message: /\): status error → success$/ })),
+		...ids.slice(0, 4).map((invoice) => ({ invoice, body: confirmed, message: /was confirmed by the state \(rejected → confirmed\)/ })),
+		...ids.slice(20, 23).map((invoice) => ({ invoice, body: { state_status: 'refused', message: 'Not a surplus lines risk' }, message: /was REFUSED by the state for good \(sent → refused\)\. Reason: Not a surplus lines risk/ })),
+		...ids.slice(16, 18).map((invoice) => ({ invoice, body: { status: 'success' }, message: /Invoice status: .* was completed by the service \(error → success\)\. Next step/ })),
 	];
 	return [first, second];
 }

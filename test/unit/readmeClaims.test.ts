@@ -112,10 +112,53 @@ describe('README: the examples', () => {
 	});
 });
 
+describe("README: the first screen files a lead's own sheet", () => {
+	const first = README.slice(0, README.indexOf('\n## ', README.indexOf('\n## File your own sheet') + 1));
+	const example = JSON.parse(readFileSync(join(ROOT, 'examples', 'file-spreadsheet-rows-as-invoices.json'), 'utf8')) as {
+		name: string;
+		nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+	};
+	const node = (name: string) => example.nodes.find((n) => n.name === name);
+
+	it('reads in under five minutes: the heading, what the package does, and the five steps', () => {
+		expect(first).toContain('## File your own sheet');
+		expect(first.split(/\s+/).length).toBeLessThan(700);
+	});
+
+	it('gets the code from the repository package.json names, and starts the demo', () => {
+		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } };
+		expect(first).toContain(`git clone ${pkg.repository.url.replace(/^git\+/, '')}`);
+		expect(first).toContain('npm run demo');
+	});
+
+	it('names the example, its one setting and its results step as the example has them', () => {
+		expect(example.name.startsWith('File a bordereau from disk as invoices')).toBe(true);
+		expect(first).toContain('*File a bordereau from disk as invoices*');
+		const sheet = node('Your Sheet');
+		expect(first).toContain('**Your Sheet**');
+		expect(JSON.stringify(sheet?.parameters)).toContain('.n8n-files/sample-bordereau.csv');
+		// The one setting: every step that reads the path reads it from Your Sheet.
+		const mentions = example.nodes.filter((n) => JSON.stringify(n.parameters).includes('sample-bordereau') && n.type !== 'n8n-nodes-base.stickyNote');
+		expect(mentions.map((n) => n.name)).toEqual(['Your Sheet']);
+		expect(node('Write Results Next to the Sheet')).toBeDefined();
+		expect(first).toContain('*Write Results Next to the Sheet*');
+		// Node names that stay true whatever the file: a reader per kind.
+		expect(node('Rows From CSV')?.parameters.operation).toBe('csv');
+		expect(node('Rows From XLSX')?.parameters.operation).toBe('xlsx');
+	});
+
+	it('says no project history in the user pages', () => {
+		const userPages = ['examples', 'nodes', 'reading-sheets', 'safe-reruns', 'guarantees', 'hostile-input', 'scaling', 'ai-assistants', 'compatibility'];
+		for (const page of ['README.md', ...userPages.map((name) => `docs/${name}.md`)]) {
+			expect(readFileSync(join(ROOT, page), 'utf8')).not.toMatch(/Until this stop|this stop|last turn|issue \d+|used to hold/i);
+		}
+	});
+});
+
 describe('README: the demo', () => {
 	const demoSource = readFileSync(join(ROOT, 'test', 'e2e', 'demo.ts'), 'utf8');
 	const demoScript = readFileSync(join(ROOT, 'scripts', 'demo.sh'), 'utf8');
-	const commands = section(README, '## The two commands');
+	const commands = section(README, '## The demo in detail');
 	/** The section's prose on one line, so a claim may wrap anywhere. */
 	const said = commands.replace(/\s+/g, ' ');
 
@@ -138,7 +181,26 @@ describe('README: the demo', () => {
 		expect(owner).not.toBeNull();
 		expect(said).toContain(`login \`${owner?.[1]}\` / \`${owner?.[2]}\``);
 		expect(demoSource).toContain("join(REPO_ROOT, '.cache', `demo-n8n-${");
-		expect(said).toContain('`.cache/demo-n8n-<version>` in the checkout; emptied on each start');
+		expect(said).toContain('`.cache/demo-n8n-<version>` in the checkout; made again on each start');
+		// The files folder the first screen sends the sheet to is the demo's default, never emptied.
+		expect(demoSource).toContain("process.env.DEMO_FILES || join(REPO_ROOT, 'demo-files')");
+		expect(DEMO_MADE).not.toContain('demo-files');
+		expect(readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain('/demo-files/');
+	});
+
+	it('says what each long wait is for: the n8n install (and another run holding its lock), the build, the compile', () => {
+		const steps = demoScript.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+		for (const slow of [/ensure-n8n\.sh/, /n8n-node build/, /tsc -p/]) {
+			const at = steps.findIndex((line) => slow.test(line));
+			expect(at).toBeGreaterThan(0);
+			expect(steps[at - 1]).toMatch(/^echo "\[demo\] /);
+		}
+		const ensure = readFileSync(join(ROOT, 'scripts', 'ensure-n8n.sh'), 'utf8');
+		// Every lock is first tried without waiting; a wait says whose install it waits for.
+		for (const wait of ensure.matchAll(/^\s*flock (\d)$/gm)) throw new Error(`ensure-n8n.sh waits on lock ${wait[1]} without a word`);
+		expect(ensure.match(/flock -n \d \|\| \{ log "waiting for another run installing/g)?.length).toBe(2);
+		expect(demoSource).toMatch(/console\.log\('\[demo\] starting n8n \(/);
+		expect(demoSource).toMatch(/console\.log\('\[demo\] waiting for the notification examples/);
 	});
 
 	describe('a taken port stops it at once', () => {

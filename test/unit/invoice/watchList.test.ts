@@ -58,8 +58,10 @@ describe('Watch List: Rows to Record', () => {
 		const row = (invoice_id: number, policy_number: string, state: string) => ({ invoice_id, policy_number, state, checked_at: '', last_event: '', settled: false });
 		expect(output!.map((o) => [o.json, o.pairedItem])).toEqual([
 			[row(11, 'P-1', 'new|not_sent|5=pending'), { item: 0 }],
-			[row(12, 'P-1', 'new||'), { item: 1 }],
-			[row(13, 'P-2', 'sent|sent|'), { item: 2 }],
+			// Not filed by this run (replayed, already filed): from the invoice as filed, whatever it is
+			// now, so a rejection since is posted by the first look (issue 56).
+			[row(12, 'P-1', 'new||?'), { item: 1 }],
+			[row(13, 'P-2', 'new|not_sent|?'), { item: 2 }],
 			// A simplified item has no documents list: unknown ("?"), not none.
 			[row(14, 'P-3', 're-submitted|sent|?'), { item: 4 }],
 			[row(15, 'P-5', 'new||'), { item: 6 }],
@@ -105,7 +107,9 @@ describe('Watch List: Look for Changes', () => {
 			[12, 'new|not_sent|', 'success|confirmed|', true, true],
 		]);
 		expect(output!.map((o) => o.pairedItem)).toEqual([[{ item: 8 }], [{ item: 9 }], [{ item: 10 }], [{ item: 11 }]]);
-		expect(rows[0].last_event).toBe('Invoice 108 (policy P-4): status new → sent; filing not_sent → sent');
+		expect(rows[0].last_event).toBe(
+			'State filing: Invoice 108 (policy P-4) was sent to the state (not_sent → sent). Also: invoice status was sent by the service (new → sent). Next step: Nothing to do yet: the next change comes in a later message.',
+		);
 		expect(rows[0].events).toEqual([
 			expect.objectContaining({ event: 'invoice_status_changed', previous: 'new', current: 'sent', invoice_id: 108 }),
 			expect.objectContaining({ event: 'filing_state_changed', previous: 'not_sent', current: 'sent', invoice_id: 108 }),
@@ -161,7 +165,9 @@ describe('Watch List: Look for Changes', () => {
 			[4, false, null],
 			[5, true, null],
 		]);
-		expect(rows[2].last_event).toBe('Invoice 501 (policy P-1): status new → error; filing not_sent → rejected: No SL-2');
+		expect(rows[2].last_event).toBe(
+			'State filing: Invoice 501 (policy P-1) was REJECTED by the state (not_sent → rejected). Reason: No SL-2. Also: invoice status failed at the service (new → error). Next step: Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID 501); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.',
+		);
 		expect(rows[3].last_event).toMatch(/^Invoice 502 .*no longer found at the service/);
 	});
 
@@ -173,9 +179,10 @@ describe('Watch List: Look for Changes', () => {
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.row_id, o.json.state, o.json.changed, o.json.settled])).toEqual([
 			[1, 'error|refused|', true, true],
-			[2, 'error|rejected|', true, false],
+			// Waiting for someone: the time it was said, for the daily reminder.
+			[2, 'error|rejected||r=2026-11-22T12:00:00.000Z', true, false],
 		]);
-		expect(output![0].json.last_event).toBe('Invoice 30 (policy C): status sent → error; filing sent → refused');
+		expect(output![0].json.last_event).toMatch(/^State filing: Invoice 30 \(policy C\) was REFUSED by the state for good \(sent → refused\)\..* Also: invoice status failed at the service \(sent → error\)\. Next step: This invoice cannot be sent again/);
 	});
 
 	it('a 429 mid-look keeps what was read and leaves the rest for the next look; a document still fetching keeps a success invoice on the list', async () => {
@@ -187,7 +194,9 @@ describe('Watch List: Look for Changes', () => {
 		const { output, error } = await look(items, 't2');
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.row_id, o.json.state, o.json.settled])).toEqual([[1, 'success|confirmed|1=fetching', false]]);
-		expect(output![0].json.last_event).toBe('Invoice 10 (policy A): status sent → success; filing sent → confirmed; document 1 pending → fetching');
+		expect(output![0].json.last_event).toBe(
+			'State filing: Invoice 10 (policy A) was confirmed by the state (sent → confirmed). Also: invoice status was completed by the service (sent → success); document 1 is being fetched by the service (pending → fetching). Next step: No action needed.',
+		);
 		expect(((output![0].json.look as IDataObject).notes as string[])[0]).toMatch(/^The look stopped after 1 of the policies and invoices it meant to read: .*The rest is read first next time\.$/);
 	});
 
@@ -199,7 +208,7 @@ describe('Watch List: Look for Changes', () => {
 		const { output, error } = await look(items, 't2');
 		expect(error).toBeUndefined();
 		expect(output!.map((o) => [o.json.row_id, o.json.state, o.json.changed, o.json.last_event])).toEqual([
-			[1, 'new|not_sent|9=pending', true, 'Invoice 40 (policy D): document 9 (none) → pending'],
+			[1, 'new|not_sent|9=pending', true, 'Document: Invoice 40 (policy D): document 9 waits to be fetched by the service. Next step: Nothing to do yet: the next change comes in a later message.'],
 			[2, 'new|not_sent|9=pending', false, ''],
 		]);
 		expect(output![0].json.events).toEqual([

@@ -43,6 +43,10 @@ describe('each event kind', () => {
 				previous: 'sent',
 				current: 'success',
 				detected_at: '2026-11-22T12:05:00.000Z',
+				// In words, for a message as it is (shared/whatToDo.ts); a success clears, nothing to do.
+				summary: 'Invoice status: Invoice 1001 (policy POL-1) was completed by the service (sent → success).',
+				next_step: 'No action needed.',
+				needs_action: false,
 				invoice: read,
 			},
 		]);

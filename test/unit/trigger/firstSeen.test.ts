@@ -44,6 +44,11 @@ describe('a transaction that appears on a watched policy', () => {
 			detected_at: '2026-11-22T12:00:00.000Z',
 			message: 'Missing SL-2',
 			confirmation_number: null,
+			// What happened and what to do, in words (shared/whatToDo.ts).
+			summary: 'State filing: Invoice 1002 (policy POL-9) was REJECTED by the state. Reason: Missing SL-2.',
+			next_step:
+				'Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID 1002); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.',
+			needs_action: true,
 			invoice: rejected,
 			first_seen: true,
 		});

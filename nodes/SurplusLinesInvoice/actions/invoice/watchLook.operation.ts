@@ -45,6 +45,15 @@ const properties: INodeProperties[] = [
 				description:
 					'Share of the key’s hourly call limit the looks may use; the rest stays for filing and your other workflows. Calls per look = hourly limit × share ÷ looks per hour, at least 1. One call lists a policy’s transactions (100 a page) and covers every watched invoice on it.',
 			},
+			{
+				displayName: 'Remind Every (Hours)',
+				name: 'remindEveryHours',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 24,
+				description:
+					'An invoice whose state filing stays rejected (or whose status stays error) is said again this often, with its reason and next step (reminder: true), until it is settled. 0: never.',
+			},
 		],
 	},
 ];
@@ -62,7 +71,17 @@ function readSettings(ctx: IExecuteFunctions): LookSettings {
 			ctx.getNode(),
 			'Looks per Hour must be at least 1 and Budget Share between 1 and 100',
 		);
-	return { looksPerHour, share: share / 100, version: nodeVersion(ctx) };
+	const remindEveryHours = Number(
+		(ctx.getNodeParameter('options.remindEveryHours', 0, 24) as number) ?? 24,
+	);
+	if (!(remindEveryHours >= 0))
+		throw new NodeOperationError(ctx.getNode(), 'Remind Every (Hours) must be 0 or more');
+	return {
+		looksPerHour,
+		share: share / 100,
+		version: nodeVersion(ctx),
+		remindEveryMs: remindEveryHours * 3_600_000,
+	};
 }
 
 /** Said over the output when the input holds no row (an empty table, Always Output Data on). */
@@ -76,6 +95,7 @@ const EMPTY_LIST =
 function lookSentence(results: IDataObject[], watched: number, waiting: number): string {
 	const rows = results.filter((json) => json.duplicate_of === undefined);
 	const changed = rows.filter((json) => json.changed === true);
+	const reminders = rows.filter((json) => json.reminder === true).length;
 	const settled = changed.filter((json) => json.settled === true).length;
 	const unchanged = rows.length - changed.length;
 	const parts = [
@@ -84,9 +104,10 @@ function lookSentence(results: IDataObject[], watched: number, waiting: number):
 			: 'none changed since the last look',
 		unchanged && changed.length ? `${unchanged} unchanged` : '',
 		waiting ? `${waiting} waiting for a later look` : '',
+		reminders ? `${reminders} still waiting for someone (reminded)` : '',
 	].filter(Boolean);
 	const head = `${watched} ${watched === 1 ? 'invoice' : 'invoices'} watched: ${parts.join(', ')}.`;
-	if (changed.length) return head;
+	if (changed.length || reminders) return head;
 	// A row starts from the invoice as filed: a move after the filing is a change for the first
 	// workflow that looks, and only for it (the update takes once).
 	return `${head} Nothing to post: each row starts from its invoice as it was recorded, so a move made since was already seen by an earlier look (this workflow's or another's on the same table).`;

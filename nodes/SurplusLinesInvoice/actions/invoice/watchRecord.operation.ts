@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { stateOfInvoice } from '../../../watch/rowState';
+import { stateAsFiled, stateOfInvoice } from '../../../watch/rowState';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Input: the output of Create, Create Many or Update. Output: one watch-list row per invoice in it, whatever its outcome (filed, replayed, already filed, sent again), for a Data table node’s Insert right after this one: a re-run records what an earlier run filed and did not record. An invoice already on the list is recorded again; Look for Changes keeps its oldest row and lets the copy go. Error items and items without an invoice ID are left out (the hint says how many). No call is made.',
+			'Input: the output of Create, Create Many or Update. Output: one watch-list row per invoice in it, whatever its outcome (filed, replayed, already filed, sent again), for a Data table node’s Insert right after this one: a re-run records what an earlier run filed and did not record, each from the invoice as filed, so the first look posts every change since (a rejection before this run too). An invoice already on the list is recorded again; Look for Changes keeps its oldest row and lets the copy go. Error items and items without an invoice ID are left out (the hint says how many). No call is made.',
 		name: 'watchRecordNotice',
 		type: 'notice',
 		default: '',
@@ -22,6 +22,9 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['watchRecord'] } },
 	properties,
 );
+
+/** Outcomes of an invoice this run did not file: its row starts from the invoice as filed. */
+const NOT_FILED_NOW = new Set(['already_filed', 'replayed']);
 
 /** Words of the hint per outcome; an item without one (Update's) counts as recorded. */
 const OUTCOME_WORDS: Record<string, string> = {
@@ -59,7 +62,8 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			const row: IDataObject = {
 				invoice_id: invoiceId,
 				policy_number: typeof json.policy_number === 'string' ? json.policy_number : '',
-				state: stateOfInvoice(json),
+				// Not filed by this run: from the filing, so a rejection since is posted (rowState.ts).
+				state: NOT_FILED_NOW.has(String(json.outcome)) ? stateAsFiled(json) : stateOfInvoice(json),
 				checked_at: '',
 				last_event: '',
 				settled: false,
