@@ -1,7 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { referenceForm } from '../filing/formRules';
-import { describeCut, pageInvoices } from '../shared/invoiceList';
+import { describeCut } from '../shared/invoiceList';
+import { pageInvoices } from '../shared/invoiceSource';
 import { PATHS } from '../shared/service';
 import { apiRequest } from '../shared/transport';
 

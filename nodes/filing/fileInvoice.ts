@@ -584,6 +584,7 @@ async function sendAndSettle(
 	let timedOut = false;
 	const attempt = attemptFrom(options.seen, options.listed);
 	try {
+		run.learned.policies?.book?.countFiling();
 		return filed(await send(false));
 	} catch (error) {
 		if (isNothingSent(error)) throw nothingSentError(run, error, itemIndex);

@@ -166,8 +166,12 @@ function asIs(text: string): Stream {
 	return { codes: codesBuffer, length: text.length };
 }
 
-/** The text decoded and without breaks, each character with its place in the text. */
-function normalised(text: string): Stream {
+/**
+ * The text without breaks, decoded where `decode`, each character with its place in the text.
+ * Decoding is greedy: `\xab12…` reads `\xab` as one character, so a key whose first characters
+ * are hex digits right after an escape's opening is found only in the stream not decoded.
+ */
+function normalised(text: string, decode: boolean): Stream {
 	buffers(text.length);
 	const codes = codesBuffer;
 	const starts = startsBuffer;
@@ -179,7 +183,8 @@ function normalised(text: string): Stream {
 			at++;
 			continue;
 		}
-		const encoded = c === 0x25 || c === 0x5c || c === 0x26 ? encodedAt(text, at) : undefined;
+		const encoded =
+			decode && (c === 0x25 || c === 0x5c || c === 0x26) ? encodedAt(text, at) : undefined;
 		codes[n] = lower(encoded ? encoded[0] : c);
 		starts[n] = at;
 		at += encoded ? encoded[1] : 1;
@@ -233,12 +238,18 @@ function scan(stream: Stream, spans: Array<[number, number]>): void {
 
 // Text holding none of these reads as itself (letter case aside): one stream, no places to keep.
 const NEEDS_DECODING = /[\s\u00a0\u00ad\u200b-\u200d\u2060\ufeff%\\&]/;
+// Where an escape may open, the text is also read without decoding (see normalised).
+const MAY_ESCAPE = /[%\\&]/;
 
 /** The places in `text` (start, end) holding a known key's form, in order, not overlapping. */
 export function knownKeySpans(text: string): Array<[number, number]> {
 	if (known.size === 0 || text.length < shortestForm) return [];
 	const spans: Array<[number, number]> = [];
-	scan(NEEDS_DECODING.test(text) ? normalised(text) : asIs(text), spans);
+	if (!NEEDS_DECODING.test(text)) scan(asIs(text), spans);
+	else {
+		scan(normalised(text, true), spans);
+		if (MAY_ESCAPE.test(text)) scan(normalised(text, false), spans);
+	}
 	// A reply of megabytes does not keep its buffers (10 bytes a character) for the process's life.
 	if (codesBuffer.length > KEPT_BUFFER) buffers(0, true);
 	if (spans.length < 2) return spans;

@@ -6,14 +6,18 @@
  * looks both saw is sent once, and a row the look could not read keeps its place in line.
  *
  * Enters: the run (its service), the watch list's rows, the look's settings and a policy pager
- * (until branch h-57 lands, invoiceList.ts takes n8n's context, so the operation gives it).
+ * (the operation gives it, over the listing's page reader: shared/invoiceSource.ts).
  * Leaves: one result per row read, and the look's summary.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { computeBudget, describeSpan, type Budget } from '../shared/callBudget';
-import { describeCut, type pageInvoices } from '../shared/invoiceList';
+import {
+	describeCut,
+	type InvoicePagerOptions,
+	type InvoicePages,
+} from '../shared/invoiceList';
 import { isSettledInvoice, snapshot, type InvoiceSnapshot } from '../shared/invoiceState';
 import { classifyFailure } from '../shared/readFailure';
 import type { Run } from '../shared/run';
@@ -39,8 +43,8 @@ export interface LookSettings {
 
 /** A policy's pages, as the operation reads them (shared/invoiceList.ts). */
 export type PolicyPager = (
-	options: Parameters<typeof pageInvoices>[1],
-) => ReturnType<typeof pageInvoices>;
+	options: InvoicePagerOptions,
+) => Promise<InvoicePages>;
 
 interface Unit {
 	key: string;

@@ -4,13 +4,19 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { dateOnly } from '../../../shared/dates';
 import { sheetRow } from '../../../shared/sheetRows';
 import { derivedMark } from '../../../filing/mark';
 import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
-import { inPeriod, readListing, type ListingSettings, type Period } from '../../../reconcile/listing';
+import { inPeriod, readListing, type ListingSettings, type Period, type Progress } from '../../../reconcile/listing';
+import { computeBudget } from '../../../shared/callBudget';
+import { MAX_CONCURRENCY } from '../../../shared/concurrency';
+import { inFlightLimitOf } from '../../../shared/invoiceService';
+import { getServiceCredential } from '../../../shared/credentials';
+import { invoiceSource } from '../../../shared/invoiceSource';
+import { lastRateLimit } from '../../../shared/rateLimit';
 import { reconcileSummary } from '../../../reconcile/summary';
 import { bodyProperties } from './body.description';
 import { notATransaction } from '../../../sheet';
@@ -144,6 +150,29 @@ function readRows(ctx: IExecuteFunctions, run: Run): SheetRow[] {
 	return rows;
 }
 
+const STATE_KEY = 'reconcileSheet';
+
+/** readListing with the key's budget, and what an earlier run read kept in the workflow's static data. */
+async function readSheetListing(ctx: IExecuteFunctions, policies: Map<string, string>, settings: ListingSettings) {
+	const credential = await getServiceCredential(ctx, 0);
+	const budget = computeBudget(credential.tier, lastRateLimit(credential.fingerprint)?.limit, settings.share, 1);
+	const staticData = ctx.getWorkflowStaticData('node');
+	try {
+		const listing = await readListing(invoiceSource(ctx), policies, settings, {
+			budget: budget.callsPerHour,
+			inFlight: await inFlightLimitOf(ctx, MAX_CONCURRENCY, true),
+			earlier: staticData[STATE_KEY] as Progress | undefined,
+		});
+		if (listing.progress) staticData[STATE_KEY] = listing.progress as unknown as IDataObject;
+		else delete staticData[STATE_KEY];
+		return listing;
+	} catch (error) {
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error);
+	}
+}
+
 /** All rows at once: the listing is chosen over the whole sheet. */
 export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
@@ -151,7 +180,7 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 	const rows = readRows(this, run);
 	const policies = new Map<string, string>();
 	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
-	const listing = await readListing(this, policies, settings);
+	const listing = await readSheetListing(this, policies, settings);
 	const { rows: answers, notOnSheet } = reconcileRows(rows, listing.byPolicy, listing.extra);
 	const period = settings.period;
 	const extra = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
