@@ -42,6 +42,8 @@ export interface SheetRow {
 	mark?: string;
 	/** Body field path → sheet column (Map Columns). */
 	sources?: Record<string, string>;
+	/** The change date compared as effective_date, as an account without the feature stores it (accountKind.ts). */
+	changeDateMoved?: boolean;
 }
 
 export interface RowAnswer {

@@ -12,6 +12,8 @@ import { derivedMark } from '../../../filing/mark';
 import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
 import { inPeriod, readListing, type ListingSettings, type Period } from '../../../reconcile/listing';
 import { reconcileSummary } from '../../../reconcile/summary';
+import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
+import { accountInfo } from '../../../shared/account';
 import { bodyProperties } from './body.description';
 import { notATransaction } from '../../../sheet/sheetRead';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
@@ -145,7 +147,9 @@ function readRows(ctx: IExecuteFunctions): SheetRow[] {
 /** All rows at once: the listing is chosen over the whole sheet. */
 export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
-	const rows = readRows(this);
+	const read = readRows(this);
+	// One GET /auth/me, only where a row gives a change date: a legacy account stores it otherwise.
+	const rows = givesChangeDate(read) ? rowsAsStored(read, (await accountInfo(this, 0)).features) : read;
 	const policies = new Map<string, string>();
 	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readListing(this, policies, settings);
