@@ -204,6 +204,18 @@ export function reconcileRows(
 		});
 	}
 
+	// A refused row is still a row of the sheet: the invoices of its policy no other row took may
+	// be its filing, so they are named on it, not listed as on the service and not on the sheet.
+	for (const row of rows) {
+		if (!row.reasons || row.policy === undefined || !listed.has(policyKey(row.policy))) continue;
+		const open = invoicesOf(row).filter((invoice) => !claims.has(String(invoice.id)));
+		if (!open.length) continue;
+		for (const invoice of open) named.add(String(invoice.id));
+		const json = answers.get(row.index)!;
+		json.service_invoices = open.map((invoice) => invoiceFacts(invoice));
+		json.note = `Refused by the sheet’s own rules, so not compared: the service holds ${open.length === 1 ? 'invoice' : 'invoices'} ${open.map((i) => String(i.id)).join(', ')} of policy ${row.policy} that no other row accounts for, which may be this row’s filing. Correct the row as its reasons say and run again.`;
+	}
+
 	const accounted = (invoice: IDataObject) => claims.has(String(invoice.id)) || named.has(String(invoice.id));
 	const seen = new Set<string>();
 	const notOnSheet = [...listed.values(), extra]

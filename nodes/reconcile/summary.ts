@@ -17,6 +17,8 @@ export function reconcileSummary(
 	rows: RowAnswer[],
 	notOnSheet: IDataObject[],
 	listing: Listing,
+	/** Invoices not listed because the sheet could not be read, and why. */
+	notRead?: { withheld: number; why: string },
 ): { message: string; json: IDataObject; warning: boolean } {
 	const count = (answer: string) => rows.filter((r) => r.json.answer === answer).length;
 	const counts = {
@@ -34,7 +36,9 @@ export function reconcileSummary(
 	const rejected = filings.filter((state) => typeof state === 'string' && REJECTED.has(state)).length;
 	const parts = [
 		`${n(counts.filed)} rows filed as the sheet says, ${n(counts.differently)} differently, ${n(counts.notFiled)} not filed, ${n(counts.cannotTell)} cannot tell${counts.refused ? `, ${n(counts.refused)} refused by the sheet’s own rules` : ''}${counts.notATransaction ? `, ${n(counts.notATransaction)} not transactions (report lines, or charges of another row’s filing)` : ''}`,
-		`${n(counts.notOnSheet)} invoices on the service not on the sheet`,
+		notRead
+			? `the sheet’s columns could not be read, so its ${n(notRead.withheld)} invoices on the service are not listed as missing from it (${notRead.why})`
+			: `${n(counts.notOnSheet)} invoices on the service not on the sheet`,
 		`${n(rejected)} filings rejected by their state`,
 	];
 	const read = `${n(listing.calls)} calls (${listing.how === 'account' ? 'the account’s listing, 100 a page' : 'one listing per policy'}; budget ${n(listing.budget)})`;

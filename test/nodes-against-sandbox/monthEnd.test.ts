@@ -10,6 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { derivedMark } from '../../nodes/filing/mark';
 import { useFakeClock } from '../helpers/fakeClock';
 import { sandboxCalls } from '../helpers/sandboxCalls';
 import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';
@@ -137,5 +138,43 @@ describe.each(['as sent', 'in the service’s forms'] as const)('the month close
 			'on the service, not on the sheet',
 			'on the service, not on the sheet',
 		]);
+	});
+});
+
+describe('a report-shaped month (issue 55)', () => {
+	const hintsOf = (run: Awaited<ReturnType<typeof runInvoiceOn>>['run']) =>
+		Object.values(run.data.resultData.runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string }>);
+
+	it('t2: subtotals labelled in the insured’s column are not transactions; a refused row names its policy’s invoices, which are not listed as not on the sheet', async () => {
+		const p = 'MEREPORT';
+		const good = row(`${p}-1`, 'New', '1,200.00', ['10/01/2026', '10/01/2027']);
+		const refused = row(`${p}-2`, 'New', '900.00', ['10/03/2026', '10/03/2027'], { State: 'Texass' });
+		const sheet = [good, { 'Named Insured': 'Subtotal', 'Gross Premium': '1,200.00' }, refused, { 'Named Insured': 'Grand Total', 'Gross Premium': '2,100.00' }];
+		const [body] = (await runInvoiceOn(sb, 't2', { operation: 'checkSheet', ...COLUMNS }, [good], 2)).output!.map((o) => o.json.body as IDataObject);
+		const filed = await post('t2', { ...body, invoice_number: derivedMark(body) });
+		const filedForRefused = await post('t2', { ...body, policy_number: `${p}-2`, net_premium: 900, effective_date: '2026-10-03', expiration_date: '2027-10-03' });
+		const { output } = await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS, ...OCTOBER }, sheet, 2);
+		const json = output!.map((o) => o.json);
+		expect(json.map((j) => j.answer)).toEqual(['filed as the sheet says', 'not a transaction', 'refused', 'not a transaction']);
+		expect(json[0].invoice_id).toBe(filed.id);
+		expect(json[2].service_invoices).toEqual([expect.objectContaining({ invoice_id: filedForRefused.id })]);
+		expect(String(json[2].note)).toContain(`invoice ${String(filedForRefused.id)}`);
+		expect(json[0].summary).toMatchObject({ notOnSheet: 0, refused: 1, notATransaction: 2 });
+	});
+
+	it('t2: a sheet whose header is below report lines is not read, and the period’s invoices are not listed as missing from it', async () => {
+		const p = 'METITLED';
+		const good = row(`${p}-1`, 'New', '1200', ['10/01/2026', '10/01/2027']);
+		const [body] = (await runInvoiceOn(sb, 't2', { operation: 'checkSheet', ...COLUMNS }, [good], 2)).output!.map((o) => o.json.body as IDataObject);
+		await post('t2', body);
+		const header = Object.keys(good);
+		// Extract From File read the title line as the header: every item has the title as its only named key.
+		const title = 'October 2026 Bordereau';
+		const items = [header, Object.values(good) as string[]].map((cells) => ({ [title]: cells[0], ...Object.fromEntries(cells.slice(1).map((c, n) => [`_${n + 1}`, c])) }));
+		const { output, run } = await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS, ...OCTOBER }, items, 2);
+		expect(output!.map((o) => o.json.answer)).toEqual(['refused', 'refused']);
+		const summary = hintsOf(run).find((h) => h.message.includes('rows filed as the sheet says'))?.message;
+		expect(summary).toContain('the sheet’s columns could not be read');
+		expect(summary).not.toMatch(/[1-9]\d* invoices on the service not on the sheet/);
 	});
 });

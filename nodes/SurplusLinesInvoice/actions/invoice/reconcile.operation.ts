@@ -15,7 +15,7 @@ import { reconcileSummary } from '../../../reconcile/summary';
 import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
 import { accountInfo } from '../../../shared/account';
 import { bodyProperties } from './body.description';
-import { notATransaction } from '../../../sheet/sheetRead';
+import { notATransaction, shapeRefusal } from '../../../sheet/sheetRead';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [
@@ -144,6 +144,12 @@ function readRows(ctx: IExecuteFunctions): SheetRow[] {
 	return rows;
 }
 
+/** The sheet's own refusal where no row of it could be read (its columns unknown), else undefined. */
+function sheetNotRead(ctx: IExecuteFunctions, rows: SheetRow[]): string | undefined {
+	if (!rows.length || !rows.every((row) => row.reasons)) return undefined;
+	return shapeRefusal(ctx, 0);
+}
+
 /** All rows at once: the listing is chosen over the whole sheet. */
 export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
@@ -151,12 +157,17 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// One GET /auth/me, only where a row gives a change date: a legacy account stores it otherwise.
 	const rows = givesChangeDate(read) ? rowsAsStored(read, (await accountInfo(this, 0)).features) : read;
 	const policies = new Map<string, string>();
-	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
+	// Refused rows' policies too: their invoices are named on them (answers.ts), not listed as extra.
+	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readListing(this, policies, settings);
 	const { rows: answers, notOnSheet } = reconcileRows(rows, listing.byPolicy, listing.extra);
 	const period = settings.period;
-	const extra = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
-	const summary = reconcileSummary(answers, extra, listing);
+	// A sheet whose columns could not be read (report lines above its header) accounts for no
+	// invoice: listing the whole period as "not on the sheet" would mislead; it is said instead.
+	const unread = sheetNotRead(this, rows);
+	const inScope = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
+	const extra = unread ? [] : inScope;
+	const summary = reconcileSummary(answers, extra, listing, unread ? { withheld: inScope.length, why: unread } : undefined);
 	this.addExecutionHints?.({
 		message: summary.message,
 		type: summary.warning ? 'warning' : 'info',
