@@ -178,3 +178,61 @@ describe('a report-shaped month (issue 55)', () => {
 		expect(summary).not.toMatch(/[1-9]\d* invoices on the service not on the sheet/);
 	});
 });
+
+describe('corrections applied, never doubled (issue 55)', () => {
+	const correct = (key: string, rows: IDataObject[], send: boolean) =>
+		runInvoiceOn(sb, key, { operation: 'correctFilings', ...COLUMNS, sendCorrections: send }, rows, 2);
+	const reconcile = (key: string, rows: IDataObject[]) => runInvoiceOn(sb, key, { operation: 'reconcile', ...COLUMNS, ...OCTOBER }, rows, 2);
+
+	it.each(['t2', 'legacy-t2'])('%s: shown first, then an Update before success and a cancellation and new filing after; every row then filed as the sheet says, nothing sent twice', async (key) => {
+		const p = `MECORR${key.replace(/\W/g, '')}`;
+		const taxes = { 'SL Tax': '48.50', 'Stamping Fee': '9.90' };
+		const filedRows = [
+			row(`${p}-1`, 'New', '800.00', ['10/05/2026', '10/05/2027']),
+			row(`${p}-2`, 'Endorsement', '250.00', ['01/01/2026', '01/01/2027', '10/15/2026']),
+			row(`${p}-3`, 'New', '970.00', ['10/08/2026', '10/08/2027'], taxes),
+		];
+		const created = (await runInvoiceOn(sb, key, { operation: 'create', ...COLUMNS, billTaxesFromPreview: false }, filedRows, 2)).output!.map((o) => o.json);
+		expect(created.map((c) => c.outcome)).toEqual(['filed', 'filed', 'filed']);
+		// Changed on the service after filing; the second then accepted by the state.
+		expect((await api(key).put(`/invoices/${String(created[0].id)}`, { net_premium: 850 })).status).toBe(200);
+		expect((await api(key).put(`/invoices/${String(created[1].id)}`, { net_premium: 275, insured_name: 'Harbor Marine Company' })).status).toBe(200);
+		await control(`/invoices/${String(created[1].id)}/status`, { status: 'success' });
+		// The sheet's tax corrected since the third was filed; the stamping fee is 9.90 on both sides.
+		const sheet = [filedRows[0], filedRows[1], { ...filedRows[2], 'SL Tax': '50.00' }];
+
+		const before = (await reconcile(key, sheet)).output!.map((o) => o.json);
+		expect(before.map((j) => j.answer)).toEqual(['filed differently', 'filed differently', 'filed differently']);
+		expect(before[0].differences).toEqual([{ column: 'Gross Premium', field: 'net_premium', sheet: '800.00', service: '850' }]);
+		expect(before[2].differences).toEqual([{ column: 'SL Tax', field: 'sl_tax', sheet: '50.00', service: '48.50' }]);
+
+		// Shown first: nothing sent.
+		const count = async () => (await api(key).get(`/invoices?per_page=100`)).data.data.invoices.length as number;
+		const invoices = await count();
+		const shown = (await correct(key, sheet, false)).output!.map((o) => o.json);
+		expect(shown.map((j) => (j.correction as IDataObject | null)?.action)).toEqual(['update', 'cancel and refile', 'update']);
+		expect(shown.every((j) => (j.correction as IDataObject).sent === false)).toBe(true);
+		expect(await count()).toBe(invoices);
+		expect(String((shown[1].correction as IDataObject).said)).toContain('Gross Premium: 275 → 250.00');
+
+		// Sent, with the cancellation's reply lost: nothing is resent; the run again files only what is missing.
+		await control('/faults', { lose_reply_after_commit: 1, methods: ['POST'], path_prefix: '/invoices', count: 1 });
+		const first = (await correct(key, sheet, true)).output!.map((o) => o.json);
+		expect(first.map((j) => ((j.correction as IDataObject).results as IDataObject[]).map((r) => r.outcome))).toEqual([['sent'], ['failed'], ['sent']]);
+		const second = (await correct(key, sheet, true)).output!.map((o) => o.json);
+		expect(second.map((j) => (j.correction as IDataObject | null)?.action ?? null)).toEqual([null, 'cancel and refile', null]);
+		expect(((second[1].correction as IDataObject).results as IDataObject[]).map((r) => r.outcome)).toEqual(['sent']);
+		expect(await count()).toBe(invoices + 2);
+		const third = (await correct(key, sheet, true)).output!.map((o) => o.json);
+		expect(third.map((j) => j.correction)).toEqual([null, null, null]);
+		expect(await count()).toBe(invoices + 2);
+
+		const after = (await reconcile(key, sheet)).output!.map((o) => o.json);
+		expect(after.map((j) => j.answer)).toEqual(['filed as the sheet says', 'filed as the sheet says', 'filed as the sheet says']);
+		expect(after[1].corrected).toEqual([expect.objectContaining({ invoice_id: created[1].id })]);
+		// And Create over the corrected sheet files nothing.
+		const again = (await runInvoiceOn(sb, key, { operation: 'create', ...COLUMNS, billTaxesFromPreview: false }, sheet, 2)).output!;
+		expect(again.map((o) => o.json.outcome)).toEqual(['already_filed', 'already_filed', 'already_filed']);
+		expect(await count()).toBe(invoices + 2);
+	});
+});

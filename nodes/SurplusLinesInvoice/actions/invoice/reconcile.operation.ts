@@ -15,7 +15,8 @@ import { reconcileSummary } from '../../../reconcile/summary';
 import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
 import { accountInfo } from '../../../shared/account';
 import { bodyProperties } from './body.description';
-import { notATransaction, shapeRefusal } from '../../../sheet/sheetRead';
+import { notATransaction, shapeRefusal, shapedItems } from '../../../sheet/sheetRead';
+import { feeColumnCode } from '../../../reconcile/sheetWords';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [
@@ -114,8 +115,19 @@ function readSettings(ctx: IExecuteFunctions): ListingSettings {
 	return { share: share / 100, period };
 }
 
+/** Each fee's sheet column, by the fee's code (its alias pair's one column). */
+function feeColumnsOf(body: IDataObject, sources: Record<string, string>): Record<string, string> {
+	const out: Record<string, string> = {};
+	const fees = Array.isArray(body.fees) ? (body.fees as IDataObject[]) : [];
+	fees.forEach((fee, n) => {
+		const column = sources[`fees[${n}]`];
+		if (column && fee && typeof fee === 'object') out[feeColumnCode(fee.type)] = column;
+	});
+	return out;
+}
+
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-function readRows(ctx: IExecuteFunctions): SheetRow[] {
+export function readRows(ctx: IExecuteFunctions): SheetRow[] {
 	const rows: SheetRow[] = [];
 	for (let index = 0; index < ctx.getInputData().length; index++) {
 		const row = sheetRow(ctx, index);
@@ -139,6 +151,8 @@ function readRows(ctx: IExecuteFunctions): SheetRow[] {
 			body: read.body,
 			mark,
 			sources: read.input.sources,
+			cells: (shapedItems(ctx) ?? ctx.getInputData())[index]?.json ?? {},
+			feeColumns: feeColumnsOf(read.input.body, read.input.sources),
 		});
 	}
 	return rows;
