@@ -206,6 +206,14 @@ describe('corrections applied, never doubled (issue 55)', () => {
 		expect(before[0].differences).toEqual([{ column: 'Gross Premium', field: 'net_premium', sheet: '800.00', service: '850' }]);
 		expect(before[2].differences).toEqual([{ column: 'SL Tax', field: 'sl_tax', sheet: '50.00', service: '48.50' }]);
 
+		// Create over the changed sheet: the row changed since the package filed it is refused, and
+		// the advice is its correction, never File Anyway (a second invoice).
+		const refiled = (await runInvoiceOn(sb, key, { operation: 'create', ...COLUMNS, billTaxesFromPreview: false }, sheet, 2)).output!.map((o) => o.json);
+		expect(refiled[2].outcome).toBeUndefined();
+		const advice = JSON.stringify(refiled[2]);
+		expect(advice).toContain('Correct Filings');
+		expect(advice).not.toContain('File Anyway');
+
 		// Shown first: nothing sent.
 		const count = async () => (await api(key).get(`/invoices?per_page=100`)).data.data.invoices.length as number;
 		const invoices = await count();
