@@ -14,6 +14,7 @@ import { referenceForm } from '../filing/formRules';
 import { isDerivedMark, sameMark } from '../filing/mark';
 import { compareMarkedWithStored, compareWithStored, sameSentFiling } from '../filing/sameFiling';
 import { correctionOf } from './corrections';
+import { actionNeeded } from './nextSteps';
 import { differencesInSheetWords, differencesText, type SheetDifference } from './sheetWords';
 
 export const ANSWERS = {
@@ -73,6 +74,7 @@ export function invoiceFacts(invoice: IDataObject): IDataObject {
 		filing_state: filing?.state_status ?? null,
 		confirmation_number: filing?.confirmation_number ?? null,
 		filing_message: filing?.message ?? null,
+		...(actionNeeded(invoice) ?? {}),
 	};
 }
 

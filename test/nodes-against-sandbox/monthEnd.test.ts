@@ -14,6 +14,9 @@ import { derivedMark } from '../../nodes/filing/mark';
 import { useFakeClock } from '../helpers/fakeClock';
 import { sandboxCalls } from '../helpers/sandboxCalls';
 import { runInvoiceOn, useSandboxSuite } from '../helpers/sandboxSuite';
+import { SurplusLinesDocument } from '../../nodes/SurplusLinesDocument/SurplusLinesDocument.node';
+import { runNode } from '../harness/engine';
+import { keyByName } from '../sandbox';
 
 const sb = useSandboxSuite();
 let fake: ReturnType<typeof useFakeClock>;
@@ -242,5 +245,48 @@ describe('corrections applied, never doubled (issue 55)', () => {
 		const again = (await runInvoiceOn(sb, key, { operation: 'create', ...COLUMNS, billTaxesFromPreview: false }, sheet, 2)).output!;
 		expect(again.map((o) => o.json.outcome)).toEqual(['already_filed', 'already_filed', 'already_filed']);
 		expect(await count()).toBe(invoices + 2);
+	});
+});
+
+describe('rejections and errors acted on (issue 55)', () => {
+	const hintsOf = (run: Awaited<ReturnType<typeof runInvoiceOn>>['run']) =>
+		Object.values(run.data.resultData.runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string }>);
+
+	it('t2: a rejection and an error come with the state’s reason and the next step in n8n; the rejected filing, its document attached, is re-submitted and no longer asks for anything', async () => {
+		const p = 'MEREJECT';
+		const rows = [row(`${p}-1`, 'New', '1200', ['10/01/2026', '10/01/2027']), row(`${p}-2`, 'New', '700', ['10/02/2026', '10/02/2027'])];
+		const [rejected, failed] = (await runInvoiceOn(sb, 't2', { operation: 'create', ...COLUMNS, billTaxesFromPreview: false }, rows, 2)).output!.map((o) => o.json);
+		await control(`/invoices/${String(rejected.id)}/status`, { status: 'sent', state_status: 'rejected', message: 'The SL-2 form is missing the broker signature' });
+		await control(`/invoices/${String(failed.id)}/status`, { status: 'error' });
+		// One more of the period, not on the sheet, rejected too.
+		const other = await post('t2', { ...(await runInvoiceOn(sb, 't2', { operation: 'checkSheet', ...COLUMNS }, [rows[0]], 2)).output![0].json.body as IDataObject, policy_number: `${p}-X` });
+		await control(`/invoices/${String(other.id)}/status`, { status: 'sent', state_status: 'rejected', message: 'Diligent search affidavit not provided' });
+
+		const { output, run } = await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS, ...OCTOBER }, rows, 2);
+		const json = output!.map((o) => o.json);
+		expect(json[0]).toMatchObject({ why: 'rejected', state_reason: 'The SL-2 form is missing the broker signature', document_type: 'sl2_form' });
+		expect(String(json[0].next_step)).toContain('Surplus Lines Document node (Attach, type sl2_form)');
+		expect(json[1]).toMatchObject({ why: 'error' });
+		expect(String(json[1].next_step)).toContain('Invoice → Update');
+		expect(json[2]).toMatchObject({ answer: 'on the service, not on the sheet', document_type: 'declinations_form' });
+		const summary = hintsOf(run).find((h) => h.message.includes('rows filed as the sheet says'))!.message;
+		expect(summary).toContain('2 filings rejected by their state; 1 invoices in error');
+		for (const id of [rejected.id, failed.id, other.id]) expect(summary).toContain(`invoice ${String(id)}`);
+		expect(summary).toContain('The SL-2 form is missing the broker signature → Attach the SL-2 form');
+
+		// The next step followed: the signed SL-2 attached with the Document node; the operator re-submits.
+		const attached = await runNode({
+			node: new SurplusLinesDocument(),
+			parameters: { resource: 'document', operation: 'attach', invoiceId: { __rl: true, mode: 'id', value: String(rejected.id) }, docUUID: 'sl2-signed-1', documentType: 'sl2_form' },
+			items: [{}],
+			credentials: { apiKey: keyByName('t2').key, baseUrl: sb.baseUrl },
+			continueOnFail: true,
+		});
+		expect(attached.output![0].json.error).toBeUndefined();
+		await control(`/invoices/${String(rejected.id)}/status`, { status: 're-submitted', state_status: 'sent' });
+		const again = (await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS, ...OCTOBER }, rows, 2)).output!.map((o) => o.json);
+		expect(again[0]).toMatchObject({ answer: 'filed as the sheet says', status: 're-submitted', filing_state: 'sent' });
+		expect(again[0].next_step).toBeUndefined();
+		expect((await api('t2').get(`/invoices/${String(rejected.id)}/documents`)).data.data.documents).toEqual([expect.objectContaining({ doc_type: 'sl2_form', external_doc_uuid: 'sl2-signed-1' })]);
 	});
 });
