@@ -290,3 +290,36 @@ describe('rejections and errors acted on (issue 55)', () => {
 		expect((await api('t2').get(`/invoices/${String(rejected.id)}/documents`)).data.data.documents).toEqual([expect.objectContaining({ doc_type: 'sl2_form', external_doc_uuid: 'sl2-signed-1' })]);
 	});
 });
+
+describe('what is late (issue 55)', () => {
+	const dayFrom = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+	const us = (isoDay: string) => `${isoDay.slice(5, 7)}/${isoDay.slice(8, 10)}/${isoDay.slice(0, 4)}`;
+
+	it('t2: each row not filed and each filing not yet sent or rejected says its state’s deadline and the days left or overdue; Only Due Within lists just those', async () => {
+		const p = 'MELATE';
+		const rows = [
+			// Florida: 30 days from the effective date. Effective 40 days ago: 10 days overdue.
+			{ ...row(`${p}-1`, 'New', '1000', [us(dayFrom(-40)), us(dayFrom(325))]), State: 'FL' },
+			// Texas: 60 days. Effective 10 days ago: 50 days left.
+			row(`${p}-2`, 'New', '1000', [us(dayFrom(-10)), us(dayFrom(355))]),
+			// A state whose rule the package did not find: says so, no days.
+			{ ...row(`${p}-3`, 'New', '1000', [us(dayFrom(-10)), us(dayFrom(355))]), State: 'OH' },
+			// Filed and accepted: nothing is due.
+			row(`${p}-4`, 'New', '1000', [us(dayFrom(-10)), us(dayFrom(355))]),
+		];
+		const bodies = (await runInvoiceOn(sb, 't2', { operation: 'checkSheet', ...COLUMNS }, rows, 2)).output!.map((o) => o.json.body as IDataObject);
+		const filed = await post('t2', { ...bodies[3], invoice_number: derivedMark(bodies[3]) });
+		await control(`/invoices/${String(filed.id)}/status`, { status: 'success', state_status: 'accepted' });
+		const all = (await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS }, rows, 2)).output!.map((o) => o.json);
+		expect(all.map((j) => j.answer)).toEqual(['not filed', 'not filed', 'not filed', 'filed as the sheet says']);
+		expect(all[0].deadline).toMatchObject({ state: 'FL', days_left: -10, due_date: dayFrom(-10), source: 'https://www.fslso.com/filing' });
+		expect(String((all[0].deadline as IDataObject).said)).toBe(`10 days overdue (due ${dayFrom(-10)})`);
+		expect(all[1].deadline).toMatchObject({ state: 'TX', days_left: 50 });
+		expect(all[2].deadline).toMatchObject({ state: 'OH', days_left: null, due_date: null });
+		expect(String((all[2].deadline as IDataObject).rule)).toMatch(/^not found/);
+		expect(all[3].deadline).toBeUndefined();
+
+		const due = (await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS, options: { dueWithinDays: 30 } }, rows, 2)).output!.map((o) => o.json);
+		expect(due.map((j) => j.policy_number)).toEqual([`${p}-1`, `${p}-3`]);
+	});
+});

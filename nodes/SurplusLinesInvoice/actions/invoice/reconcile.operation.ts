@@ -13,6 +13,7 @@ import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '
 import { inPeriod, readListing, type ListingSettings, type Period } from '../../../reconcile/listing';
 import { reconcileSummary } from '../../../reconcile/summary';
 import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
+import { addDeadlines, dueWithin } from '../../../reconcile/late';
 import { accountInfo } from '../../../shared/account';
 import { bodyProperties } from './body.description';
 import { notATransaction, shapeRefusal, shapedItems } from '../../../sheet/sheetRead';
@@ -90,6 +91,15 @@ const properties: INodeProperties[] = [
 				description:
 					'Share of the key’s hourly call limit one run may spend; the rest stays for filing and your other workflows. A run that needs more stops and the next run goes on.',
 			},
+			{
+				displayName: 'Only Due Within (Days)',
+				name: 'dueWithinDays',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 30,
+				description:
+					'Whether to list only the rows not filed and the filings not yet sent or rejected whose state’s filing deadline falls within this many days (overdue ones included, and those of a state whose deadline the package does not know). The summary still counts every row.',
+			},
 		],
 	},
 ];
@@ -101,8 +111,23 @@ export const description = updateDisplayOptions(
 
 export const onlyReads = true;
 
-/** The run's settings, read once. */
-function readSettings(ctx: IExecuteFunctions): ListingSettings {
+/** The run's settings, read once: the listing's, and what the output lists. */
+interface ReconcileSettings extends ListingSettings {
+	/** List only what is due within this many days (undefined: everything). */
+	dueWithinDays?: number;
+	/** The day deadlines are counted from (YYYY-MM-DD, UTC). */
+	today: string;
+}
+
+function readSettings(ctx: IExecuteFunctions): ReconcileSettings {
+	const due = (ctx.getNodeParameter('options', 0, {}) as IDataObject).dueWithinDays as number | undefined;
+	if (due !== undefined && !(Number.isInteger(Number(due)) && Number(due) >= 0))
+		throw new NodeOperationError(ctx.getNode(), 'Only Due Within (Days) must be a whole number of days, 0 or more');
+	const base = readListingSettings(ctx);
+	return { ...base, today: new Date().toISOString().slice(0, 10), ...(due === undefined ? {} : { dueWithinDays: Number(due) }) };
+}
+
+function readListingSettings(ctx: IExecuteFunctions): ListingSettings {
 	const share = Number(ctx.getNodeParameter('options.budgetShare', 0, 50) ?? 50);
 	if (!(share > 0 && share <= 100))
 		throw new NodeOperationError(ctx.getNode(), 'Budget Share must be between 1 and 100');
@@ -182,6 +207,21 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const inScope = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
 	const extra = unread ? [] : inScope;
 	const summary = reconcileSummary(answers, extra, listing, unread ? { withheld: inScope.length, why: unread } : undefined);
+	const extraItems = extra.map((invoice) => ({
+		invoice,
+		json: {
+			row: null,
+			policy_number: invoice.policy_number ?? null,
+			answer: ANSWERS.notOnSheet,
+			...invoiceFacts(invoice),
+			effective_date: invoice.effective_date ?? null,
+			net_premium: invoice.net_premium ?? null,
+			summary: summary.json,
+		} as IDataObject,
+	}));
+	addDeadlines(answers, rows, extraItems, settings.today);
+	const due = settings.dueWithinDays;
+	const listed = (json: IDataObject) => due === undefined || dueWithin(json, due);
 	this.addExecutionHints?.({
 		message: summary.message,
 		type: summary.warning ? 'warning' : 'info',
@@ -191,18 +231,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// sheet's first row stands for the sheet), since pairing it to every row would hold rows ×
 	// invoices pairs in memory on a month's sheet.
 	return [
-		...answers.map(({ index, json }) => ({ json: { ...json, summary: summary.json }, pairedItem: { item: index } })),
-		...extra.map((invoice) => ({
-			json: {
-				row: null,
-				policy_number: invoice.policy_number ?? null,
-				answer: ANSWERS.notOnSheet,
-				...invoiceFacts(invoice),
-				effective_date: invoice.effective_date ?? null,
-				net_premium: invoice.net_premium ?? null,
-				summary: summary.json,
-			} as IDataObject,
-			pairedItem: { item: 0 },
-		})),
+		...answers.filter(({ json }) => listed(json)).map(({ index, json }) => ({ json: { ...json, summary: summary.json }, pairedItem: { item: index } })),
+		...extraItems.filter(({ json }) => listed(json)).map(({ json }) => ({ json, pairedItem: { item: 0 } })),
 	];
 }
