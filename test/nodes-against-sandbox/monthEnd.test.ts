@@ -122,6 +122,22 @@ describe.each(['as sent', 'in the service’s forms'] as const)('the month close
 		expect(json[4].differences).toEqual([expect.objectContaining({ column: 'Gross Premium', field: 'net_premium' })]);
 		expect(json[6].invoice_id).not.toEqual(json[7].invoice_id);
 
+		// The same month as a report: a subtotal under the insured's column after every third row, a
+		// blank line and a grand total. Every transaction row gets the same answer, numbered as the file shows it.
+		const report: IDataObject[] = [];
+		const reportRow: number[] = [];
+		rows.forEach((r, i) => {
+			reportRow.push(report.length + 2);
+			report.push(r);
+			if (i % 3 === 2) report.push({ 'Named Insured': 'Subtotal', 'Gross Premium': '1,000.00' }, {});
+		});
+		report.push({ 'Named Insured': 'Grand Total', 'Gross Premium': '9,999.00' });
+		const fromReport = (await runInvoiceOn(sb, key, { operation: 'reconcile', ...COLUMNS, ...OCTOBER }, report, 2)).output!.map((o) => o.json);
+		expect(fromReport.filter((j) => j.answer !== 'not a transaction').map((j) => [j.row, j.answer, j.invoice_id ?? null])).toEqual(
+			json.map((j, i) => [i < sheet.length ? reportRow[i] : null, j.answer, j.invoice_id ?? null]),
+		);
+		expect(fromReport.filter((j) => j.answer === 'not a transaction')).toHaveLength(report.length - rows.length);
+
 		// Create over the same sheet: already filed where Reconcile says filed, filed where not filed.
 		const again = (await runInvoiceOn(sb, key, { operation: 'create', ...COLUMNS, billTaxesFromPreview: false }, rows, 2)).output!;
 		const CREATE_SAYS: Record<string, string> = {
