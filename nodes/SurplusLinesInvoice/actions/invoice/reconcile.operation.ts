@@ -23,7 +23,7 @@ import { policyOf, readRowAsCreate } from './checkSheet.operation';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Reads every row as Create would and compares it with what the service holds, filing nothing (a t1 key is enough). One item per row: filed as the sheet says, filed differently (each differing column with both values), not filed, cannot tell (the candidate invoices) or refused (Check Sheet’s reasons); then one item per invoice on the service that no row accounts for. The account’s listing is read 100 invoices a call where it is cheaper than one listing per policy. A run that spends its budget stops, and the next run of the active workflow goes on where it stopped.',
+			'Reads every row as Create would and compares it with what the service holds, filing nothing (a t1 key is enough). One item per row: filed as the sheet says, filed differently (each differing column with both values), not filed, cannot tell (the candidate invoices) or refused (Check Sheet’s reasons); then one item per invoice on the service that no row accounts for. Filings the state rejected and invoices in error carry the state’s reason and the next step; rows not filed and filings not yet sent or rejected carry their state’s filing deadline. Invoice → Correct Filings corrects what differs. The account’s listing is read 100 invoices a call where it is cheaper than one listing per policy. A run that spends its budget stops, and the next run of the active workflow goes on where it stopped.',
 		name: 'reconcileNotice',
 		type: 'notice',
 		default: '',
