@@ -31,9 +31,37 @@ function carriedRow(ctx: IExecuteFunctions, itemIndex: number): number | undefin
 	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : undefined;
 }
 
-/** The row of an input item as its sheet shows it: the number the item carries, or header + 1 + index. */
+const EXTRACT_FROM_FILE = 'n8n-nodes-base.extractFromFile';
+const headerLines = new WeakMap<object, number>();
+
+/**
+ * The file's line the header is on: Extract From File's Starting Line (a CSV read from line N has
+ * its header there) when that node feeds this one directly, else 1. Empty lines, which Extract
+ * From File skips, cannot be counted from the items.
+ */
+function headerLine(ctx: IExecuteFunctions): number {
+	const known = headerLines.get(ctx);
+	if (known !== undefined) return known;
+	let line = HEADER_ROW;
+	try {
+		const parents = ctx.getParentNodes?.(ctx.getNode().name, { includeNodeParameters: true, depth: 1 }) ?? [];
+		const parent = parents.find((node) => node.type === EXTRACT_FROM_FILE);
+		const options = parent?.parameters?.options as IDataObject | undefined;
+		const from = Number(options?.fromLine);
+		if (parent?.parameters?.operation === 'csv' && Number.isInteger(from) && from > 1) line = from;
+	} catch {
+		// No workflow to look at (a bare call): the header is the first line.
+	}
+	headerLines.set(ctx, line);
+	return line;
+}
+
+/**
+ * The row of an input item as its sheet shows it: the number the item carries, or the header's
+ * line + 1 + index (the file's own line numbers when a Starting Line was set).
+ */
 export function sheetRow(ctx: IExecuteFunctions, itemIndex: number): number {
-	return carriedRow(ctx, itemIndex) ?? HEADER_ROW + 1 + itemIndex;
+	return carriedRow(ctx, itemIndex) ?? headerLine(ctx) + 1 + itemIndex;
 }
 
 /**
