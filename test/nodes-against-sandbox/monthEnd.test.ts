@@ -246,6 +246,9 @@ describe('corrections applied, never doubled (issue 55)', () => {
 		await control('/faults', { lose_reply_after_commit: 1, methods: ['POST'], path_prefix: '/invoices', count: 1 });
 		const first = (await correct(key, sheet, true)).output!.map((o) => o.json);
 		expect(first.map((j) => ((j.correction as IDataObject).results as IDataObject[]).map((r) => r.outcome))).toEqual([['sent'], ['failed'], ['sent']]);
+		// The failed row is an error item (On Error → Continue), with the advice to run again.
+		expect([first[0].error, typeof first[1].error]).toEqual([undefined, 'string']);
+		expect(String(first[1].note)).toContain('Run Correct Filings again');
 		const second = (await correct(key, sheet, true)).output!.map((o) => o.json);
 		expect(second.map((j) => (j.correction as IDataObject | null)?.action ?? null)).toEqual([null, 'cancel and refile', null]);
 		expect(((second[1].correction as IDataObject).results as IDataObject[]).map((r) => r.outcome)).toEqual(['sent']);

@@ -7,6 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { accountInfo } from '../../../shared/account';
+import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { apiRequest } from '../../../shared/transport';
 import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
@@ -114,9 +115,9 @@ export async function correctRows(
 	listed: Map<string, IDataObject[]>,
 	settings: CorrectSettings,
 	service: CorrectionService,
-): Promise<Array<{ index: number; json: IDataObject }>> {
+): Promise<Array<{ index: number; json: IDataObject; error?: Error }>> {
 	const byIndex = new Map(rows.map((row) => [row.index, row]));
-	const out: Array<{ index: number; json: IDataObject }> = [];
+	const out: Array<{ index: number; json: IDataObject; error?: Error }> = [];
 	for (const answer of answers) {
 		const row = byIndex.get(answer.index)!;
 		const json: IDataObject = { ...answer.json };
@@ -140,6 +141,7 @@ export async function correctRows(
 		}
 		const policy = listed.get(policyKey(row.policy)) ?? [];
 		const results: IDataObject[] = [];
+		let failed: Error | undefined;
 		for (const request of correction.requests) {
 			const before = sentBefore(request, policy);
 			if (before) {
@@ -152,13 +154,14 @@ export async function correctRows(
 			} catch (error) {
 				if (!settings.continueOnFail) throw service.failure(error, answer.index);
 				results.push({ what: request.what, outcome: 'failed', error: (error as Error).message });
-				json.error = `${request.what} failed: ${(error as Error).message}. Run Correct Filings again: what was sent is found on the policy by its mark and not sent twice.`;
+				failed = service.failure(error, answer.index);
+				json.note = `${request.what} failed: ${(error as Error).message}. Run Correct Filings again: what was sent is found on the policy by its mark and not sent twice.`;
 				break;
 			}
 		}
 		json.correction = { ...(json.correction as IDataObject), sent: results.every((r) => r.outcome !== 'failed'), results };
-		json.note = correction.said;
-		out.push({ index: answer.index, json });
+		if (!failed) json.note = correction.said;
+		out.push({ index: answer.index, json, ...(failed ? { error: failed } : {}) });
 	}
 	return out;
 }
@@ -203,5 +206,12 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		type: planned ? 'warning' : 'info',
 		location: 'outputPane',
 	});
-	return out.map(({ index, json }) => ({ json, pairedItem: { item: index } }));
+	// A row whose correction failed is an error item (On Error → Continue, or its error output),
+	// with what was sent before the failure and the advice to run again.
+	return out.map(({ index, json, error }) => {
+		if (!error) return { json, pairedItem: { item: index } };
+		const item = errorItem(error, index, this.getNode());
+		addToErrorItem(item, json);
+		return item;
+	});
 }
