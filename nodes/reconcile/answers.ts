@@ -82,6 +82,8 @@ export interface Reconciled {
 	rows: RowAnswer[];
 	/** Listed invoices no row accounts for. */
 	notOnSheet: IDataObject[];
+	/** Of those, each that is the same filing as a row's invoice (a duplicate): id → what it duplicates. */
+	duplicates: Map<string, IDataObject>;
 }
 
 /**
@@ -252,6 +254,24 @@ export function reconcileRows(
 			return true;
 		})
 		.sort((a, b) => Number(a.id) - Number(b.id));
+	// An invoice no row accounts for that is the same filing as a row's own: a duplicate to void.
+	const duplicates = new Map<string, IDataObject>();
+	const filedByPolicy = new Map<string, SheetRow[]>();
+	for (const r of rows) {
+		if (!r.body || answers.get(r.index)?.invoice_id === undefined) continue;
+		const key = policyKey(r.policy);
+		if (!filedByPolicy.has(key)) filedByPolicy.set(key, []);
+		filedByPolicy.get(key)!.push(r);
+	}
+	for (const invoice of notOnSheet) {
+		const row = filedByPolicy.get(policyKey(invoice.policy_number))?.find((r) => compareWithStored(invoice, r.body!).same);
+		if (!row) continue;
+		const kept = answers.get(row.index)!;
+		duplicates.set(String(invoice.id), {
+			duplicate_of: { row: row.row, invoice_id: kept.invoice_id ?? null },
+			note: `The same filing as sheet row ${row.row}’s invoice ${String(kept.invoice_id)}: a duplicate. Delete it with Invoice → Delete while the state has not accepted it (status ${String(invoice.status ?? 'unknown')}); once accepted, ask the service’s operator to void it.`,
+		});
+	}
 	return {
 		rows: rows.map((row) => ({
 			index: row.index,
@@ -260,5 +280,6 @@ export function reconcileRows(
 			...(cancelled.has(row.index) ? { cancelled: cancelled.get(row.index) } : {}),
 		})),
 		notOnSheet,
+		duplicates,
 	};
 }

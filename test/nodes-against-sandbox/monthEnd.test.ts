@@ -119,6 +119,11 @@ describe.each(['as sent', 'in the service’s forms'] as const)('the month close
 		]);
 		const json = reconciled.map((o) => o.json);
 		expect(json.slice(sheet.length).map((j) => j.invoice_id).sort()).toEqual([duplicate6.id, octoberOther.id].sort());
+		// The duplicate is said to be one, with the invoice it duplicates and how to void it.
+		const dup = json.find((j) => j.invoice_id === duplicate6.id)!;
+		expect(dup.duplicate_of).toEqual({ row: 7, invoice_id: first6.id });
+		expect(String(dup.note)).toContain('Invoice → Delete');
+		expect(json.find((j) => j.invoice_id === octoberOther.id)!.duplicate_of).toBeUndefined();
 		expect([json[2].invoice_id, json[8].invoice_id, json[5].invoice_id]).toEqual([hand3.id, hand8.id, first6.id]);
 		expect(json[4].differences).toEqual([expect.objectContaining({ column: 'Gross Premium', field: 'net_premium' })]);
 		expect(json[6].invoice_id).not.toEqual(json[7].invoice_id);

@@ -199,7 +199,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// Refused rows' policies too: their invoices are named on them (answers.ts), not listed as extra.
 	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readListing(this, policies, settings);
-	const { rows: answers, notOnSheet } = reconcileRows(rows, listing.byPolicy, listing.extra);
+	const { rows: answers, notOnSheet, duplicates } = reconcileRows(rows, listing.byPolicy, listing.extra);
 	const period = settings.period;
 	// A sheet whose columns could not be read (report lines above its header) accounts for no
 	// invoice: listing the whole period as "not on the sheet" would mislead; it is said instead.
@@ -216,6 +216,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			...invoiceFacts(invoice),
 			effective_date: invoice.effective_date ?? null,
 			net_premium: invoice.net_premium ?? null,
+			...(duplicates.get(String(invoice.id)) ?? {}),
 			summary: summary.json,
 		} as IDataObject,
 	}));
