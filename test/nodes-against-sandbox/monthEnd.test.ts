@@ -335,7 +335,11 @@ describe('what is late (issue 55)', () => {
 		const bodies = (await runInvoiceOn(sb, 't2', { operation: 'checkSheet', ...COLUMNS }, rows, 2)).output!.map((o) => o.json.body as IDataObject);
 		const filed = await post('t2', { ...bodies[3], invoice_number: derivedMark(bodies[3]) });
 		await control(`/invoices/${String(filed.id)}/status`, { status: 'success', state_status: 'accepted' });
-		const all = (await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS }, rows, 2)).output!.map((o) => o.json);
+		const { output: allOut, run } = await runInvoiceOn(sb, 't2', { operation: 'reconcile', ...COLUMNS }, rows, 2);
+		const all = allOut!.map((o) => o.json);
+		const hints = Object.values(run.data.resultData.runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string }>);
+		expect(hints.some((h) => h.message.includes('1 rows or filings are past their state’s filing deadline'))).toBe(true);
+		expect(all[0].summary).toMatchObject({ overdue: 1 });
 		expect(all.map((j) => j.answer)).toEqual(['not filed', 'not filed', 'not filed', 'filed as the sheet says']);
 		expect(all[0].deadline).toMatchObject({ state: 'FL', days_left: -10, due_date: dayFrom(-10), source: 'https://www.fslso.com/filing' });
 		expect(String((all[0].deadline as IDataObject).said)).toBe(`10 days overdue (due ${dayFrom(-10)})`);

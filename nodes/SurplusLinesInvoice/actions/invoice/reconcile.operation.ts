@@ -221,10 +221,15 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		} as IDataObject,
 	}));
 	addDeadlines(answers, rows, extraItems, settings.today);
+	const overdue = [...answers.map((a) => a.json), ...extraItems.map((e) => e.json)].filter((json) => {
+		const left = (json.deadline as IDataObject | undefined)?.days_left;
+		return typeof left === 'number' && left < 0;
+	}).length;
+	summary.json.overdue = overdue;
 	const due = settings.dueWithinDays;
 	const listed = (json: IDataObject) => due === undefined || dueWithin(json, due);
 	this.addExecutionHints?.({
-		message: summary.message,
+		message: `${summary.message}${overdue ? ` ${overdue} rows or filings are past their state’s filing deadline (each item’s deadline says by how many days).` : ''}`,
 		type: summary.warning ? 'warning' : 'info',
 		location: 'outputPane',
 	});
