@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { accountInfo } from '../shared/account';
 import { readErrorInfo, serviceError } from '../shared/errors';
+import type { Run } from '../shared/run';
 
 type Cause = 'missing_scope' | 'calculator_disabled' | 'unknown';
 
@@ -22,7 +22,7 @@ const EXPLAIN: Record<Cause, { text: string; hint: string }> = {
 
 /** Reads the cause from the service's message; when unclear, asks GET /auth/me (one extra call). */
 async function findCause(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode' | 'service'>,
 	message: string,
 	itemIndex: number,
 ): Promise<{ cause: Cause; fromMessage: boolean }> {
@@ -31,7 +31,7 @@ async function findCause(
 		return { cause: 'calculator_disabled', fromMessage: true };
 	let cause: Cause = 'unknown';
 	try {
-		const me = await accountInfo(ctx, itemIndex);
+		const me = await run.service.me(itemIndex);
 		if (!me.scopes.includes('calculator')) cause = 'missing_scope';
 		else if (me.calculatorEnabled === false) cause = 'calculator_disabled';
 	} catch {
@@ -46,14 +46,14 @@ async function findCause(
  * and what to ask the operator for. Other errors pass through unchanged.
  */
 export async function explainForbidden(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode' | 'service'>,
 	error: unknown,
 	itemIndex: number,
 ): Promise<unknown> {
 	const info = readErrorInfo(error);
 	if (info?.code !== 'FORBIDDEN') return error;
-	const { cause, fromMessage } = await findCause(ctx, info.message, itemIndex);
+	const { cause, fromMessage } = await findCause(run, info.message, itemIndex);
 	const extra: IDataObject = { ...(info.extra ?? {}), cause };
 	const message = fromMessage ? info.message : `${info.message}: ${EXPLAIN[cause].text}`;
-	return serviceError(ctx, { ...info, message, extra }, { itemIndex, hint: EXPLAIN[cause].hint });
+	return serviceError(run, { ...info, message, extra }, { itemIndex, hint: EXPLAIN[cause].hint });
 }

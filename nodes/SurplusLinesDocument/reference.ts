@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { inputError, serviceError } from '../shared/errors';
-import { readTextParameter } from '../shared/params';
-import { LIST_KEYS, PATHS, readList } from '../shared/service';
-import { apiRequest } from '../shared/transport';
+import type { Run } from '../shared/run';
+import { LIST_KEYS, readList } from '../shared/service';
 import { zodIssueLines } from '../shared/zodIssues';
 import { referenceInput } from './validation';
 
@@ -14,19 +13,22 @@ const ALL_DIGITS = /^\d+$/;
  * path value as its own document id, so an all-digit docUUID cannot be sent as it is: it is found
  * in the invoice's document list (one extra call) and its service id is used instead.
  */
+/** Reference Type and Document as the operation read them (actions/document/referenceSettings.ts). */
+export interface DocumentReference {
+	referenceType: string;
+	value: string;
+}
+
 export async function documentPathRef(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode' | 'service'>,
+	raw: DocumentReference,
 	itemIndex: number,
 	invoiceId: string,
 ): Promise<string> {
-	const raw = {
-		referenceType: ctx.getNodeParameter('referenceType', itemIndex) as string,
-		value: readTextParameter(ctx, 'document', itemIndex, 'Document'),
-	};
 	const parsed = referenceInput.safeParse(raw);
 	if (!parsed.success) {
 		throw inputError(
-			ctx,
+			run,
 			zodIssueLines(parsed.error, raw, { value: 'Document', referenceType: 'Reference Type' }),
 			{
 				itemIndex,
@@ -36,17 +38,13 @@ export async function documentPathRef(
 	const { referenceType, value } = parsed.data;
 	if (referenceType === 'id' || !ALL_DIGITS.test(value)) return value;
 
-	const reply = await apiRequest.call(ctx, {
-		method: 'GET',
-		path: PATHS.documents(invoiceId),
-		itemIndex,
-	});
+	const reply = await run.service.documents(invoiceId, itemIndex);
 	const match = readList<IDataObject>(reply.data, LIST_KEYS.documents).find(
 		(d) => d.external_doc_uuid === value,
 	);
 	if (!match || match.id === undefined || match.id === null) {
 		throw serviceError(
-			ctx,
+			run,
 			{
 				code: 'NOT_FOUND',
 				httpStatus: 404,

@@ -1,6 +1,5 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { readErrorInfo, serviceError } from '../shared/errors';
+import type { Run } from '../shared/run';
 
 const accepted = (action: string) =>
 	`The state accepted this invoice (status success), so it can no longer be ${action}. File an endorsement or cancellation for the policy instead.`;
@@ -10,7 +9,7 @@ const accepted = (action: string) =>
  * invoice and the advice says what to do instead; other errors pass unchanged.
  */
 export function explainConflict(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode'>,
 	error: unknown,
 	action: 'changed' | 'deleted',
 	itemIndex: number,
@@ -18,7 +17,7 @@ export function explainConflict(
 	const info = readErrorInfo(error);
 	if (info?.httpStatus !== 409) return error;
 	return serviceError(
-		ctx,
+		run,
 		{
 			...info,
 			message: `the state accepted this invoice (status success), so it can no longer be ${action} (${info.message})`,

@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { FilingOutcome } from '../filing/fileInvoice';
 
 import { withUtcTimes } from '../shared/dates';
 import { isErrorItem } from '../shared/errors';
 import { invoiceWithoutLinks } from '../shared/links';
-import { nodeVersion } from '../shared/params';
+import type { Run } from '../shared/run';
 
 interface FilingMarks {
 	/** What happened to the row: the one field a workflow routes on (Create and Create Many alike). */
@@ -40,8 +40,8 @@ export interface InvoiceView {
 	sentToStateField: 'filed' | 'sent_to_state';
 }
 
-export function invoiceView(ctx: IExecuteFunctions, simplify: boolean): InvoiceView {
-	return { simplify, sentToStateField: nodeVersion(ctx) >= 3 ? 'sent_to_state' : 'filed' };
+export function invoiceView(version: number, simplify: boolean): InvoiceView {
+	return { simplify, sentToStateField: version >= 3 ? 'sent_to_state' : 'filed' };
 }
 
 /** The invoice with its `filed` under the view's name, in the same place among its fields. */
@@ -107,7 +107,8 @@ export function invoiceJson(
 	return json;
 }
 
-interface OutcomeCounts {
+/** The figures of a filing run's summary, by outcome (what outcomeSummary says in words). */
+export interface OutcomeCounts {
 	rows: number;
 	filed: number;
 	replayed: number;
@@ -122,7 +123,8 @@ interface OutcomeCounts {
 // keeps it as a note): the filing is prepared for the state's own process.
 const NOT_ELECTRONIC = /^State (\w+) is not supported for filing$/;
 
-function countItems(items: INodeExecutionData[], rows: number): OutcomeCounts {
+/** The summary's figures from a run's output items (`rows`: the run's input rows). */
+export function countItems(items: INodeExecutionData[], rows: number): OutcomeCounts {
 	const counts: OutcomeCounts = {
 		rows,
 		filed: 0,
@@ -194,7 +196,7 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 }
 
 /** Says the run's summary over the output of Create and Create Many (the router calls it). */
-export function sayOutcomeSummary(ctx: IExecuteFunctions, items: INodeExecutionData[]): void {
-	const message = outcomeSummary(countItems(items, ctx.getInputData().length));
-	if (message) ctx.addExecutionHints?.({ message, type: 'info', location: 'outputPane' });
+export function sayOutcomeSummary(run: Run, items: INodeExecutionData[]): void {
+	const message = outcomeSummary(countItems(items, run.items.length));
+	if (message) run.say({ message, type: 'info', location: 'outputPane' });
 }

@@ -7,20 +7,23 @@
  * policy, so both use what is actually sent; what cannot be adapted fails the row before any
  * filing call. Every adaptation is listed on the item (`_adapted`).
  *
- * The account's features come from the run's one `GET /auth/me` (`shared/account.ts`), asked only
+ * The account's features come from the run's one `GET /auth/me` (the run's service), asked only
  * when a row holds one of these fields.
+ *
+ * Enters: the run (its service, what it learned), a row as read (InvoiceInput) and the
+ * operation's account options. Leaves: the row as this account needs it sent, with what was
+ * adapted (`_adapted`), or a refusal before any filing call.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
-import { accountInfo } from '../shared/account';
 import { CHANGE_TYPES, changeDateAsEffective } from './changeDate';
 import { localError } from '../shared/errors';
+import type { Run } from '../shared/run';
 import { FEATURES } from '../shared/service';
-import { addInvoiceWarning } from '../sheet/warnings';
+import { addInvoiceWarning, sourceOf, type InvoiceInput } from '../sheet';
 import { linesOfBusiness, searchCompanies, type Company } from './lookups';
-import { readUnknownLob, type UnknownLob } from './options';
-import { sourceOf, type InvoiceInput } from '../sheet/input';
+import type { UnknownLob } from './options';
 import { nothingFiled } from '../filing/fileInvoice';
 import { companyForm } from '../filing/formRules';
 
@@ -98,7 +101,7 @@ class Adapter {
 	readonly problems: string[] = [];
 
 	constructor(
-		private readonly ctx: IExecuteFunctions,
+		private readonly run: Run,
 		private readonly itemIndex: number,
 		private readonly sources: Record<string, string>,
 	) {}
@@ -120,9 +123,9 @@ class Adapter {
 
 	private async search(field: string, query: string): Promise<Company[]> {
 		try {
-			return await searchCompanies(this.ctx, query, this.itemIndex);
+			return await searchCompanies(this.run, query, this.itemIndex);
 		} catch (error) {
-			throw nothingFiled(this.ctx, error, {
+			throw nothingFiled(this.run, error, {
 				itemIndex: this.itemIndex,
 				why: `the insurer ${field} '${query}' could not be looked up (GET /companies/search)`,
 				hint: 'Run again later: the invoice was not sent. Or give the company id (company_id) instead.',
@@ -184,9 +187,9 @@ class Adapter {
 		const name = text(holder.lob_name);
 		let known;
 		try {
-			known = await linesOfBusiness(this.ctx, this.itemIndex);
+			known = await linesOfBusiness(this.run, this.itemIndex);
 		} catch (error) {
-			throw nothingFiled(this.ctx, error, {
+			throw nothingFiled(this.run, error, {
 				itemIndex: this.itemIndex,
 				why: `the line of business '${name}' could not be looked up (GET /lobs)`,
 				hint: 'Run again later: the invoice was not sent. Or give lob_id instead.',
@@ -250,7 +253,7 @@ class Adapter {
 			// A New or Renewal row whose change date is its effective date is simply read
 			// (docs/reading-sheets.md): nothing to check.
 			addInvoiceWarning(
-				this.ctx,
+				this.run,
 				this.itemIndex,
 				`${field}: ${date} is a date of change on a ${type} transaction; only an endorsement or cancellation has one, and this account (without the transaction_effective_date feature) ignores it: check the type`,
 			);
@@ -260,23 +263,24 @@ class Adapter {
 
 // A failed account check is not made again by the run's later rows: with the service down, a
 // 10,000-row sheet would otherwise make 10,000 failing checks, each with its retries.
-const failedChecks = new WeakMap<object, unknown>();
+declare module '../shared/run' {
+	interface RunLearned {
+		/** The account check that failed in this run (`{ error }`), so later rows fail alike. */
+		failedAccountCheck?: { error: unknown };
+	}
+}
 
 /** The features used by the body that this account lacks (asks the account only when one is used). */
-async function missingFeatures(
-	ctx: IExecuteFunctions,
-	body: IDataObject,
-	itemIndex: number,
-): Promise<string[]> {
+async function missingFeatures(run: Run, body: IDataObject, itemIndex: number): Promise<string[]> {
 	const used = featuresUsed(body);
 	if (!used.length) return [];
 	let features: string[];
 	try {
-		if (failedChecks.has(ctx)) throw failedChecks.get(ctx);
-		features = (await accountInfo(ctx, itemIndex)).features;
+		if (run.learned.failedAccountCheck) throw run.learned.failedAccountCheck.error;
+		features = (await run.service.me(itemIndex)).features;
 	} catch (error) {
-		failedChecks.set(ctx, error);
-		throw nothingFiled(ctx, error, {
+		run.learned.failedAccountCheck = { error };
+		throw nothingFiled(run, error, {
 			itemIndex,
 			why: 'the account could not be asked which features it has (GET /auth/me)',
 			hint: 'Run again later: the invoice was not sent.',
@@ -286,48 +290,54 @@ async function missingFeatures(
 }
 
 async function refuseInsurersNamedTwice(
-	ctx: IExecuteFunctions,
+	run: Run,
 	input: InvoiceInput,
 	itemIndex: number,
 ): Promise<void> {
 	const slots = insurerSlots(input.body).filter(([, slot]) => namedTwice(slot));
 	if (!slots.length) return;
-	const adapter = new Adapter(ctx, itemIndex, input.sources);
+	const adapter = new Adapter(run, itemIndex, input.sources);
 	for (const [path, slot] of slots) await adapter.checkNamedTwice(path, slot);
 	const { problems } = adapter;
 	if (!problems.length) return;
-	throw localError(ctx, 'INSURER_NAMED_TWICE', `The invoice was not sent: ${problems[0]}`, {
+	throw localError(run, 'INSURER_NAMED_TWICE', `The invoice was not sent: ${problems[0]}`, {
 		itemIndex,
 		fields: problems,
 		description: [...problems, 'Nothing was filed: only look-ups were made.'].join('\n'),
 	});
 }
 
+/** The account options an operation reads (Options → Unknown Line of Business Name). */
+export interface AccountOptions {
+	unknownLob: UnknownLob;
+}
+
 /** The row as this account needs it sent; throws, before any filing call, what cannot be adapted. */
 export async function adaptToAccount(
-	ctx: IExecuteFunctions,
+	run: Run,
 	input: InvoiceInput,
 	itemIndex: number,
+	options: AccountOptions,
 	mode: 'full' | 'partial' = 'full',
 ): Promise<AdaptedInput> {
-	await refuseInsurersNamedTwice(ctx, input, itemIndex);
-	const missing = await missingFeatures(ctx, input.body, itemIndex);
+	await refuseInsurersNamedTwice(run, input, itemIndex);
+	const missing = await missingFeatures(run, input.body, itemIndex);
 	if (!missing.length) return { ...input, adapted: [] };
 	const body = deepCopy(input.body);
-	const adapter = new Adapter(ctx, itemIndex, input.sources);
+	const adapter = new Adapter(run, itemIndex, input.sources);
 	if (missing.includes(FEATURES.carrierLookup)) {
 		for (const [path, slot] of insurerSlots(body))
 			if (looksUp(slot)) await adapter.resolveInsurer(path, slot);
 	}
 	if (missing.includes(FEATURES.lobName)) {
-		const unknown = readUnknownLob(ctx, itemIndex);
+		const unknown = options.unknownLob;
 		for (const [prefix, holder] of lobHolders(body))
 			if (namesLob(holder)) await adapter.resolveLob(prefix, holder, unknown);
 	}
 	if (missing.includes(FEATURES.transactionEffectiveDate)) adapter.moveChangeDate(body, mode);
 	const { problems } = adapter;
 	if (problems.length) {
-		throw localError(ctx, 'NOT_SENDABLE_ON_ACCOUNT', `The invoice was not sent: ${problems[0]}`, {
+		throw localError(run, 'NOT_SENDABLE_ON_ACCOUNT', `The invoice was not sent: ${problems[0]}`, {
 			itemIndex,
 			fields: problems,
 			description: [

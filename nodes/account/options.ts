@@ -3,7 +3,7 @@
  * business name the account's list does not hold. Absent from workflows saved before it existed,
  * so its default is the safe one: the row fails.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 export type UnknownLob = 'fail' | 'fileWithout';
 
@@ -29,8 +29,8 @@ export const unknownLobOption: INodeProperties = {
 		'On accounts without the lob_name feature the node turns lob_name into lob_id with the lines of business list (one call per run). What to do with a name the list does not hold.',
 };
 
-export function readUnknownLob(ctx: IExecuteFunctions, itemIndex: number): UnknownLob {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+/** Options → Unknown Line of Business, as its operation read the Options (actions/settings.ts). */
+export function unknownLobOf(options: IDataObject): UnknownLob {
 	return options.unknownLineOfBusiness === 'fileWithout' ? 'fileWithout' : 'fail';
 }
 

@@ -7,20 +7,17 @@
  * docs/assumptions.md), derived exactly as a single create derives it, so a row filed before, by
  * either operation, comes back replayed. Accounts without the idempotency feature ignore the field: there each row is looked
  * for on its policy first, as a single create does.
+ *
+ * Enters: the run (its service, its listings), the rows to file (Entry: index, canonical body,
+ * key) and the filing settings. Leaves: one Outcome per row, in the rows' order.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { inFlightLimit } from '../shared/concurrency';
 import { fieldMessages } from '../shared/envelope';
 import { readErrorInfo, serviceError } from '../shared/errors';
-import {
-	BATCH_MAX_INVOICES,
-	LIST_KEYS,
-	PATHS,
-	readKeptInvoiceId,
-	readList,
-} from '../shared/service';
-import { apiRequest, isOutcomeUnknown, type ApiReply } from '../shared/transport';
+import type { Run } from '../shared/run';
+import { BATCH_MAX_INVOICES, LIST_KEYS, readKeptInvoiceId, readList } from '../shared/service';
+import { isOutcomeUnknown, type ApiReply } from '../shared/transport';
 import {
 	BY_KEY,
 	FOUND_ON_POLICY,
@@ -50,7 +47,7 @@ import {
 } from './fileInvoice';
 import { sameSentFiling } from './sameFiling';
 import type { FilingSettings } from './options';
-import { policyBook } from './policyBook';
+import { policiesOf } from './policies';
 import { setAsideRepeats, settleRepeats } from './sameRun';
 import type { Entry, Outcome } from './entry';
 
@@ -63,7 +60,7 @@ const fileOptions = (entry: Entry, settings: FilingSettings) => ({
 
 /** t2: one create per item, each with its own Idempotency-Key, look-first and lost-reply handling. */
 export async function fileOneByOne(
-	ctx: IExecuteFunctions,
+	run: Run,
 	entries: Entry[],
 	settings: FilingSettings,
 ): Promise<Outcome[]> {
@@ -72,7 +69,7 @@ export async function fileOneByOne(
 		try {
 			outcomes.push({
 				index: entry.index,
-				filed: await fileInvoice(ctx, entry.body, fileOptions(entry, settings)),
+				filed: await fileInvoice(run, entry.body, fileOptions(entry, settings)),
 			});
 		} catch (error) {
 			outcomes.push({ index: entry.index, error: error as Error });
@@ -82,7 +79,7 @@ export async function fileOneByOne(
 }
 
 function resultError(
-	ctx: IExecuteFunctions,
+	run: Run,
 	raw: IDataObject | undefined,
 	reply: ApiReply<unknown>,
 	index: number,
@@ -93,7 +90,7 @@ function resultError(
 	const httpStatus =
 		error.code === 'VALIDATION_ERROR' ? 422 : error.code === 'CONFLICT' ? 409 : undefined;
 	return serviceError(
-		ctx,
+		run,
 		{
 			code: typeof error.code === 'string' ? error.code : 'BATCH_ITEM_FAILED',
 			message:
@@ -116,7 +113,7 @@ function resultError(
  * filed again.
  */
 async function reconcileChunk(
-	ctx: IExecuteFunctions,
+	run: Run,
 	chunk: Entry[],
 	timedOut: boolean,
 	settings: FilingSettings,
@@ -140,13 +137,13 @@ async function reconcileChunk(
 			let listing: Listing;
 			try {
 				if (!byPolicy.has(policyNumber))
-					byPolicy.set(policyNumber, listPolicy(ctx, policyNumber, entry.index));
+					byPolicy.set(policyNumber, listPolicy(run, policyNumber, entry.index));
 				listing = await byPolicy.get(policyNumber)!;
 			} catch (error) {
 				const hint = `The batch call got no usable reply and the policy's transactions could not be read. The invoice may have been filed: check the transactions of policy ${policyNumber} (Get Many) before running this item again.`;
 				settled.set(entry.index, {
 					index: entry.index,
-					error: outcomeUnknown(ctx, error, { itemIndex: entry.index, hint }),
+					error: outcomeUnknown(run, error, { itemIndex: entry.index, hint }),
 				});
 				continue;
 			}
@@ -159,7 +156,7 @@ async function reconcileChunk(
 				taken.set(String(match.invoice.id), entry.body);
 				settled.set(entry.index, { index: entry.index, filed: recoveredFromPolicy(match) });
 			} else if (last) {
-				const [outcome] = await fileOneByOne(ctx, [entry], resendSettings);
+				const [outcome] = await fileOneByOne(run, [entry], resendSettings);
 				// A resend with a key the account honours is safe; any other is marked.
 				const safe = keysHonoured && entry.key !== undefined;
 				settled.set(
@@ -176,7 +173,7 @@ async function reconcileChunk(
 		return missing;
 	};
 	await lookAfterUnknownOutcome(
-		ctx,
+		run,
 		{ itemIndex: chunk[0].index, timedOut, maxWaitSeconds: settings.lostCreateWaitSeconds },
 		look,
 		(missing) => missing.length === 0,
@@ -187,20 +184,14 @@ async function reconcileChunk(
 const batchItem = (entry: Entry): IDataObject =>
 	entry.key === undefined ? entry.body : { ...entry.body, idempotency_key: entry.key };
 
-async function sendChunk(ctx: IExecuteFunctions, chunk: Entry[]): Promise<ApiReply<unknown>> {
-	return await apiRequest.call(ctx, {
-		method: 'POST',
-		path: PATHS.invoiceBatch,
-		body: { invoices: chunk.map(batchItem) },
-		// Never resent blindly: on accounts without keys a resend files every row again.
-		retry: false,
-		itemIndex: chunk[0].index,
-	});
+async function sendChunk(run: Run, chunk: Entry[]): Promise<ApiReply<unknown>> {
+	// Never resent blindly: on accounts without keys a resend files every row again.
+	return await run.service.createBatch(chunk.map(batchItem), chunk[0].index);
 }
 
 /** Pairs the batch reply's results to the chunk's rows; a CONFLICT on a derived key finds the earlier filing. */
 async function readResults(
-	ctx: IExecuteFunctions,
+	run: Run,
 	chunk: Entry[],
 	reply: ApiReply<unknown>,
 ): Promise<Outcome[]> {
@@ -230,7 +221,7 @@ async function readResults(
 					message: `the batch reply has no result for this invoice (position ${position})`,
 				};
 		if (entry.keyDerived && raw?.code === 'CONFLICT') {
-			const earlier = await findConflictingFiling(ctx, entry.body, entry.index).catch(
+			const earlier = await findConflictingFiling(run, entry.body, entry.index).catch(
 				() => undefined,
 			);
 			if (earlier) {
@@ -238,13 +229,13 @@ async function readResults(
 				continue;
 			}
 		}
-		outcomes.push({ index: entry.index, error: resultError(ctx, raw, reply, entry.index) });
+		outcomes.push({ index: entry.index, error: resultError(run, raw, reply, entry.index) });
 	}
 	return outcomes;
 }
 
 async function fileChunk(
-	ctx: IExecuteFunctions,
+	run: Run,
 	chunk: Entry[],
 	settings: FilingSettings,
 	seen?: IDataObject[],
@@ -253,18 +244,18 @@ async function fileChunk(
 	let firstError: unknown;
 	const attempt = attemptFrom(seen, listed);
 	try {
-		return await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+		return await readResults(run, chunk, await sendChunk(run, chunk));
 	} catch (error) {
 		firstError = error;
 	}
 	const everyRow = (error: Error) => chunk.map((e) => ({ index: e.index, error }));
-	if (isNothingSent(firstError)) return everyRow(nothingSentError(ctx, firstError, chunk[0].index));
+	if (isNothingSent(firstError)) return everyRow(nothingSentError(run, firstError, chunk[0].index));
 	if (!isOutcomeUnknown(firstError)) return everyRow(firstError as Error);
 
 	// The batch may have been stored, wholly or partly.
 	let keysHonoured = false;
 	try {
-		keysHonoured = await honoursKeys(ctx, chunk[0].index);
+		keysHonoured = await honoursKeys(run, chunk[0].index);
 	} catch {
 		// Unknown: settle as on an account without keys (look first, mark what is sent again).
 	}
@@ -275,13 +266,13 @@ async function fileChunk(
 		// A replay now is this run's lost batch, stored: filed now (recoveredByKey).
 		let outcomes: Outcome[];
 		try {
-			outcomes = await readResults(ctx, chunk, await sendChunk(ctx, chunk));
+			outcomes = await readResults(run, chunk, await sendChunk(run, chunk));
 		} catch {
-			outcomes = await fileOneByOne(ctx, chunk, { ...settings, lookFirst: false });
+			outcomes = await fileOneByOne(run, chunk, { ...settings, lookFirst: false });
 		}
 		return outcomes.map((o) => ('filed' in o ? { ...o, filed: recoveredByKey(o.filed) } : o));
 	}
-	return await reconcileChunk(ctx, chunk, isTimeout(firstError), settings, keysHonoured, attempt);
+	return await reconcileChunk(run, chunk, isTimeout(firstError), settings, keysHonoured, attempt);
 }
 
 /**
@@ -292,13 +283,13 @@ async function fileChunk(
  * Returns the rows still to file, in their order; the others are settled in `outcomes`.
  */
 async function lookFirst(
-	ctx: IExecuteFunctions,
+	run: Run,
 	entries: Entry[],
 	outcomes: Map<number, Outcome>,
 	settings: FilingSettings,
 	lookAlikes: Map<number, string>,
 ): Promise<Entry[]> {
-	const book = policyBook(ctx);
+	const { book } = policiesOf(run);
 	const looked = entries.filter((entry) => entry.key !== undefined);
 	if (looked.length)
 		await book.readAccountFor(looked.map((entry) => String(entry.body.policy_number)), looked[0].index);
@@ -312,7 +303,7 @@ async function lookFirst(
 			if (!match) return;
 			const filed = match.comparison.same
 				? alreadyFiled(match.invoice, FOUND_ON_POLICY(policyNumber), match.comparison)
-				: settleLookAlike(ctx, match, settings.lookAlike, policyNumber, entry.index);
+				: settleLookAlike(run, match, settings.lookAlike, policyNumber, entry.index);
 			if (!filed) {
 				lookAlikes.set(entry.index, lookAlikeNote(match));
 				return;
@@ -325,12 +316,12 @@ async function lookFirst(
 				error:
 					readErrorInfo(error)?.code === 'LOOK_ALIKE_ON_POLICY'
 						? (error as Error)
-						: lookFirstFailed(ctx, error, policyNumber, entry.index),
+						: lookFirstFailed(run, error, policyNumber, entry.index),
 			});
 		}
 		stillToFile[position] = undefined;
 	};
-	const limit = await inFlightLimit(ctx);
+	const limit = await run.service.inFlight();
 	const looking = new Set<Promise<void>>();
 	for (let position = 0; position < entries.length; position++) {
 		while (looking.size >= limit()) await Promise.race(looking);
@@ -358,7 +349,7 @@ const BATCHES_IN_FLIGHT = 4;
  * much as the input items.
  */
 export async function fileInBatches(
-	ctx: IExecuteFunctions,
+	run: Run,
 	entries: Entry[],
 	settings: FilingSettings,
 ): Promise<Outcome[]> {
@@ -372,9 +363,9 @@ export async function fileInBatches(
 	// Every account is looked at first: a key replays a row filed in the last 24 hours only
 	// (KEY_REPLAY_WINDOW_HOURS in service.ts), so a re-run after that is stopped by the mark alone.
 	if (settings.lookFirst && entries.some((e) => e.key !== undefined)) {
-		const toFile = await lookFirst(ctx, entries, outcomes, settings, lookAlikes);
-		seen = policyBook(ctx).seen();
-		listed = policyBook(ctx).listed();
+		const toFile = await lookFirst(run, entries, outcomes, settings, lookAlikes);
+		seen = policiesOf(run).book.seen();
+		listed = policiesOf(run).book.listed();
 		const { toSend, repeats: sameAsEarlier } = setAsideRepeats(toFile);
 		repeats = sameAsEarlier;
 		entries.length = 0;
@@ -392,7 +383,7 @@ export async function fileInBatches(
 		// A chunk that failed in a way no outcome covers ends the run: no further chunk is sent.
 		if (thrown) break;
 		for (const key of keys) keysInFlight.add(key);
-		const filing: Promise<void> = fileChunk(ctx, chunk, settings, seen, listed)
+		const filing: Promise<void> = fileChunk(run, chunk, settings, seen, listed)
 			.then((chunkOutcomes) => {
 				for (const outcome of chunkOutcomes) outcomes.set(outcome.index, outcome);
 			})
@@ -407,7 +398,7 @@ export async function fileInBatches(
 	}
 	await Promise.all(inFlight);
 	if (thrown) throw thrown.error;
-	settleRepeats(ctx, repeats, outcomes);
+	settleRepeats(run, repeats, outcomes);
 	for (const [index, note] of lookAlikes) {
 		const outcome = outcomes.get(index);
 		if (outcome && 'filed' in outcome)

@@ -16,19 +16,22 @@
  *   and its item says so (`sent_again`, with the policy to check).
  *   After a timeout the service may still be storing the first attempt: the listing waits, and
  *   looks again at the end of Max Wait for a Lost Create before the invoice is sent again.
+ *
+ * Enters: the run (its service, its listings: policies.ts), a row's canonical body, its key and
+ * the filing settings. Leaves: what was filed or found (Filed), or an error that says whether
+ * anything may have been filed.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { localError, readErrorInfo, serviceError } from '../shared/errors';
-import { accountInfo } from '../shared/account';
-import { CREATED_TRUNCATION_MS, FEATURES, PATHS } from '../shared/service';
+import type { Run } from '../shared/run';
+import { CREATED_TRUNCATION_MS, FEATURES } from '../shared/service';
 import { serviceTimeToUtc } from '../shared/dates';
-import { apiRequest, isOutcomeUnknown, readSettings, type ApiReply } from '../shared/transport';
-import { readWholeListing } from '../shared/invoiceList';
+import { isOutcomeUnknown, type ApiReply } from '../shared/transport';
 import { clock } from '../shared/timing';
 import type { FilingSettings, LookAlike, ReplayedView } from './options';
 import { isDerivedMark } from './mark';
-import { policyBook } from './policyBook';
+import { policiesOf } from './policies';
 import {
 	compareWithStored,
 	comparedNote,
@@ -129,7 +132,7 @@ const differencesText = (comparison: Comparison) =>
  * with `lookAlikeNote` for its item.
  */
 export function settleLookAlike(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode'>,
 	found: SameTransaction,
 	lookAlike: LookAlike,
 	policyNumber: string,
@@ -145,7 +148,7 @@ export function settleLookAlike(
 		);
 	if (lookAlike === 'file') return undefined;
 	throw localError(
-		ctx,
+		run,
 		'LOOK_ALIKE_ON_POLICY',
 		`Invoice ${id} on policy ${policyNumber} may be this row's filing: it agrees in all that tells transactions apart, but differs in ${differs}`,
 		{
@@ -269,7 +272,7 @@ export function mayHaveFiled(error: unknown): boolean {
 
 /** The service's error, reworded to say that nothing was filed and why. */
 export function nothingFiled(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode'>,
 	error: unknown,
 	options: { itemIndex: number; why: string; hint: string },
 ) {
@@ -278,7 +281,7 @@ export function nothingFiled(
 		message: (error as Error)?.message ?? String(error),
 	};
 	const mapped = serviceError(
-		ctx,
+		run,
 		{ ...info, message: `${options.why}, so nothing was filed: ${info.message}` },
 		{ itemIndex: options.itemIndex, hint: options.hint },
 	);
@@ -287,8 +290,8 @@ export function nothingFiled(
 }
 
 /** The error for a create whose connection was refused: it says plainly that nothing was filed. */
-export function nothingSentError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
-	return nothingFiled(ctx, error, {
+export function nothingSentError(run: Pick<Run, 'getNode'>, error: unknown, itemIndex: number) {
+	return nothingFiled(run, error, {
 		itemIndex,
 		why: 'nothing reached the service (the connection was never made)',
 		hint: 'Check that the Base URL in the credential is right and the service is reachable, then run again: nothing was filed, so running again is safe.',
@@ -301,7 +304,7 @@ export function nothingSentError(ctx: IExecuteFunctions, error: unknown, itemInd
  * must say so; a plain "try again" would invite filing the invoice twice.
  */
 export function outcomeUnknown(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode'>,
 	error: unknown,
 	options: { itemIndex: number; hint: string },
 ) {
@@ -310,7 +313,7 @@ export function outcomeUnknown(
 		message: (error as Error)?.message ?? String(error),
 	};
 	const mapped = serviceError(
-		ctx,
+		run,
 		{ ...info, message: `outcome unknown, the invoice may have been filed: ${info.message}` },
 		options,
 	);
@@ -345,14 +348,14 @@ export function lookSchedule(timeoutSeconds: number, maxWaitSeconds: number): nu
  * whether it is the last look, so it can file again what that look does not find.
  */
 export async function lookAfterUnknownOutcome<T>(
-	ctx: IExecuteFunctions,
+	run: Run,
 	options: { itemIndex: number; timedOut: boolean; maxWaitSeconds: number },
 	look: (last: boolean) => Promise<T>,
 	foundAll: (result: T) => boolean,
 ): Promise<T> {
 	if (!options.timedOut) return await look(true);
 	const waits = lookSchedule(
-		readSettings(ctx, options.itemIndex).timeoutSeconds,
+		run.service.settings(options.itemIndex).timeoutSeconds,
 		options.maxWaitSeconds,
 	);
 	let result: T | undefined;
@@ -401,11 +404,11 @@ export interface Listing {
 }
 
 export async function listPolicy(
-	ctx: IExecuteFunctions,
+	run: Run,
 	policyNumber: string,
 	itemIndex: number,
 ): Promise<Listing> {
-	const { invoices, serviceTime, receivedMs } = await readWholeListing(ctx, {
+	const { invoices, serviceTime, receivedMs } = await policiesOf(run).wholeListing({
 		policyNumber,
 		itemIndex,
 	});
@@ -446,17 +449,17 @@ export function storedDuring(
 
 /** The first attempt among the policy's transactions (see lookAfterUnknownOutcome): the same filing, stored since it began. */
 async function findFirstAttempt(
-	ctx: IExecuteFunctions,
+	run: Run,
 	body: IDataObject,
 	options: { itemIndex: number; timedOut: boolean; maxWaitSeconds: number; attempt: Attempt },
 ): Promise<SameTransaction | undefined> {
 	const policyNumber = String(body.policy_number);
 	const { itemIndex } = options;
 	return await lookAfterUnknownOutcome(
-		ctx,
+		run,
 		options,
 		async () => {
-			const listing = await listPolicy(ctx, policyNumber, itemIndex);
+			const listing = await listPolicy(run, policyNumber, itemIndex);
 			return findSame(listing.invoices, body, [], storedDuring(options.attempt, listing));
 		},
 		(found) => found !== undefined,
@@ -476,8 +479,8 @@ interface FileOptions {
 }
 
 /** Whether the account replays creates by key (asked once per execution). */
-export async function honoursKeys(ctx: IExecuteFunctions, itemIndex: number): Promise<boolean> {
-	return (await accountInfo(ctx, itemIndex)).features.includes(FEATURES.idempotency);
+export async function honoursKeys(run: Run, itemIndex: number): Promise<boolean> {
+	return (await run.service.me(itemIndex)).features.includes(FEATURES.idempotency);
 }
 
 /**
@@ -488,13 +491,13 @@ export async function honoursKeys(ctx: IExecuteFunctions, itemIndex: number): Pr
  * Undefined when the policy does not show it.
  */
 export async function findConflictingFiling(
-	ctx: IExecuteFunctions,
+	run: Run,
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<Filed | undefined> {
 	const policyNumber = String(body.policy_number);
 	// The look first, where one was made, read the policy before that filing was stored.
-	const found = findSame(await policyBook(ctx).reread(policyNumber, itemIndex), body, [
+	const found = findSame(await policiesOf(run).book.reread(policyNumber, itemIndex), body, [
 		'tax_lines',
 	]);
 	if (!found) return undefined;
@@ -507,25 +510,25 @@ export async function findConflictingFiling(
 
 /** Files one invoice: looks first on its policy, then sends and settles an unknown outcome. */
 export async function fileInvoice(
-	ctx: IExecuteFunctions,
+	run: Run,
 	body: IDataObject,
 	options: FileOptions,
 ): Promise<Filed> {
 	const { settings, itemIndex } = options;
 	// Idempotency Off means "file every run": nothing is looked for.
 	if (!settings.lookFirst || options.idempotencyKey === undefined) {
-		return await sendAndSettle(ctx, body, options);
+		return await sendAndSettle(run, body, options);
 	}
 	// Every account is looked at first: a key replays a row filed in the last 24 hours only
 	// (KEY_REPLAY_WINDOW_HOURS in service.ts), so a re-run after that is stopped by the mark alone.
-	const book = policyBook(ctx);
+	const { book } = policiesOf(run);
 	const policyNumber = String(body.policy_number);
 	return await book.exclusive(policyNumber, async () => {
 		let transactions: IDataObject[];
 		try {
 			transactions = await book.transactions(policyNumber, itemIndex);
 		} catch (error) {
-			throw lookFirstFailed(ctx, error, policyNumber, itemIndex);
+			throw lookFirstFailed(run, error, policyNumber, itemIndex);
 		}
 		const found = findSameTransaction(transactions, body, [], book.usableFor(body));
 		if (found?.comparison.same) {
@@ -533,7 +536,7 @@ export async function fileInvoice(
 			return alreadyFiled(found.invoice, FOUND_ON_POLICY(policyNumber), found.comparison);
 		}
 		if (found) {
-			const taken = settleLookAlike(ctx, found, settings.lookAlike, policyNumber, itemIndex);
+			const taken = settleLookAlike(run, found, settings.lookAlike, policyNumber, itemIndex);
 			if (taken) {
 				book.claim(found.invoice, body);
 				return taken;
@@ -542,7 +545,7 @@ export async function fileInvoice(
 		const unsure = book.doubted(policyNumber).some((earlier) => sameSentFiling(earlier, body));
 		let result: Filed;
 		try {
-			result = await sendAndSettle(ctx, body, {
+			result = await sendAndSettle(run, body, {
 				...options,
 				seen: transactions.slice(),
 				listed: [policyNumber],
@@ -560,12 +563,12 @@ export async function fileInvoice(
 
 /** The policy could not be read before filing: nothing was filed. */
 export function lookFirstFailed(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode'>,
 	error: unknown,
 	policyNumber: string,
 	itemIndex: number,
 ) {
-	return nothingFiled(ctx, error, {
+	return nothingFiled(run, error, {
 		itemIndex,
 		why: `the transactions of policy ${policyNumber} could not be read before filing`,
 		hint: 'Run this item again later: nothing was filed. Switching off Options → Look for Rows Already Filed would file without looking, a second time if the row was filed before.',
@@ -573,29 +576,21 @@ export function lookFirstFailed(
 }
 
 async function sendAndSettle(
-	ctx: IExecuteFunctions,
+	run: Run,
 	body: IDataObject,
 	options: FileOptions,
 ): Promise<Filed> {
 	const { itemIndex, idempotencyKey, settings } = options;
 	const send = async (retry: boolean) =>
-		await apiRequest.call(ctx, {
-			method: 'POST',
-			path: PATHS.invoices,
-			body,
-			idempotencyKey,
-			retry,
-			itemIndex,
-			errorHints: CREATE_HINTS,
-		});
+		await run.service.create({ body, idempotencyKey, retry, itemIndex, errorHints: CREATE_HINTS });
 	let timedOut = false;
 	const attempt = attemptFrom(options.seen, options.listed);
 	try {
 		return filed(await send(false));
 	} catch (error) {
-		if (isNothingSent(error)) throw nothingSentError(ctx, error, itemIndex);
+		if (isNothingSent(error)) throw nothingSentError(run, error, itemIndex);
 		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
-			const earlier = await findConflictingFiling(ctx, body, itemIndex).catch(() => undefined);
+			const earlier = await findConflictingFiling(run, body, itemIndex).catch(() => undefined);
 			if (earlier) return earlier;
 		}
 		if (!isOutcomeUnknown(error)) throw noteKeptInvoice(error);
@@ -612,13 +607,13 @@ async function sendAndSettle(
 	const policyNumber = String(body.policy_number);
 	let keyed = false;
 	try {
-		if (idempotencyKey !== undefined && (await honoursKeys(ctx, itemIndex))) {
+		if (idempotencyKey !== undefined && (await honoursKeys(run, itemIndex))) {
 			// The key makes the resend safe: a stored first attempt comes back as a replay.
 			keyed = true;
 			return recoveredByKey(await resend(true));
 		}
 		const maxWaitSeconds = settings.lostCreateWaitSeconds;
-		const existing = await findFirstAttempt(ctx, body, {
+		const existing = await findFirstAttempt(run, body, {
 			itemIndex,
 			timedOut,
 			maxWaitSeconds,
@@ -633,7 +628,7 @@ async function sendAndSettle(
 	} catch (error) {
 		// The resend is the last step: a refusal of it means neither attempt was stored.
 		if (resent && isRefusal(error)) throw noteKeptInvoice(error);
-		throw outcomeUnknown(ctx, error, {
+		throw outcomeUnknown(run, error, {
 			itemIndex,
 			hint: keyed
 				? 'The invoice may have been filed. Running this item again unchanged within 24 hours is safe: it sends the same Idempotency-Key, so the service returns the filed invoice instead of filing it twice.'
@@ -650,7 +645,7 @@ const firstReplyNote = (invoice: IDataObject) =>
  * say plainly what it is. Other outcomes pass unchanged.
  */
 export async function showReplayed(
-	ctx: IExecuteFunctions,
+	run: Run,
 	result: Filed,
 	view: ReplayedView,
 	itemIndex: number,
@@ -661,11 +656,7 @@ export async function showReplayed(
 		return { ...result, note: firstReplyNote(result.invoice) };
 	}
 	try {
-		const reply = await apiRequest.call(ctx, {
-			method: 'GET',
-			path: PATHS.invoice(id as string | number),
-			itemIndex,
-		});
+		const reply = await run.service.get(id as string | number, itemIndex);
 		return {
 			...result,
 			invoice: reply.data as IDataObject,

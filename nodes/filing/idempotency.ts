@@ -1,9 +1,8 @@
 import { createHash } from 'crypto';
-import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { canonicalJson, oneFeeCodePerColumn } from './canonical';
 import { inputError } from '../shared/errors';
-import { itemParameter, nodeVersion } from '../shared/params';
+import type { Run } from '../shared/run';
 
 const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
@@ -51,16 +50,18 @@ export function idempotencyKeyFor(
 }
 
 /**
- * The Idempotency setting of item `i`: on the main panel in version 1, in Options from version 2
- * (same names, same meaning). An own key is checked locally (255 characters, no spaces).
+ * The Idempotency setting as its operation read it (actions/settings.ts): the mode, and the own
+ * key, checked here (255 characters, no spaces).
  */
-export function readIdempotencyChoice(ctx: IExecuteFunctions, i: number): IdempotencyChoice {
-	const at = nodeVersion(ctx) >= 2 ? 'options.' : '';
-	const mode = itemParameter<string>(ctx, `${at}idempotency`, i, 'derived');
+export function idempotencyChoice(
+	run: Pick<Run, 'getNode'>,
+	mode: string,
+	key: string,
+	i: number,
+): IdempotencyChoice {
 	if (mode === 'off') return { mode: 'off' };
 	if (mode !== 'own') return { mode: 'derived' };
-	const key = String(ctx.getNodeParameter(`${at}idempotencyKey`, i, '') ?? '');
 	const problem = idempotencyKeyProblem(key);
-	if (problem) throw inputError(ctx, [problem], { itemIndex: i });
+	if (problem) throw inputError(run, [problem], { itemIndex: i });
 	return { mode: 'own', key };
 }

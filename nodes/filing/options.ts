@@ -2,7 +2,7 @@
  * The options Create and Create Many share about filing nothing twice. Every option is absent
  * from workflows saved before it existed, so each default is the safe behaviour.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { KEY_REPLAY_WINDOW_HOURS } from '../shared/service';
 
@@ -107,12 +107,11 @@ export function filingOptionProperties(defaultReplayedView: ReplayedView): INode
 	];
 }
 
-export function readFilingSettings(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+/** The filing settings in an operation's Options, as its operation read them (actions/settings.ts). */
+export function filingSettings(
+	options: IDataObject,
 	defaultReplayedView: ReplayedView,
 ): FilingSettings {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const wait = options.lostCreateWaitSeconds;
 	return {
 		lookAlike:

@@ -8,10 +8,14 @@
  * batch is sent, and an identical row later in the same run is not there yet, so on an account
  * without keys both would be filed (where keys exist, both derive one key and the service would
  * file once): the later row is set aside and gets the first row's result, on every account.
+ *
+ * Enters: the run (its input items) and each row's key or body, in row order. Leaves: a refusal,
+ * or the row recorded in the run (`run.learned.sameRun`) for the rows after it.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { readErrorInfo, localError } from '../shared/errors';
+import type { Run } from '../shared/run';
 import { isBlankValue } from '../shared/values';
 import { canonicalJson } from './canonical';
 import type { Entry, Outcome } from './entry';
@@ -40,27 +44,37 @@ export function differingColumns(a: IDataObject, b: IDataObject): string[] {
 
 const shown = (value: unknown) => (cell(value) === '' ? 'empty' : cell(value));
 
-/** The first row of the run under each derived key, per run. */
-const FIRSTS = new WeakMap<object, Map<string, number>>();
+declare module '../shared/run' {
+	interface RunLearned {
+		/** The rows of the run checked so far (call in row order, before any filing call). */
+		sameRun?: {
+			/** The first row of the run under each derived key. */
+			firsts: Map<string, number>;
+			/** By policy, each row's body (for one New or Renewal per policy term). */
+			terms: Map<string, Map<number, IDataObject>>;
+		};
+	}
+}
+
+/** What this stage needs of the run: its items, its node (for errors), what it learned. */
+type SameRun = Pick<Run, 'items' | 'getNode' | 'learned'>;
+
+const checkedOf = (run: SameRun) =>
+	(run.learned.sameRun ??= { firsts: new Map(), terms: new Map() });
 
 /**
  * Refuses row `index` when an earlier row of the run derived the same key from a row whose input
  * columns differ; records it otherwise. Call in row order, before any filing call.
  */
-export function refuseSameKeyOtherRow(
-	ctx: IExecuteFunctions,
-	key: string | undefined,
-	index: number,
-): void {
+export function refuseSameKeyOtherRow(run: SameRun, key: string | undefined, index: number): void {
 	if (key === undefined) return;
-	if (!FIRSTS.has(ctx)) FIRSTS.set(ctx, new Map());
-	const firsts = FIRSTS.get(ctx)!;
+	const { firsts } = checkedOf(run);
 	const first = firsts.get(key);
 	if (first === undefined || first === index) {
 		firsts.set(key, index);
 		return;
 	}
-	const items = ctx.getInputData();
+	const items = run.items;
 	const earlier = items[first]?.json ?? {};
 	const row = items[index]?.json ?? {};
 	const differ = differingColumns(earlier, row);
@@ -71,7 +85,7 @@ export function refuseSameKeyOtherRow(
 		)
 		.join(', ');
 	throw localError(
-		ctx,
+		run,
 		'SAME_INVOICE_AS_EARLIER_ROW',
 		`Row ${index + 1} would file the same invoice as row ${first + 1} of this run, but its columns differ: ${listed}`,
 		{
@@ -122,7 +136,7 @@ export function setAsideRepeats(entries: Entry[]): {
 
 /** Each repeat's outcome from its first row's: the same invoice, not filed twice; or why not. */
 export function settleRepeats(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'getNode'>,
 	repeats: Map<number, number>,
 	outcomes: Map<number, Outcome>,
 ): void {
@@ -143,16 +157,13 @@ export function settleRepeats(
 		const message = `Identical to row ${row} of this run, which did not come back filed${why ? `: ${why}` : ''}`;
 		outcomes.set(index, {
 			index,
-			error: localError(ctx, 'SAME_AS_EARLIER_ROW', message, {
+			error: localError(run, 'SAME_AS_EARLIER_ROW', message, {
 				itemIndex: index,
 				description: `This row was not sent: it is the same invoice as row ${row}, and sending it would have filed it twice had row ${row} been filed. Fix row ${row} and run again.`,
 			}),
 		});
 	}
 }
-
-/** The rows of the run checked so far, per run, by policy (for one New or Renewal per policy term). */
-const TERMS = new WeakMap<object, Map<string, Map<number, IDataObject>>>();
 
 const policyOf = (body: IDataObject) =>
 	String(body.policy_number ?? '')
@@ -166,14 +177,13 @@ const policyOf = (body: IDataObject) =>
  * order, before any filing call, with the row's body as read.
  */
 export function refuseSecondOfTerm(
-	ctx: IExecuteFunctions,
+	run: SameRun,
 	body: IDataObject,
 	index: number,
 	lookAlike: LookAlike,
 ): void {
 	if (lookAlike === 'file') return;
-	if (!TERMS.has(ctx)) TERMS.set(ctx, new Map());
-	const byPolicy = TERMS.get(ctx)!;
+	const byPolicy = checkedOf(run).terms;
 	if (!byPolicy.has(policyOf(body))) byPolicy.set(policyOf(body), new Map());
 	const rows = byPolicy.get(policyOf(body))!;
 	for (const [earlierIndex, earlier] of rows) {
@@ -185,7 +195,7 @@ export function refuseSecondOfTerm(
 			.map((d) => `${d.field} (${d.row} here, ${d.stored} in row ${earlierIndex + 1})`)
 			.join(', ');
 		throw localError(
-			ctx,
+			run,
 			'SECOND_OF_TERM_IN_RUN',
 			`Row ${index + 1} would be a second ${String(body.type_code ?? 'NEW')} of policy ${String(body.policy_number)} for the same term as row ${earlierIndex + 1} of this run (one per policy term), differing in ${differs}`,
 			{

@@ -1,25 +1,22 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { readAccountInfo, type AccountInfo } from './service';
+import type { ApiReply } from './transport';
 
-import { getServiceCredential } from './credentials';
-import { PATHS, readAccountInfo, type AccountInfo } from './service';
-import { apiRequest } from './transport';
-
-// One `GET /auth/me` per execution and key: nodes ask it only to explain a failure or to decide
-// how to recover from one, never on the way to a normal call.
-const accountCache = new WeakMap<object, Map<string, Promise<AccountInfo>>>();
-
-/** The key's account (features, scopes, calculator), fetched at most once per execution. */
-export async function accountInfo(ctx: IExecuteFunctions, itemIndex: number): Promise<AccountInfo> {
-	const { fingerprint } = await getServiceCredential(ctx, itemIndex);
-	let perKey = accountCache.get(ctx);
-	if (!perKey) accountCache.set(ctx, (perKey = new Map()));
-	let info = perKey.get(fingerprint);
+/**
+ * The key's account (features, scopes, calculator), asked at most once per run and key: nodes ask
+ * it only to explain a failure or to decide how to recover from one, never on the way to a normal
+ * call. `known` is the run's own (the service adapter keeps one per run, invoiceService.ts); a
+ * failed answer is forgotten, so a later row asks again.
+ */
+export async function accountInfoOnce(
+	known: Map<string, Promise<AccountInfo>>,
+	fingerprint: string,
+	ask: () => Promise<ApiReply>,
+): Promise<AccountInfo> {
+	let info = known.get(fingerprint);
 	if (!info) {
-		info = apiRequest
-			.call(ctx, { method: 'GET', path: PATHS.authMe, itemIndex })
-			.then((reply) => readAccountInfo(reply.data));
-		perKey.set(fingerprint, info);
-		info.catch(() => perKey.delete(fingerprint));
+		info = ask().then((reply) => readAccountInfo(reply.data));
+		known.set(fingerprint, info);
+		info.catch(() => known.delete(fingerprint));
 	}
 	return await info;
 }

@@ -1,6 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-
-import { getServiceCredential, type Tier } from './credentials';
+import type { ServiceCredential, Tier } from './credentials';
 import { callsLeft } from './rateLimit';
 import { HOURLY_CALL_LIMITS } from './rules';
 import { clock } from './timing';
@@ -56,27 +54,28 @@ export function itemsInFlight(
 }
 
 /** Request Options → Concurrency when the user set it (a whole number from 1), else undefined. */
-function readConcurrency(ctx: IExecuteFunctions): number | undefined {
-	const options = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	if (options?.concurrency === undefined) return undefined;
-	const value = Math.floor(Number(options.concurrency));
+export function concurrencyOf(
+	requestOptions: { concurrency?: unknown } | undefined,
+): number | undefined {
+	if (requestOptions?.concurrency === undefined) return undefined;
+	const value = Math.floor(Number(requestOptions.concurrency));
 	return Number.isFinite(value) && value >= 1 ? value : undefined;
 }
 
 /**
  * What the router asks before each item starts: how many items may be in flight now. The answer
  * follows the key's budget as replies arrive, so a run that starts with the budget unknown grows
- * once the first reply tells it, and shrinks as the window drains.
+ * once the first reply tells it, and shrinks as the window drains. `concurrency`: the user's
+ * (concurrencyOf); `credential`: the run's, or undefined where it does not read.
  */
-export async function inFlightLimit(
-	ctx: IExecuteFunctions,
+export function inFlightLimit(
+	concurrency: number | undefined,
+	credential: ServiceCredential | undefined,
 	most = MAX_CONCURRENCY,
 	onlyReads = false,
-): Promise<() => number> {
-	const concurrency = readConcurrency(ctx);
+): () => number {
 	if (concurrency !== undefined) return () => concurrency;
 	// A credential that does not read fails each item on its own, as before; the run starts at 25.
-	const credential = await getServiceCredential(ctx, 0).catch(() => undefined);
 	if (!credential) return () => itemsInFlight(undefined, undefined, most);
 	const whileUnknown = onlyReads ? readsWhileUnknown(credential.tier) : DEFAULT_CONCURRENCY;
 	return () =>

@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
 import { readErrorInfo } from './errors';
-import { apiRequest, type ApiRequest } from './transport';
 
 const ALREADY_GONE_NOTE =
 	'The service answered 404 Not Found: it was already gone (deleted earlier, e.g. by this same delete resent after a lost reply, or not on this key’s account). Nothing was deleted by this call.';
@@ -14,13 +12,11 @@ export const ALREADY_GONE_DESCRIPTION =
 /**
  * DELETE, where a 404 means "already gone" and is success: the transport may resend a DELETE
  * after a lost reply, and the resend gets 404 although the first attempt deleted the thing.
- * The transport does not say whether it resent, so every 404 is read this way.
+ * The transport does not say whether it resent, so every 404 is read this way. `send`: the DELETE,
+ * as the operation makes it through the transport.
  */
-export async function deleteAllowingGone(
-	ctx: ApiContext,
-	request: Omit<ApiRequest, 'method'>,
-): Promise<IDataObject> {
-	const gone = await apiRequest.call(ctx, { ...request, method: 'DELETE' }).then(
+export async function deleteAllowingGone(send: () => Promise<unknown>): Promise<IDataObject> {
+	const gone = await send().then(
 		() => false,
 		(error: unknown) => {
 			// Every failure of apiRequest is already a NodeApiError/NodeOperationError: passed on as is.

@@ -1,8 +1,10 @@
 import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
 import { maskKnownKeysDeep, redactKeys } from './mask';
+
+/** What an error needs of its caller: the node it names (n8n's context, or a stage's run). */
+type NodeOf = { getNode(): INode };
 
 /** What every error of this package carries, for messages and for continue-on-fail items. */
 export interface ServiceErrorInfo {
@@ -120,7 +122,7 @@ function attach<T extends NodeApiError | NodeOperationError>(error: T, info: Ser
 
 /** The one mapper from a service (or transport) failure to an n8n error. */
 export function serviceError(
-	ctx: ApiContext,
+	ctx: NodeOf,
 	info: ServiceErrorInfo,
 	options: { itemIndex?: number; hint?: string } = {},
 ): NodeApiError {
@@ -146,7 +148,7 @@ export function serviceError(
 
 /** A refusal decided locally, before any call: carries a code like the service's errors do. */
 export function localError(
-	ctx: ApiContext,
+	ctx: NodeOf,
 	code: string,
 	message: string,
 	options: { itemIndex?: number; description: string; fields?: string[] },
@@ -160,7 +162,7 @@ export function localError(
 
 /** An input problem found before any call was spent; names each field and its rule. */
 export function inputError(
-	ctx: ApiContext,
+	ctx: NodeOf,
 	fields: string[],
 	options: { itemIndex?: number; summary?: string } = {},
 ): NodeOperationError {

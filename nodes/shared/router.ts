@@ -1,27 +1,31 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inFlightLimit } from './concurrency';
 import { errorItem } from './errors';
 import { maskKnownKeysDeep, redactKeys } from './mask';
+import { inFlightLimitOf, startRun } from './invoiceService';
 import { readInvoiceId } from './params';
+import type { Run } from './run';
 import { sayRefusedRows, withRowPrefix, type RefusedNote } from './sheetRows';
 import { noteDoneBeforeStop, noteRefusedBeforeAnyCall, type DescribeDone } from './stopped';
-import { forToolUse, isToolUse } from './toolUse';
+import { forToolUse } from './toolUse';
 
 /** One operation of an action node: its own UI description and its own execute. */
 export interface OperationModule {
 	description: INodeProperties[];
-	/** Runs once per input item; the router pairs, collects and handles continue-on-fail. */
-	execute?: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+	/**
+	 * Runs once per input item; the router pairs, collects and handles continue-on-fail. `run`:
+	 * the execution's one run (run.ts), the same for every item, made before the first.
+	 */
+	execute?: (this: IExecuteFunctions, itemIndex: number, run: Run) => Promise<INodeExecutionData[]>;
 	/** Runs once over all input items (batching); it pairs its own output and handles its own failures. */
-	executeAll?: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
+	executeAll?: (this: IExecuteFunctions, run: Run) => Promise<INodeExecutionData[]>;
 	/**
 	 * The checks of one item that need no call. When given, the router runs it over every item
 	 * before the first item starts: a bad item stops the run before anything is sent, or (continue
 	 * on fail) becomes its error item and is not run.
 	 */
-	check?: (this: IExecuteFunctions, itemIndex: number) => Promise<void>;
+	check?: (this: IExecuteFunctions, itemIndex: number, run: Run) => Promise<void>;
 	/**
 	 * Items with the same key run one after another, in item order (two updates of one invoice
 	 * must land as the rows say); undefined: no order needed. Read when the item starts; must not
@@ -33,7 +37,7 @@ export interface OperationModule {
 	/** Said after the list of refused rows over the output (default: that each is an error item). */
 	refusedNote?: RefusedNote;
 	/** Says the run's summary over the output from its items (filing operations: outcome counts). */
-	summarize?: (ctx: IExecuteFunctions, items: INodeExecutionData[]) => void;
+	summarize?: (run: Run, items: INodeExecutionData[]) => void;
 	/** The most items in flight whatever the key's budget (concurrency.ts), for items that hold much while in flight. */
 	mostInFlight?: number;
 	/**
@@ -66,9 +70,9 @@ function withItemIndex(ctx: IExecuteFunctions, error: Error, itemIndex: number):
  * An error that stops a run of several items names its row beside n8n's item index
  * ("Row 6 (item 4): …"), so n8n's "[item 4]" is not read as row 4.
  */
-function stopError(ctx: IExecuteFunctions, error: Error, itemIndex: number): Error {
+function stopError(ctx: IExecuteFunctions, run: Run, error: Error, itemIndex: number): Error {
 	const stop = withItemIndex(ctx, error, itemIndex);
-	if (ctx.getInputData().length > 1) stop.message = withRowPrefix(ctx, itemIndex, stop.message);
+	if (run.items.length > 1) stop.message = withRowPrefix(run, itemIndex, stop.message);
 	return stop;
 }
 
@@ -96,10 +100,12 @@ export async function routeOperations(
 			`The operation "${operation}" is not supported for "${resource}"`,
 		);
 	}
+	// The run's values, read once from n8n's context: every stage below sees these, not the node.
+	const run = startRun(this);
 	if (module.executeAll) {
-		const items = await module.executeAll.call(this);
-		module.summarize?.(this, items);
-		sayRefusedRows(this, items, module.refusedNote);
+		const items = await module.executeAll.call(this, run);
+		module.summarize?.(run, items);
+		sayRefusedRows(run, items, module.refusedNote);
 		return [withKeysMasked(items)];
 	}
 
@@ -109,17 +115,17 @@ export async function routeOperations(
 	const refused: Array<{ itemIndex: number; error: Error }> = [];
 	for (let itemIndex = 0; module.check && itemIndex < count; itemIndex++) {
 		try {
-			await module.check.call(this, itemIndex);
+			await module.check.call(this, itemIndex, run);
 		} catch (caught) {
-			const error = isToolUse(this) ? forToolUse(caught as Error) : (caught as Error);
+			const error = run.tool ? forToolUse(caught as Error) : (caught as Error);
 			refused.push({ itemIndex, error: withItemIndex(this, error, itemIndex) });
 			results[itemIndex] = [errorItem(error, itemIndex, this.getNode())];
 		}
 	}
 	if (refused.length && !this.continueOnFail()) {
 		const [first] = refused;
-		first.error = stopError(this, first.error, first.itemIndex);
-		throw noteRefusedBeforeAnyCall(this, refused, count);
+		first.error = stopError(this, run, first.error, first.itemIndex);
+		throw noteRefusedBeforeAnyCall(run, refused, count);
 	}
 	// The failure of the lowest item stops the run, as when items ran one by one; no new item
 	// starts after a failure, and those in flight finish first.
@@ -135,13 +141,13 @@ export async function routeOperations(
 		if (after) await after;
 		if (stopped()) return;
 		try {
-			const items = await module.execute!.call(this, itemIndex);
+			const items = await module.execute!.call(this, itemIndex, run);
 			results[itemIndex] = this.helpers.constructExecutionMetaData(items, {
 				itemData: { item: itemIndex },
 			});
 		} catch (caught) {
 			// A tool's error is read by a model: its details say what input to send instead.
-			const error = isToolUse(this) ? forToolUse(caught as Error) : (caught as Error);
+			const error = run.tool ? forToolUse(caught as Error) : (caught as Error);
 			if (this.continueOnFail()) {
 				results[itemIndex] = [errorItem(error, itemIndex, this.getNode())];
 			} else {
@@ -152,7 +158,7 @@ export async function routeOperations(
 
 	// A promise pool whose size the key's budget sets (concurrency.ts), asked again each time an
 	// item ends: workers beyond the limit stop after their item, missing ones start.
-	const limit = await inFlightLimit(this, module.mostInFlight, module.onlyReads);
+	const limit = await inFlightLimitOf(this, module.mostInFlight, module.onlyReads);
 	const pending: Array<Promise<void>> = [];
 	let workers = 0;
 	const worker = async () => {
@@ -178,11 +184,11 @@ export async function routeOperations(
 	while (pending.length > 0) await Promise.all(pending.splice(0));
 
 	if (failure) {
-		const error = stopError(this, failure.error, failure.itemIndex);
-		throw noteDoneBeforeStop(this, error, results, module.describeDone);
+		const error = stopError(this, run, failure.error, failure.itemIndex);
+		throw noteDoneBeforeStop(run, error, results, module.describeDone);
 	}
 	const items = results.flat();
-	module.summarize?.(this, items);
-	sayRefusedRows(this, items, module.refusedNote);
+	module.summarize?.(run, items);
+	sayRefusedRows(run, items, module.refusedNote);
 	return [withKeysMasked(items)];
 }

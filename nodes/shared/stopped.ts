@@ -1,13 +1,13 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isErrorItem } from './errors';
-import { rowsLabel } from './sheetRows';
+import { rowsLabel, type Rows } from './sheetRows';
 
 /** Words for the items done before a failure stopped a run (default: their numbers). */
 export type DescribeDone = (
 	done: Array<{ itemIndex: number; items: INodeExecutionData[] }>,
-	ctx: IExecuteFunctions,
+	run: Rows,
 ) => string;
 
 /**
@@ -16,7 +16,7 @@ export type DescribeDone = (
  * error that says nothing was sent says it of its own item only.
  */
 export function noteDoneBeforeStop(
-	ctx: IExecuteFunctions,
+	run: Rows,
 	error: Error,
 	results: INodeExecutionData[][],
 	describeDone: DescribeDone | undefined,
@@ -34,9 +34,9 @@ export function noteDoneBeforeStop(
 		'No call was made for this item.',
 	);
 	const list = describeDone
-		? describeDone(done, ctx)
+		? describeDone(done, run)
 		: `Done before the run stopped: ${rowsLabel(
-				ctx,
+				run,
 				done.map((d) => d.itemIndex),
 			)}.`;
 	error.description = [description, list].filter(Boolean).join('\n');
@@ -45,7 +45,7 @@ export function noteDoneBeforeStop(
 
 /** The first item refused by the local checks, naming the others; no item was sent. */
 export function noteRefusedBeforeAnyCall(
-	ctx: IExecuteFunctions,
+	run: Rows,
 	refused: Array<{ itemIndex: number; error: Error }>,
 	total: number,
 ): Error {
@@ -53,7 +53,7 @@ export function noteRefusedBeforeAnyCall(
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
 	const others = refused.slice(1).map((r) => r.itemIndex);
 	const lines = [
-		`${refused.length} of ${total} rows failed the checks made before any call${others.length ? ` (also ${rowsLabel(ctx, others)})` : ''}; no row was sent.`,
+		`${refused.length} of ${total} rows failed the checks made before any call${others.length ? ` (also ${rowsLabel(run, others)})` : ''}; no row was sent.`,
 		'Turn on Settings → On Error → Continue to run the good items and get each bad one as its own error item.',
 	];
 	error.description = [error.description, ...lines].filter(Boolean).join('\n');

@@ -1,20 +1,9 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
 import { readErrorInfo } from './errors';
 
-const toolRuns = new WeakMap<object, boolean>();
-
-/**
- * Whether this run is a tool call: n8n generates a `...Tool` variant of every action node (for
- * the AI Agent and the MCP Server Trigger), and only that variant's type ends in `Tool`. Read
- * once per context: getNode() copies the whole node.
- */
-export function isToolUse(ctx: ApiContext): boolean {
-	let tool = toolRuns.get(ctx);
-	if (tool === undefined) toolRuns.set(ctx, (tool = ctx.getNode().type.endsWith('Tool')));
-	return tool;
-}
+// Whether a run is a tool call is read at n8n's edge (context.ts); the stages read `run.tool`.
+export { isToolUse } from './context';
 
 /**
  * The Tool Description an assistant reads, one per operation. n8n adds its own generic pair

@@ -19,12 +19,14 @@ interface Example {
 /** A column's form, decided from all its rows. */
 type DateForm = { dayFirst: Example } | { both: { dayFirst: Example; monthFirst: Example } };
 
-const FORMS = new WeakMap<object, Map<string, DateForm>>();
+/** The run's date columns that are not written month first, by column. */
+export type DateForms = Map<string, DateForm>;
 
-/** The forms of the run's date columns that are not month first (read once per run's input). */
-function formsOf(items: Array<{ json: IDataObject }>): Map<string, DateForm> {
-	const known = FORMS.get(items);
-	if (known) return known;
+/**
+ * The forms of the run's date columns that are not month first, from all its rows (read once
+ * per run: the run keeps them, input.ts).
+ */
+export function readDateForms(items: Array<{ json: IDataObject }>): DateForms {
 	const dayFirst = new Map<string, Example>();
 	const monthFirst = new Map<string, Example>();
 	items.forEach(({ json }, index) => {
@@ -44,7 +46,6 @@ function formsOf(items: Array<{ json: IDataObject }>): Map<string, DateForm> {
 			other ? { both: { dayFirst: example, monthFirst: other } } : { dayFirst: example },
 		);
 	}
-	FORMS.set(items, forms);
 	return forms;
 }
 
@@ -58,10 +59,14 @@ interface DayFirstRow {
 const pad = (n: string) => n.padStart(2, '0');
 
 /** Row `index` of the run with its date columns read in their column's form. */
-export function readDateColumns(items: Array<{ json: IDataObject }>, index: number): DayFirstRow {
+export function readDateColumns(
+	items: Array<{ json: IDataObject }>,
+	index: number,
+	forms: DateForms = readDateForms(items),
+): DayFirstRow {
 	const item = { ...(items[index]?.json ?? {}) };
 	const out: DayFirstRow = { item, rules: [], problems: [] };
-	for (const [column, form] of formsOf(items)) {
+	for (const [column, form] of forms) {
 		const raw = item[column];
 		const parts = typeof raw === 'string' ? SLASHED.exec(raw) : null;
 		if (!parts) continue;

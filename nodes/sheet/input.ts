@@ -1,28 +1,37 @@
 /**
- * Reads the invoice request body of one item from the node's parameters and checks it with the one
- * schema of `validation.ts`. Four sources give the same body shape, so field paths in messages
+ * Reads the invoice request body of one item from the settings its operation read (BodySettings)
+ * and checks it with the one schema of `validation.ts`.
+
+ * Enters: the run (its input items, the sheet read whole: sheetRead.ts) and the item's body
+ * settings. Leaves: the checked body, its conversions, the sheet's totals and where each field
+ * came from (InvoiceInput), or an input error naming every problem; the body's warnings and
+ * column notes are left in the run for the item's output (warnings.ts).
+ * Four sources give the same body shape, so field paths in messages
  * (`coverages[1].limits`) are the service's own: Fields, JSON, Map Columns (n8n's resource mapper
  * over the flat columns of `shared/invoiceColumns.ts`) and the input item as it is.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	ResourceMapperField,
-	ResourceMapperValue,
-} from 'n8n-workflow';
+import type { IDataObject, ResourceMapperField, ResourceMapperValue } from 'n8n-workflow';
 
 import { dateOnly } from '../shared/dates';
 import { inputError } from '../shared/errors';
 import { bodyShapeProblem, jsonTextProblem } from '../shared/inputLimits';
-import { chargeColumnsOf, columnsLeftOut, shapeRefusal, shapedItems } from './sheetRead';
+import { chargeColumnsOf, shapeRefusal, shapedItems } from './sheetRead';
 import { readSheetRow } from './sheetRow';
+import { readDateForms, type DateForms } from './dateColumns';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../shared/refusals';
 import { type SheetTotals, columnsToBody } from './columns';
-import { itemParameter, nodeVersion, rawParameter } from '../shared/params';
+import type { Run } from '../shared/run';
 import { isBlankValue } from '../shared/values';
 import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
 import { FOLDED_GROUPS } from '../SurplusLinesInvoice/actions/invoice/body.description';
 import { type Conversion, validateInvoice } from './validation';
+
+declare module '../shared/run' {
+	interface RunLearned {
+		/** The forms of the run's date columns (Map Automatically), read once from all its rows. */
+		dateForms?: DateForms;
+	}
+}
 
 /** UI name → request field, for the six required fields and the optional ones. */
 const FIELD_NAMES: Record<string, string> = {
@@ -43,7 +52,7 @@ const FIELD_NAMES: Record<string, string> = {
 	typeCode: 'type_code',
 };
 
-const REQUIRED_UI_FIELDS = [
+export const REQUIRED_UI_FIELDS = [
 	'policyNumber',
 	'insuredName',
 	'stateCode',
@@ -105,11 +114,11 @@ function lob(row: IDataObject): IDataObject {
  * The repeating groups of the Fields mode, as request arrays; empty groups are left out. From
  * version 2 the folded groups are read from `holder` (Additional Fields or Update Fields).
  */
-function collections(ctx: IExecuteFunctions, i: number, holder?: IDataObject): IDataObject {
+function collections(groups: Record<string, unknown>, holder?: IDataObject): IDataObject {
 	const get = (name: string) =>
 		(holder && FOLDED_GROUPS.includes(name)
 			? (holder[name] ?? {})
-			: ctx.getNodeParameter(name, i, {})) as IDataObject;
+			: (groups[name] ?? {})) as IDataObject;
 	const body: IDataObject = {};
 
 	const address = get('insuredAddress').address as IDataObject | undefined;
@@ -166,26 +175,63 @@ function named(values: IDataObject): IDataObject {
 	return body;
 }
 
+/** The repeating groups of the Fields mode (from version 2 some are folded into Additional Fields). */
+export const FIELD_GROUPS = [
+	'insuredAddress',
+	'coverages',
+	'insurers',
+	'insurerGroups',
+	'fees',
+	'documents',
+];
+
+/**
+ * An item's body settings, as its operation read them from the node (one body source each):
+ * Invoice JSON (`wholeItem`: saved as `{{ $json }}`, read as the input item), the input item as it
+ * is, Map Columns, or Fields (the required fields by UI name, Additional or Update Fields, Type,
+ * the node's version and the repeating groups not folded into the Additional Fields).
+ */
+export type BodySettings =
+	| { from: 'json'; wholeItem: true }
+	| { from: 'json'; wholeItem: false; value: unknown }
+	| { from: 'inputItem' }
+	| { from: 'columns'; columns: Partial<ResourceMapperValue>; leftOut: Set<string> }
+	| {
+			from: 'fields';
+			required: Record<string, unknown>;
+			/** Additional Fields (Create) or Update Fields (Update). */
+			extra: IDataObject;
+			/** The top-level Type (Create). */
+			typeCode?: string;
+			version: number;
+			groups: Record<string, unknown>;
+	  };
+
 /** The input item is the request (Input Item As Is): no expression is evaluated. */
-const inputItemBody = (ctx: IExecuteFunctions, i: number): unknown =>
-	ctx.getInputData()[i]?.json ?? {};
+const inputItemBody = (run: Run, i: number): unknown => run.items[i]?.json ?? {};
 
 // `{{ $json }}`, the usual body of a Create Many fed by a sheet, is the input item itself: it is
 // read as Input Item As Is reads it, instead of running n8n's expression engine once per row
 // (most of the time and memory of a 10,000-row run).
 const WHOLE_ITEM = /^=\s*\{\{\s*\$json\s*\}\}\s*$/;
 
-function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
-	const expression = rawParameter(ctx, 'invoiceJson', '');
-	if (typeof expression === 'string' && WHOLE_ITEM.test(expression)) return inputItemBody(ctx, i);
-	const raw = ctx.getNodeParameter('invoiceJson', i) as unknown;
+/** Whether Invoice JSON, as saved, is the input item itself (`{{ $json }}`). */
+export const isWholeItem = (saved: unknown) => typeof saved === 'string' && WHOLE_ITEM.test(saved);
+
+function jsonBody(
+	run: Run,
+	settings: { wholeItem: true } | { wholeItem: false; value: unknown },
+	i: number,
+): unknown {
+	if (settings.wholeItem) return inputItemBody(run, i);
+	const raw = settings.value;
 	if (typeof raw !== 'string') return raw;
 	const tooLarge = jsonTextProblem(raw);
-	if (tooLarge) throw inputError(ctx, [`Invoice JSON: ${tooLarge}`], { itemIndex: i });
+	if (tooLarge) throw inputError(run, [`Invoice JSON: ${tooLarge}`], { itemIndex: i });
 	try {
 		return JSON.parse(raw) as unknown;
 	} catch (error) {
-		throw inputError(ctx, [`Invoice JSON: not valid JSON (${(error as Error).message})`], {
+		throw inputError(run, [`Invoice JSON: not valid JSON (${(error as Error).message})`], {
 			itemIndex: i,
 		});
 	}
@@ -197,10 +243,8 @@ function jsonBody(ctx: IExecuteFunctions, i: number): unknown {
  * default. The top-level NEW is left for the canonical body (canonical.ts) to write out, as it
  * does for every body source.
  */
-function withTypeCode(ctx: IExecuteFunctions, i: number): IDataObject {
-	const additional = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
+function withTypeCode(additional: IDataObject, typeCode = 'NEW'): IDataObject {
 	if (!isBlankValue(additional.typeCode)) return additional;
-	const typeCode = ctx.getNodeParameter('typeCode', i, 'NEW') as string;
 	return typeCode === 'NEW' ? additional : { ...additional, typeCode };
 }
 
@@ -224,15 +268,20 @@ interface RawBody {
  * `columns.value`, so n8n's per-type check does not refuse "$1,234.50" or "03/01/2026" before
  * the shared readers can take them.
  */
-function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
-	const columns = ctx.getNodeParameter('columns', i, {}) as Partial<ResourceMapperValue>;
+function columnsBody(
+	run: Run,
+	{ columns, leftOut }: { columns: Partial<ResourceMapperValue>; leftOut: Set<string> },
+	i: number,
+): RawBody {
 	if (columns.mappingMode !== 'defineBelow') {
 		// The run's rows read as one sheet first: a refusal for its shape is the row's only reason.
-		const refused = shapeRefusal(ctx, i);
-		if (refused) throw inputError(ctx, [refused], { itemIndex: i });
-		return readSheetRow(shapedItems(ctx) ?? ctx.getInputData(), i, {
-			leftOut: columnsLeftOut(ctx, i),
-			chargeColumns: chargeColumnsOf(ctx),
+		const refused = shapeRefusal(run, i);
+		if (refused) throw inputError(run, [refused], { itemIndex: i });
+		const items = shapedItems(run) ?? run.items;
+		return readSheetRow(items, i, {
+			leftOut,
+			chargeColumns: chargeColumnsOf(run),
+			dateForms: (run.learned.dateForms ??= readDateForms(items)),
 		});
 	}
 	const names = Object.fromEntries(
@@ -243,23 +292,25 @@ function columnsBody(ctx: IExecuteFunctions, i: number): RawBody {
 }
 
 /** A body given whole, refused before any reader recurses into it when too deep or too large. */
-function withinLimits(ctx: IExecuteFunctions, i: number, body: unknown, label: string): unknown {
+function withinLimits(run: Run, i: number, body: unknown, label: string): unknown {
 	const problem = bodyShapeProblem(body);
-	if (problem) throw inputError(ctx, [`${label}: ${problem}`], { itemIndex: i });
+	if (problem) throw inputError(run, [`${label}: ${problem}`], { itemIndex: i });
 	return body;
 }
 
-function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): RawBody {
-	const inputMode = itemParameter<string>(ctx, 'inputMode', i, 'fields');
-	if (inputMode === 'json') return { raw: withinLimits(ctx, i, jsonBody(ctx, i), 'Invoice JSON') };
-	if (inputMode === 'inputItem')
-		return { raw: withinLimits(ctx, i, inputItemBody(ctx, i), 'Input item') };
-	if (inputMode === 'columns') return columnsBody(ctx, i);
-	const extra =
-		mode === 'full'
-			? withTypeCode(ctx, i)
-			: (ctx.getNodeParameter('updateFields', i, {}) as IDataObject);
-	const holder = nodeVersion(ctx) >= 2 ? extra : undefined;
+function readSource(
+	run: Run,
+	settings: BodySettings,
+	i: number,
+	mode: 'full' | 'partial',
+): RawBody {
+	if (settings.from === 'json')
+		return { raw: withinLimits(run, i, jsonBody(run, settings, i), 'Invoice JSON') };
+	if (settings.from === 'inputItem')
+		return { raw: withinLimits(run, i, inputItemBody(run, i), 'Input item') };
+	if (settings.from === 'columns') return columnsBody(run, settings, i);
+	const extra = mode === 'full' ? withTypeCode(settings.extra, settings.typeCode) : settings.extra;
+	const holder = settings.version >= 2 ? extra : undefined;
 	const fields = holder
 		? Object.fromEntries(Object.entries(extra).filter(([name]) => !FOLDED_GROUPS.includes(name)))
 		: extra;
@@ -268,16 +319,21 @@ function readSource(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial')
 			? Object.fromEntries(
 					REQUIRED_UI_FIELDS.map((name) => [
 						FIELD_NAMES[name],
-						fieldValue(name, ctx.getNodeParameter(name, i, '')),
+						fieldValue(name, settings.required[name] ?? ''),
 					]),
 				)
 			: {};
-	return { raw: { ...required, ...named(fields), ...collections(ctx, i, holder) } };
+	return { raw: { ...required, ...named(fields), ...collections(settings.groups, holder) } };
 }
 
 /** The raw request body of item `i`, before the local checks. */
-export function readRawBody(ctx: IExecuteFunctions, i: number, mode: 'full' | 'partial'): unknown {
-	return readSource(ctx, i, mode).raw;
+export function readRawBody(
+	run: Run,
+	settings: BodySettings,
+	i: number,
+	mode: 'full' | 'partial',
+): unknown {
+	return readSource(run, settings, i, mode).raw;
 }
 
 const REQUIRED_LINE = /^(\w+): This field is required$/;
@@ -327,7 +383,8 @@ export interface InvoiceInput {
 
 /** Reads and checks the body; every problem is reported at once, before any call. */
 export function readInvoiceInput(
-	ctx: IExecuteFunctions,
+	run: Run,
+	settings: BodySettings,
 	i: number,
 	mode: 'full' | 'partial' = 'full',
 ): InvoiceInput {
@@ -338,13 +395,13 @@ export function readInvoiceInput(
 		names,
 		totals = {},
 		columns,
-	} = readSource(ctx, i, mode);
-	noteColumns(ctx, i, columns ?? { ignored: [], rules: [] });
+	} = readSource(run, settings, i, mode);
+	noteColumns(run, i, columns ?? { ignored: [], rules: [] });
 	const checked = validateInvoice(raw, mode);
 	if (!checked.ok || problems.length) {
 		const lines = [...problems, ...(checked.ok ? [] : checked.problems)];
 		throw inputError(
-			ctx,
+			run,
 			lines.map((line) => withColumn(line, raw, sources, names)),
 			{ itemIndex: i },
 		);
@@ -353,7 +410,7 @@ export function readInvoiceInput(
 		const column = sourceOf(c.field, sources);
 		return column ? { ...c, column } : c;
 	});
-	return { body: noteInvoiceWarnings(ctx, i, checked.body, mode), converted, totals, sources };
+	return { body: noteInvoiceWarnings(run, i, checked.body, mode), converted, totals, sources };
 }
 
 /**

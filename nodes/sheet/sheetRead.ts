@@ -1,13 +1,17 @@
 /**
  * The sheet's shape (sheetShape.ts) for a run of the Invoice node: read once per run's input, for
  * Map Automatically only (the other body sources name their fields, so a row is what they say).
- * Create, Create Many, Preview and Check Sheet ask it before reading a row: a row that is not a
- * transaction, or a charge of another row's filing, comes out as an item saying so; the first row
- * of a transaction with one row per charge is read with its charges gathered.
+ *
+ * Enters: the run (its input items, run.ts) and the sheet's settings (Map Automatically or not,
+ * Columns Not to File), read by the operation. Leaves: `run.learned.sheet`, the shape every later
+ * question here answers from. Create, Create Many, Preview and Check Sheet read it before a row:
+ * a row that is not a transaction, or a charge of another row's filing, comes out as an item
+ * saying so; the first row of a transaction with one row per charge is read with its charges
+ * gathered.
  */
-import type { IDataObject, IExecuteFunctions, ResourceMapperValue } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { itemParameter } from '../shared/params';
+import type { Run } from '../shared/run';
 import { rowLabel, rowsLabel, sheetRow, withRowPrefix } from '../shared/sheetRows';
 import { leftOutKey } from './columnAccount';
 import { type RowShape, type SheetShape, readSheetShape } from './sheetShape';
@@ -18,69 +22,83 @@ interface RunShape {
 	items: Array<{ json: IDataObject }>;
 }
 
-/** Columns Not to File: the headers, as written, separated by commas or new lines. */
-export function columnsLeftOut(ctx: IExecuteFunctions, i: number): Set<string> {
-	const raw = ctx.getNodeParameter('columnsLeftOut', i, '') as unknown;
+declare module '../shared/run' {
+	interface RunLearned {
+		/** The sheet read whole (Map Automatically, more than one row); null where rows are read one by one. */
+		sheet?: RunShape | null;
+	}
+}
+
+/** The sheet's settings for the run, as the operation read them (from item 0). */
+export interface SheetSettings {
+	/** Map Columns → Map Automatically: the row's own columns are read by their names. */
+	automatic: boolean;
+	/** Columns Not to File. */
+	leftOut: Set<string>;
+}
+
+/** Columns Not to File, as saved: the headers, as written, separated by commas or new lines. */
+export function columnsLeftOut(raw: unknown): Set<string> {
 	const text = typeof raw === 'string' ? raw : '';
 	return new Set(text.split(/[,\n]/).map(leftOutKey).filter(Boolean));
 }
 
-const SHAPES = new WeakMap<object, RunShape | null>();
-
-function mapsAutomatically(ctx: IExecuteFunctions): boolean {
-	if (itemParameter<string>(ctx, 'inputMode', 0, 'fields') !== 'columns') return false;
-	const columns = ctx.getNodeParameter('columns', 0, {}) as Partial<ResourceMapperValue>;
-	return columns.mappingMode !== 'defineBelow';
+/** Whether the run's sheet was read (readSheet): an operation reads it once, before its first row. */
+export function sheetIsRead(run: Run): boolean {
+	return run.learned.sheet !== undefined;
 }
 
-/** The run's shape, read once; null where rows are read one by one. */
-function runShape(ctx: IExecuteFunctions): RunShape | null {
-	const input = ctx.getInputData();
-	const known = SHAPES.get(input);
-	if (known !== undefined) return known;
-	let run: RunShape | null = null;
-	if (input.length > 1 && mapsAutomatically(ctx)) {
+/** Reads the run's sheet once (what the later questions answer from); says what it recognised. */
+export function readSheet(run: Run, settings: SheetSettings): void {
+	if (run.learned.sheet !== undefined) return;
+	const input = run.items;
+	let read: RunShape | null = null;
+	if (input.length > 1 && settings.automatic) {
 		const shape = readSheetShape(
 			input.map((item) => item.json ?? {}),
 			{
-				leftOut: columnsLeftOut(ctx, 0),
-				words: { rows: (indexes) => rowsLabel(ctx, indexes), row: (i) => String(sheetRow(ctx, i)) },
+				leftOut: settings.leftOut,
+				words: { rows: (indexes) => rowsLabel(run, indexes), row: (i) => String(sheetRow(run, i)) },
 			},
 		);
 		const items = input.map((item, index) => {
 			const row = shape.rows[index];
 			return { json: row.as === 'filing' ? row.json : (item.json ?? {}) };
 		});
-		run = { shape, items };
-		sayShape(ctx, shape);
+		read = { shape, items };
+		sayShape(run, shape);
 	}
-	SHAPES.set(input, run);
-	return run;
+	run.learned.sheet = read;
+}
+
+/** The run's shape; null where rows are read one by one (or the sheet was not read). */
+function runShape(run: Run): RunShape | null {
+	return run.learned.sheet ?? null;
 }
 
 /** The run's rows as the reader reads them (Map Automatically), or undefined. */
-export function shapedItems(ctx: IExecuteFunctions): Array<{ json: IDataObject }> | undefined {
-	return runShape(ctx)?.items;
+export function shapedItems(run: Run): Array<{ json: IDataObject }> | undefined {
+	return runShape(run)?.items;
 }
 
 /** Columns whose values name charges, for rows read one by one (none where rows were gathered). */
-export function chargeColumnsOf(ctx: IExecuteFunctions): ReadonlySet<string> {
-	return new Set(runShape(ctx)?.shape.chargeNames ?? []);
+export function chargeColumnsOf(run: Run): ReadonlySet<string> {
+	return new Set(runShape(run)?.shape.chargeNames ?? []);
 }
 
 /** What row `index` of the run is, where the sheet was read as one. */
-export function rowShape(ctx: IExecuteFunctions, index: number): RowShape | undefined {
-	return runShape(ctx)?.shape.rows[index];
+export function rowShape(run: Run, index: number): RowShape | undefined {
+	return runShape(run)?.shape.rows[index];
 }
 
 /** A refusal for the sheet's shape, in full on the row that says it and pointing there elsewhere. */
-export function shapeRefusal(ctx: IExecuteFunctions, index: number): string | undefined {
-	const row = rowShape(ctx, index);
+export function shapeRefusal(run: Run, index: number): string | undefined {
+	const row = rowShape(run, index);
 	if (row?.as !== 'refused') return undefined;
-	const titled = runShape(ctx)?.shape.titled;
+	const titled = runShape(run)?.shape.titled;
 	if (titled && row.first !== undefined && row.first !== index) {
 		const fix = titled.workbook ? 'the Range option' : `Starting Line ${titled.headerLine}`;
-		return `not read: the sheet has report lines above its header, so Extract From File did not read its columns (said once, on ${rowLabel(ctx, row.first)}, with the fix: ${fix})`;
+		return `not read: the sheet has report lines above its header, so Extract From File did not read its columns (said once, on ${rowLabel(run, row.first)}, with the fix: ${fix})`;
 	}
 	return row.why;
 }
@@ -89,13 +107,13 @@ export function shapeRefusal(ctx: IExecuteFunctions, index: number): string | un
  * The output item of a row that is not read as a transaction: a blank, total or repeated header
  * row (left out), or a charge gathered into another row's filing. Undefined for other rows.
  */
-export function notATransaction(ctx: IExecuteFunctions, index: number): IDataObject | undefined {
-	const row = rowShape(ctx, index);
+export function notATransaction(run: Run, index: number): IDataObject | undefined {
+	const row = rowShape(run, index);
 	if (row?.as === 'left out') {
 		return {
 			outcome: 'left_out',
-			outcomeNote: `${rowLabel(ctx, index)} is a ${row.what}: not a transaction, so it is left out and not filed.`,
-			sheetRow: sheetRow(ctx, index),
+			outcomeNote: `${rowLabel(run, index)} is a ${row.what}: not a transaction, so it is left out and not filed.`,
+			sheetRow: sheetRow(run, index),
 			sheetRead: row.what,
 		};
 	}
@@ -103,10 +121,10 @@ export function notATransaction(ctx: IExecuteFunctions, index: number): IDataObj
 		const { name, amount, field } = row.charge;
 		return {
 			outcome: 'charge',
-			outcomeNote: `charge of row ${sheetRow(ctx, row.of)}'s filing: ${name} ${String(amount)} is read as ${field} of the transaction on ${rowLabel(ctx, row.of)}, whose item says whether it was filed; this row is not filed on its own.`,
-			sheetRow: sheetRow(ctx, index),
+			outcomeNote: `charge of row ${sheetRow(run, row.of)}'s filing: ${name} ${String(amount)} is read as ${field} of the transaction on ${rowLabel(run, row.of)}, whose item says whether it was filed; this row is not filed on its own.`,
+			sheetRow: sheetRow(run, index),
 			sheetRead: 'charge',
-			chargeOf: sheetRow(ctx, row.of),
+			chargeOf: sheetRow(run, row.of),
 			charge: { name, amount: amount as string, as: field },
 		};
 	}
@@ -114,12 +132,12 @@ export function notATransaction(ctx: IExecuteFunctions, index: number): IDataObj
 }
 
 /** On a gathered transaction's item: every source row and what it gave (nothing otherwise). */
-export function chargesOf(ctx: IExecuteFunctions, index: number): IDataObject | undefined {
-	const row = rowShape(ctx, index);
+export function chargesOf(run: Run, index: number): IDataObject | undefined {
+	const row = rowShape(run, index);
 	if (row?.as !== 'filing') return undefined;
 	return {
 		_charges: row.charges.map((c) => ({
-			sheetRow: sheetRow(ctx, c.index),
+			sheetRow: sheetRow(run, c.index),
 			charge: c.name,
 			amount: c.amount as string,
 			as: c.field,
@@ -128,10 +146,10 @@ export function chargesOf(ctx: IExecuteFunctions, index: number): IDataObject | 
 }
 
 /** Said once over the output: what was recognised in the sheet. */
-function sayShape(ctx: IExecuteFunctions, shape: SheetShape) {
+function sayShape(run: Run, shape: SheetShape) {
 	if (shape.titled) {
-		ctx.addExecutionHints?.({
-			message: withRowPrefix(ctx, 0, shape.rows[0].as === 'refused' ? shape.rows[0].why : ''),
+		run.say({
+			message: withRowPrefix(run, 0, shape.rows[0].as === 'refused' ? shape.rows[0].why : ''),
 			type: 'warning',
 			location: 'outputPane',
 		});
@@ -144,11 +162,11 @@ function sayShape(ctx: IExecuteFunctions, shape: SheetShape) {
 	});
 	if (!byKind.size) return;
 	const filings = shape.rows.filter((r) => r.as === 'filing').length;
-	const parts = [...byKind.entries()].map(([kind, indexes]) => `${indexes.length} ${kind} (${rowsLabel(ctx, indexes)})`);
+	const parts = [...byKind.entries()].map(([kind, indexes]) => `${indexes.length} ${kind} (${rowsLabel(run, indexes)})`);
 	const charges = shape.charges
 		? ` One row per charge: column "${shape.charges.charge}" names the charge and "${shape.charges.amount}" its amount; ${filings} transaction${filings === 1 ? '' : 's'} gathered from them.`
 		: '';
-	ctx.addExecutionHints?.({
+	run.say({
 		message: `The sheet was read as a report: not filed on their own: ${parts.join('; ')}.${charges}`,
 		type: 'info',
 		location: 'outputPane',

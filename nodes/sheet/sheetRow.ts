@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
-import { readDateColumns } from './dateColumns';
+import { readDateColumns, type DateForms } from './dateColumns';
 import type { ColumnNotes } from './warnings';
 
 export interface SheetRowSettings {
@@ -14,6 +14,8 @@ export interface SheetRowSettings {
 	leftOut: ReadonlySet<string>;
 	/** Columns whose values name charges, in a sheet whose charge rows were not gathered. */
 	chargeColumns: ReadonlySet<string>;
+	/** The run's date columns' forms (dateColumns.ts), read once per run; read from `items` when not given. */
+	dateForms?: DateForms;
 }
 
 export interface SheetRow {
@@ -35,7 +37,7 @@ export function readSheetRow(
 	index: number,
 	settings: SheetRowSettings,
 ): SheetRow {
-	const dated = readDateColumns(items, index);
+	const dated = readDateColumns(items, index, settings.dateForms);
 	const matched = matchItemColumns(dated.item, settings.leftOut, settings.chargeColumns);
 	// A day-first column's rule names the field its column filled.
 	for (const rule of dated.rules) {

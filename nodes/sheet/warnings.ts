@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ColumnAccount } from './columnAccount';
 import type { ColumnRule, IgnoredColumn } from './columnRules';
+import type { Run } from '../shared/run';
 
 /** Larger than any real premium or fee; 1e308 and friends are typos, not amounts. */
 const ABSURD_AMOUNT = 1e12;
@@ -111,46 +112,53 @@ export function invoiceWarnings(body: IDataObject, mode: 'full' | 'partial' = 'f
 	return warnings;
 }
 
-// Warnings found where an item's body is read, kept until the item's output is built (the
-// Invoice node's router puts them on the item). Keyed by the execution's context object, so
-// nothing outlives the run.
-const NOTED = new WeakMap<object, Map<number, string[]>>();
+// Warnings found where an item's body is read, kept in the run (run.ts) until the item's output is
+// built (filing/rows.ts puts them on the item), so nothing outlives the run.
+
+declare module '../shared/run' {
+	interface RunLearned {
+		/** What Map Automatically decided about each item's columns, until its output item is built. */
+		columnNotes?: Map<number, ColumnNotes>;
+	}
+}
+
+/** What the notes need of a run: its learned values. */
+type Noted = Pick<Run, 'learned'>;
+
+const warningsOf = (run: Noted) => (run.learned.warnings ??= new Map());
 
 /** Records the warnings of item `itemIndex`'s body; returns the body unchanged. */
 export function noteInvoiceWarnings(
-	ctx: object,
+	run: Noted,
 	itemIndex: number,
 	body: IDataObject,
 	mode: 'full' | 'partial' = 'full',
 ): IDataObject {
 	const warnings = invoiceWarnings(body, mode);
-	if (!NOTED.has(ctx)) NOTED.set(ctx, new Map());
-	const byItem = NOTED.get(ctx)!;
+	const byItem = warningsOf(run);
 	if (warnings.length) byItem.set(itemIndex, warnings);
 	else byItem.delete(itemIndex);
 	return body;
 }
 
 /** Adds warnings found after the body was read (the tax check) to item `itemIndex`'s. */
-export function addInvoiceWarnings(ctx: object, itemIndex: number, warnings: string[]): void {
+export function addInvoiceWarnings(run: Noted, itemIndex: number, warnings: string[]): void {
 	if (!warnings.length) return;
-	if (!NOTED.has(ctx)) NOTED.set(ctx, new Map());
-	const byItem = NOTED.get(ctx)!;
+	const byItem = warningsOf(run);
 	byItem.set(itemIndex, [...(byItem.get(itemIndex) ?? []), ...warnings]);
 }
 
 /** The warnings noted for item `itemIndex` (and forgets them). */
-export function takeInvoiceWarnings(ctx: object, itemIndex: number): string[] {
-	const byItem = NOTED.get(ctx);
+export function takeInvoiceWarnings(run: Noted, itemIndex: number): string[] {
+	const byItem = run.learned.warnings;
 	const warnings = byItem?.get(itemIndex) ?? [];
 	byItem?.delete(itemIndex);
 	return warnings;
 }
 
 /** Adds one warning to those noted for item `itemIndex` (found after its body was read). */
-export function addInvoiceWarning(ctx: object, itemIndex: number, warning: string): void {
-	if (!NOTED.has(ctx)) NOTED.set(ctx, new Map());
-	const byItem = NOTED.get(ctx)!;
+export function addInvoiceWarning(run: Noted, itemIndex: number, warning: string): void {
+	const byItem = warningsOf(run);
 	byItem.set(itemIndex, [...(byItem.get(itemIndex) ?? []), warning]);
 }
 
@@ -164,12 +172,9 @@ export interface ColumnNotes {
 	accounts?: ColumnAccount[];
 }
 
-const COLUMN_NOTES = new WeakMap<object, Map<number, ColumnNotes>>();
-
 /** Records what was decided about item `itemIndex`'s columns (nothing when nothing was). */
-export function noteColumns(ctx: object, itemIndex: number, notes: ColumnNotes): void {
-	if (!COLUMN_NOTES.has(ctx)) COLUMN_NOTES.set(ctx, new Map());
-	const byItem = COLUMN_NOTES.get(ctx)!;
+export function noteColumns(run: Noted, itemIndex: number, notes: ColumnNotes): void {
+	const byItem = (run.learned.columnNotes ??= new Map());
 	if (notes.ignored.length || notes.rules.length || notes.accounts?.length)
 		byItem.set(itemIndex, notes);
 	else byItem.delete(itemIndex);
@@ -179,8 +184,8 @@ export function noteColumns(ctx: object, itemIndex: number, notes: ColumnNotes):
  * The fields to add to item `itemIndex`'s output for its columns (and forgets them); with
  * `everyColumn`, also `sheetColumns`, what became of each column (Check Sheet).
  */
-export function takeColumnNotes(ctx: object, itemIndex: number, everyColumn = false): IDataObject {
-	const byItem = COLUMN_NOTES.get(ctx);
+export function takeColumnNotes(run: Noted, itemIndex: number, everyColumn = false): IDataObject {
+	const byItem = run.learned.columnNotes;
 	const notes = byItem?.get(itemIndex);
 	byItem?.delete(itemIndex);
 	const json: IDataObject = {};

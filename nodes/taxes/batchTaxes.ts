@@ -21,20 +21,14 @@
  * Without the calculator (no scope on the key, switched off on the account) every row is
  * previewed, and the run's warning names the cost.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { accountInfo } from '../shared/account';
-import { inFlightLimit } from '../shared/concurrency';
 import { readErrorInfo } from '../shared/errors';
+import type { Run as NodeRun } from '../shared/run';
 import { isValidDate } from '../shared/rules';
-import {
-	CALCULATOR_SCOPE,
-	FLAT_CHARGE_SKIPPED_ON,
-	PATHS,
-	TAX_DATE_FIELD,
-} from '../shared/service';
-import { apiRequest, type ApiReply } from '../shared/transport';
-import type { InvoiceInput } from '../sheet/input';
+import { CALCULATOR_SCOPE, FLAT_CHARGE_SKIPPED_ON, TAX_DATE_FIELD } from '../shared/service';
+import type { ApiReply } from '../shared/transport';
+import type { InvoiceInput } from '../sheet';
 import { previewInvoice } from './preview';
 import {
 	codesBody,
@@ -117,7 +111,7 @@ class Run {
 	private readonly tieChecks = new Map<string, Promise<string | undefined>>();
 
 	constructor(
-		private readonly ctx: IExecuteFunctions,
+		private readonly node: NodeRun,
 		private readonly limit: Limit,
 		private readonly check: TaxCheckSettings | undefined,
 	) {}
@@ -125,15 +119,7 @@ class Run {
 	/** A calculator estimate, counted. */
 	private async ask(body: IDataObject, itemIndex: number): Promise<IDataObject> {
 		this.estimates++;
-		const reply = await this.limit(() =>
-			apiRequest.call(this.ctx, {
-				method: 'POST',
-				path: PATHS.calculatorEstimate,
-				body,
-				readOnly: true,
-				itemIndex,
-			}),
-		);
+		const reply = await this.limit(() => this.node.service.estimate(body, itemIndex));
 		return reply.data as IDataObject;
 	}
 
@@ -172,7 +158,7 @@ class Run {
 			this.previewCalls++;
 			this.previews.set(
 				row.index,
-				this.limit(() => previewInvoice(this.ctx, row.body, row.index)),
+				this.limit(() => previewInvoice(this.node, row.body, row.index)),
 			);
 		}
 		return this.previews.get(row.index)!;
@@ -495,11 +481,11 @@ function firstEstimate(run: Run, state: string, stateRows: TaxRow[]): Promise<Ta
  * undefined when it can, null when the check did not answer.
  */
 async function calculatorOff(
-	ctx: IExecuteFunctions,
+	node: NodeRun,
 	itemIndex: number,
 ): Promise<string | undefined | null> {
 	try {
-		const me = await accountInfo(ctx, itemIndex);
+		const me = await node.service.me(itemIndex);
 		if (!me.scopes.includes(CALCULATOR_SCOPE)) return 'the key lacks the calculator scope';
 		if (me.calculatorEnabled === false) return 'the calculator is switched off for the account';
 		return undefined;
@@ -509,11 +495,11 @@ async function calculatorOff(
 }
 
 export async function taxesAtBatchCost(
-	ctx: IExecuteFunctions,
+	node: NodeRun,
 	rows: TaxRow[],
 	check: TaxCheckSettings | undefined,
 ): Promise<BatchTaxes> {
-	const run = new Run(ctx, pool(await inFlightLimit(ctx)), check);
+	const run = new Run(node, pool(await node.service.inFlight()), check);
 	const byState = new Map<string, TaxRow[]>();
 	const work: Array<Promise<void>> = [];
 	for (const row of rows) {
@@ -526,7 +512,7 @@ export async function taxesAtBatchCost(
 	}
 	const states = [...byState.entries()];
 	const grouped = states.reduce((n, [, stateRows]) => n + stateRows.length, 0);
-	let off = states.length ? await calculatorOff(ctx, rows[0].index) : undefined;
+	let off = states.length ? await calculatorOff(node, rows[0].index) : undefined;
 	// Where the account check did not tell, the first estimate alone does: one call, not one per state.
 	let first: Promise<TaxModel> | undefined;
 	if (off === null) {

@@ -3,25 +3,18 @@
  * Create with a preview gives each row, obtained for the whole run at batch cost
  * (batchTaxes.ts). Both options default to what Create Many did before them: no tax line added,
  * nothing compared.
+ *
+ * Enters: the run (its service), the rows to file and how they were read, the run's tax settings.
+ * Leaves: each row's taxes and the run's hint, then each row billed and checked (or refused).
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	NodeExecutionHint,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
-import type { InvoiceInput } from '../sheet/input';
+import type { Run } from '../shared/run';
+import type { InvoiceInput } from '../sheet';
 import type { Entry } from '../filing/entry';
 import { taxesAtBatchCost, type BatchTaxes } from './batchTaxes';
 import { billTaxLines } from './preview';
-import {
-	applyTaxCheck,
-	hasSheetTaxes,
-	readTaxCheckSettings,
-	taxCheckOptions,
-	type TaxCheckSettings,
-} from './sheetCheck';
+import { applyTaxCheck, hasSheetTaxes, taxCheckOptions, type TaxCheckSettings } from './sheetCheck';
 
 export const createManyTaxOptions: INodeProperties[] = [
 	{
@@ -51,15 +44,19 @@ export interface RunTaxes {
 }
 
 /** The run's taxes, or undefined when neither option asks for them (no call made). */
+/** Create Many's tax settings: one for the whole run (its rows are taxed together), from item 0. */
+export interface CreateManyTaxSettings {
+	/** Options → Bill Taxes From Preview. */
+	bill: boolean;
+	check: TaxCheckSettings;
+}
+
 export async function taxesForEntries(
-	ctx: IExecuteFunctions,
+	run: Run,
 	entries: Entry[],
 	inputs: InvoiceInput[],
+	{ bill, check: settings }: CreateManyTaxSettings,
 ): Promise<RunTaxes | undefined> {
-	// One setting for the whole run, as the filing settings (its rows are taxed together).
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const bill = options.billTaxesFromPreview === true;
-	const settings = readTaxCheckSettings(ctx, 0);
 	const compares =
 		settings.mode !== 'off' && (bill || settings.mode === 'always' || settings.mode === 'fail');
 	const rows = entries
@@ -67,7 +64,7 @@ export async function taxesForEntries(
 		.map((entry) => ({ index: entry.index, body: entry.body, input: inputs[entry.index] }));
 	if (!rows.length) return undefined;
 	const check = compares ? settings : undefined;
-	const batch = await taxesAtBatchCost(ctx, rows, check);
+	const batch = await taxesAtBatchCost(run, rows, check);
 	const hint: NodeExecutionHint = batch.warning
 		? { message: `${batch.warning} ${batch.summary}`, type: 'warning', location: 'outputPane' }
 		: { message: batch.summary, type: 'info', location: 'outputPane' };
@@ -79,7 +76,7 @@ export async function taxesForEntries(
  * the billing or the check refuses is a failure, and is not filed.
  */
 export function billTaxes(
-	ctx: IExecuteFunctions,
+	run: Run,
 	entries: Entry[],
 	inputs: InvoiceInput[],
 	taxes: RunTaxes,
@@ -97,12 +94,12 @@ export function billTaxes(
 			let body = entry.body;
 			let previewNotes: string[] | undefined;
 			if (taxes.bill) {
-				const billed = billTaxLines(ctx, entry.body, row.reply, entry.index);
+				const billed = billTaxLines(run, entry.body, row.reply, entry.index);
 				body = billed.body;
 				previewNotes = billed.notes;
 			}
 			const taxCheck = taxes.check
-				? applyTaxCheck(ctx, entry.index, inputs[entry.index], row.reply.data, taxes.check)
+				? applyTaxCheck(run, entry.index, inputs[entry.index], row.reply.data, taxes.check)
 				: undefined;
 			taxes.byIndex.set(entry.index, { how: row.how, taxCheck, previewNotes });
 			kept.push({ ...entry, body });

@@ -1,25 +1,24 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/**
+ * The preview and Bill Taxes From Preview's tax lines. Enters: the run (its service), a body.
+ * Leaves: the preview's reply, or the body with the computed tax lines in its fees (the kept 0s
+ * said in the run's warnings for the item).
+ */
+import type { IDataObject } from 'n8n-workflow';
 
 import { inputError, serviceError } from '../shared/errors';
-import { PATHS, feeTypeName } from '../shared/service';
+import type { Run } from '../shared/run';
+import { feeTypeName } from '../shared/service';
 import { FEE_ALIAS_PAIRS } from '../shared/rules';
-import { apiRequest, type ApiReply } from '../shared/transport';
-import { validateInvoice } from '../sheet/validation';
-import { addInvoiceWarnings } from '../sheet/warnings';
+import type { ApiReply } from '../shared/transport';
+import { addInvoiceWarnings, validateInvoice } from '../sheet';
 
 /** POST /invoices/preview: stores nothing, so it is safe to resend. */
 export async function previewInvoice(
-	ctx: IExecuteFunctions,
+	run: Run,
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<ApiReply<IDataObject>> {
-	return (await apiRequest.call(ctx, {
-		method: 'POST',
-		path: PATHS.invoicePreview,
-		body,
-		readOnly: true,
-		itemIndex,
-	})) as ApiReply<IDataObject>;
+	return await run.service.preview(body, itemIndex);
 }
 
 // Create accepts a state without direct e-filing (the filing is prepared for the state's own
@@ -60,11 +59,11 @@ function mergeTaxLines(
  * created) when the preview reports validation errors.
  */
 export async function billTaxesFromPreview(
-	ctx: IExecuteFunctions,
+	run: Run,
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<{ body: IDataObject; notes: string[]; preview: IDataObject }> {
-	return billTaxLines(ctx, body, await previewInvoice(ctx, body, itemIndex), itemIndex);
+	return billTaxLines(run, body, await previewInvoice(run, body, itemIndex), itemIndex);
 }
 
 /**
@@ -73,7 +72,7 @@ export async function billTaxesFromPreview(
  * preview reports validation errors.
  */
 export function billTaxLines(
-	ctx: IExecuteFunctions,
+	run: Run,
 	body: IDataObject,
 	reply: Pick<ApiReply<IDataObject>, 'data' | 'requestId'>,
 	itemIndex: number,
@@ -84,7 +83,7 @@ export function billTaxLines(
 	const blocking = messages.filter((m) => !NOT_BLOCKING.test(m));
 	if (blocking.length) {
 		throw serviceError(
-			ctx,
+			run,
 			{
 				code: 'PREVIEW_INVALID',
 				message: 'the preview reported problems, so nothing was created',
@@ -102,11 +101,11 @@ export function billTaxLines(
 	const { body: billed, keptZeros } = mergeTaxLines(body, lineItems);
 	const merged = validateInvoice(billed);
 	if (!merged.ok) {
-		throw inputError(ctx, merged.problems, {
+		throw inputError(run, merged.problems, {
 			itemIndex,
 			summary: `With the preview's tax lines the invoice breaks a rule, nothing was created: ${merged.problems[0]}`,
 		});
 	}
-	addInvoiceWarnings(ctx, itemIndex, keptZeros);
+	addInvoiceWarnings(run, itemIndex, keptZeros);
 	return { body: merged.body, notes: messages.filter((m) => NOT_BLOCKING.test(m)), preview };
 }

@@ -9,15 +9,14 @@
  * the check costs no call there. Create without Bill Taxes From Preview compares only when the
  * option asks for it, with one preview call (stores nothing, counts toward the hourly limit).
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { localError } from '../shared/errors';
-import type { SheetTotals } from '../sheet/columns';
+import type { Run } from '../shared/run';
+import { addInvoiceWarnings, type InvoiceInput, type SheetTotals } from '../sheet';
 import { BILLED_TAX_OF } from '../shared/rules';
 import { feeTypeName } from '../shared/service';
 import { readAmount } from '../shared/values';
-import { addInvoiceWarnings } from '../sheet/warnings';
-import type { InvoiceInput } from '../sheet/input';
 
 type TaxCheckMode = 'whenPreviewed' | 'always' | 'fail' | 'off';
 
@@ -120,8 +119,8 @@ export function sheetTaxesDiffer(
 	return compareSheetTaxes(input, taxCalculation, tolerance).differences > 0;
 }
 
-export function readTaxCheckSettings(ctx: IExecuteFunctions, itemIndex: number): TaxCheckSettings {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+/** The tax check in an operation's Options, as its operation read them (actions/settings.ts). */
+export function taxCheckSettings(options: IDataObject): TaxCheckSettings {
 	const tolerance = Number(options.sheetTaxTolerance ?? DEFAULT_TOLERANCE);
 	return {
 		mode: (options.sheetTaxCheck as TaxCheckMode | undefined) ?? 'whenPreviewed',
@@ -277,7 +276,7 @@ function taxCheckWarnings(check: TaxCheck): string[] {
  * differences in `_warnings`. In the Fail mode a difference over the tolerance throws instead.
  */
 export function applyTaxCheck(
-	ctx: IExecuteFunctions,
+	run: Run,
 	itemIndex: number,
 	input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 'converted'>,
 	preview: IDataObject | undefined,
@@ -289,7 +288,7 @@ export function applyTaxCheck(
 	const warnings = taxCheckWarnings(check);
 	if (settings.mode === 'fail' && warnings.length) {
 		throw localError(
-			ctx,
+			run,
 			'TAX_CHECK_FAILED',
 			`The sheet's taxes differ from the service's computation by more than ${money(settings.tolerance)}, nothing was filed: ${warnings[0]}`,
 			{
@@ -302,6 +301,6 @@ export function applyTaxCheck(
 			},
 		);
 	}
-	addInvoiceWarnings(ctx, itemIndex, [...warnings, ...unread.map((u) => `Tax check: ${u}`)]);
+	addInvoiceWarnings(run, itemIndex, [...warnings, ...unread.map((u) => `Tax check: ${u}`)]);
 	return check as unknown as IDataObject;
 }

@@ -4,9 +4,10 @@
  * From version 2 Create bills the preview's taxes unless switched off, and any invoice created or
  * previewed without a Surplus Lines Tax line says so on its item and over the output.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { nodeVersion } from '../shared/params';
+import type { Run } from '../shared/run';
+
 import { feeTypeName, SURPLUS_LINES_TAX_CODE } from '../shared/service';
 
 /** Version 2's switch, on by default (version 1 keeps its Options entry, off unless added). */
@@ -19,14 +20,6 @@ export const billTaxesSwitch: INodeProperties = {
 	description:
 		'Whether to preview first and add the computed taxes and fees (Surplus Lines Tax, stamping fee…) to the fees, then create. One extra call. Codes already in the fees are kept as sent, a 0 included (the item then says what the preview computed). Nothing is created when the preview reports problems. Turn off only when the fees already carry the taxes.',
 };
-
-export function wantsTaxesFromPreview(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	if (nodeVersion(ctx) >= 2) {
-		return ctx.getNodeParameter('billTaxesFromPreview', itemIndex, true) as boolean;
-	}
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return options.billTaxesFromPreview === true;
-}
 
 const fees = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
 const hasTaxLine = (list: IDataObject[]) =>
@@ -54,23 +47,28 @@ export function previewTaxWarning(body: IDataObject, preview: IDataObject): stri
 	return `The fees carry no tax line; the preview computes ${missing.join(', ')} for ${String(body.state_code ?? 'the state')}. Create files the invoice without them unless Bill Taxes From Preview is on or they are added to the fees.`;
 }
 
-const hinted = new WeakSet<object>();
+declare module '../shared/run' {
+	interface RunLearned {
+		/** The missing-tax warning was said over the output (once per run). */
+		taxWarningSaid?: boolean;
+	}
+}
 
 /**
  * Puts the warning on the item and, once per run, over the output pane (Create Many has its own
  * summary over the output, so it passes `hint: false`).
  */
 export function markTaxWarning(
-	ctx: IExecuteFunctions,
+	run: Pick<Run, 'learned' | 'say'>,
 	json: IDataObject,
 	warning: string | undefined,
 	{ hint = true } = {},
 ): IDataObject {
 	if (!warning) return json;
 	json._taxWarning = warning;
-	if (hint && !hinted.has(ctx)) {
-		hinted.add(ctx);
-		ctx.addExecutionHints({
+	if (hint && !run.learned.taxWarningSaid) {
+		run.learned.taxWarningSaid = true;
+		run.say({
 			message:
 				'Some invoices have no Surplus Lines Tax line (see _taxWarning on their items): brokers file to report and pay that tax.',
 			type: 'warning',

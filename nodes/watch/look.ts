@@ -4,19 +4,20 @@
  * with the state its row recorded. Nothing is written here: the workflow's Data table node
  * updates a row only where it still holds the state this look read, so what two overlapping
  * looks both saw is sent once, and a row the look could not read keeps its place in line.
+ *
+ * Enters: the run (its service), the watch list's rows, the look's settings and a policy pager
+ * (until branch h-57 lands, invoiceList.ts takes n8n's context, so the operation gives it).
+ * Leaves: one result per row read, and the look's summary.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { computeBudget, describeSpan, type Budget } from '../shared/callBudget';
-import { getServiceCredential } from '../shared/credentials';
-import { describeCut, pageInvoices } from '../shared/invoiceList';
+import { describeCut, type pageInvoices } from '../shared/invoiceList';
 import { isSettledInvoice, snapshot, type InvoiceSnapshot } from '../shared/invoiceState';
-import { lastRateLimit } from '../shared/rateLimit';
 import { classifyFailure } from '../shared/readFailure';
-import { PATHS } from '../shared/service';
+import type { Run } from '../shared/run';
 import { clock } from '../shared/timing';
-import { apiRequest } from '../shared/transport';
 import { invoiceJson, invoiceView } from '../SurplusLinesInvoice/output';
 import { changesBetween, describeChanges, type Change } from './changes';
 import { decodeState, encodeState, type WatchRow } from './rowState';
@@ -28,7 +29,14 @@ export interface LookSettings {
 	looksPerHour: number;
 	/** 0..1 */
 	share: number;
+	/** The node's typeVersion (the invoice's fields are named by it). */
+	version: number;
 }
+
+/** A policy's pages, as the operation reads them (shared/invoiceList.ts). */
+export type PolicyPager = (
+	options: Parameters<typeof pageInvoices>[1],
+) => ReturnType<typeof pageInvoices>;
 
 interface Unit {
 	key: string;
@@ -45,7 +53,9 @@ export interface RowResult {
 }
 
 interface LookRun {
-	ctx: IExecuteFunctions;
+	node: Run;
+	page: PolicyPager;
+	version: number;
 	calls: number;
 	callsPerLook: number;
 	now: number;
@@ -159,7 +169,7 @@ function observe(run: LookRun, row: WatchRow, invoice: IDataObject): void {
 				policy_number: policyNumber,
 				detected_at: detectedAt,
 			})),
-			invoice: invoiceJson(invoice, invoiceView(run.ctx, true)),
+			invoice: invoiceJson(invoice, invoiceView(run.version, true)),
 		},
 	});
 }
@@ -180,23 +190,19 @@ function gone(run: LookRun, row: WatchRow): void {
 	});
 }
 
-function asNodeError(ctx: IExecuteFunctions, error: unknown): NodeApiError | NodeOperationError {
+function asNodeError(node: Run, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error);
+	return new NodeOperationError(node.node, error as Error);
 }
 
 /** GET /invoices/{id}, for a row without a policy number or one its policy's listing lacks. */
 async function readOne(run: LookRun, row: WatchRow): Promise<void> {
 	run.calls++;
 	try {
-		const reply = await apiRequest.call(run.ctx, {
-			method: 'GET',
-			path: PATHS.invoice(String(row.invoiceId)),
-			settings: LOOK_SETTINGS,
-		});
+		const reply = await run.node.service.get(String(row.invoiceId), undefined, LOOK_SETTINGS);
 		observe(run, row, { id: row.invoiceId, ...((reply.data ?? {}) as IDataObject) });
 	} catch (error) {
-		if (classifyFailure(error) !== 'missing') throw asNodeError(run.ctx, error);
+		if (classifyFailure(error) !== 'missing') throw asNodeError(run.node, error);
 		gone(run, row);
 	}
 }
@@ -204,7 +210,7 @@ async function readOne(run: LookRun, row: WatchRow): Promise<void> {
 async function readUnit(run: LookRun, unit: Unit): Promise<void> {
 	if (!unit.policyNumber) return await readOne(run, unit.rows[0]);
 	const listed = new Map<number, IDataObject>();
-	const pages = await pageInvoices(run.ctx, {
+	const pages = await run.page({
 		policyNumber: unit.policyNumber,
 		settings: LOOK_SETTINGS,
 		// The look's budget bounds the listing too (always at least one page).
@@ -272,19 +278,17 @@ function summarize(
 
 /** One look over the rows given; returns one result per row read (and per copy leaving the list). */
 export async function lookAtRows(
-	ctx: IExecuteFunctions,
+	node: Run,
 	rows: WatchRow[],
 	settings: LookSettings,
+	page: PolicyPager,
 ): Promise<{ results: RowResult[]; summary: LookSummary }> {
-	const credential = await getServiceCredential(ctx, 0);
-	const budget = computeBudget(
-		credential.tier,
-		lastRateLimit(credential.fingerprint)?.limit,
-		settings.share,
-		settings.looksPerHour,
-	);
+	const key = await node.service.keyBudget(0);
+	const budget = computeBudget(key.tier, key.limit, settings.share, settings.looksPerHour);
 	const run: LookRun = {
-		ctx,
+		node,
+		page,
+		version: settings.version,
 		calls: 0,
 		callsPerLook: budget.callsPerPoll,
 		now: clock.now(),
@@ -305,7 +309,7 @@ export async function lookAtRows(
 			const outcome = classifyFailure(error);
 			const message = (error as Error).message;
 			// A refused key or a wrong Base URL: a setting to fix, said at once when nothing was read.
-			if (outcome === 'fatal' && run.results.length === 0) throw asNodeError(ctx, error);
+			if (outcome === 'fatal' && run.results.length === 0) throw asNodeError(node, error);
 			stopped = `The look stopped after ${unitsRead} of the policies and invoices it meant to read: ${message}. The rest is read first next time.`;
 			break;
 		}

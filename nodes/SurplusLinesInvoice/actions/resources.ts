@@ -1,5 +1,5 @@
 import type { ResourceMap } from '../../shared/router';
-import { withRowResults } from '../../filing/rows';
+import { withRowResults } from './rowResults';
 import * as invoice from './invoice/Invoice.resource';
 
 /** resource → operation → module, for the shared router. */

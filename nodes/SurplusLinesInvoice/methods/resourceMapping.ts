@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { mapperFields } from '../../sheet/columns';
+import { mapperFields } from '../../sheet';
 import { loadOptions } from '../../shared/methods/loadOptions';
 
 /** Column lists for n8n's resource mapper ("Map Columns"). */

@@ -1,6 +1,7 @@
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { withMark } from '../../../nodes/filing/mark';
+import { countItems, outcomeSummary } from '../../../nodes/SurplusLinesInvoice/output';
 
 import { SurplusLinesInvoice } from '../../../nodes/SurplusLinesInvoice/SurplusLinesInvoice.node';
 import { canonicalInvoice } from '../../../nodes/filing/canonical';
@@ -132,6 +133,18 @@ export function setupSuite() {
 }
 
 /** The execution hints (notes over the output) of the node under test, in a run from runNode. */
+/**
+ * A filing run's summary by its parts: the figures of its output (output.ts, countItems), which a
+ * test compares with what it expects, and the sentence over the output, which must be the one
+ * those figures give (outcomeSummary). A new figure in the sentence then changes one test of
+ * the words (test/unit/stages.test.ts), not every test that reads a summary.
+ */
+export function summaryParts(output: INodeExecutionData[], rows: number, said: string | undefined) {
+	const counts = countItems(output, rows);
+	expect(said).toBe(outcomeSummary(counts));
+	return counts;
+}
+
 export function hintsOf(run: { data: { resultData: { runData: Record<string, Array<{ hints?: unknown[] }>> } } } | undefined) {
 	const runData = run!.data.resultData.runData;
 	return Object.values(runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>);

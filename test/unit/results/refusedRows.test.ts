@@ -5,12 +5,12 @@
  * node classes in n8n's engine.
  */
 import nock from 'nock';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { TEST_API } from '../../helpers/serviceReplies';
 import { doc, run as runDocument } from '../document/helpers';
-import { API, KEYS, NUMBERING, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite } from '../invoice/helpers';
-import { numberingNote, sheetRow as rowOf } from '../../../nodes/shared/sheetRows';
+import { API, KEYS, NUMBERING, envelope, failure, hintsOf, invoiceFor, jsonParams, listingReply, meReply, row, run, setupSuite, summaryParts } from '../invoice/helpers';
+import { numberingNote, sheetRow as rowOf, type Rows } from '../../../nodes/shared/sheetRows';
 
 setupSuite();
 beforeEach(() => nock(API).get('/auth/me').reply(200, meReply()).persist());
@@ -62,9 +62,9 @@ describe('refused rows over the output', () => {
 			},
 		]);
 		// One sentence counts every outcome, with Create Many's words; no count contradicts the warning.
-		expect(hintsOf(result).filter((h) => h.type === 'info').map((h) => h.message)).toEqual([
-			'Of 6 rows: 4 filed, 2 refused (error items, listed in the warning); nothing was filed twice.',
-		]);
+		const said = hintsOf(result).filter((h) => h.type === 'info').map((h) => h.message);
+		expect(said).toHaveLength(1);
+		expect(summaryParts(output!, 6, said[0])).toMatchObject({ filed: 4, refused: 2 });
 		// The error item names the row as the sheet shows it (header row 1, first data row 2).
 		expect(output![1].json).toMatchObject({ sheetRow: 3, policy_number: 'BDX-2' });
 	});
@@ -110,13 +110,12 @@ describe('refused rows over the output', () => {
 });
 
 describe('which numbering a run says', () => {
-	/** The little of a node's context the numbering reads: its input and the nodes before it. */
-	const context = (items: IDataObject[], parents: string[]) =>
-		({
-			getInputData: () => items.map((json) => ({ json })),
-			getNode: () => ({ name: 'Create Invoice' }),
-			getParentNodes: () => parents.map((type, i) => ({ name: `n${i}`, type, typeVersion: 1, disabled: false })),
-		}) as unknown as IExecuteFunctions;
+	/** What the numbering reads of a run (sheetRows.ts): its input and the nodes before it. */
+	const context = (items: IDataObject[], parents: string[]): Rows => ({
+		items: items.map((json) => ({ json })),
+		parents: () => parents.map((type) => ({ type })),
+		say: () => undefined,
+	});
 
 	it('rows read from a file behind Extract from File are its lines (header = 1): nothing more to say', () => {
 		const ctx = context([{}, {}], ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.readWriteFile', 'n8n-nodes-base.extractFromFile']);
@@ -126,10 +125,10 @@ describe('which numbering a run says', () => {
 
 	it('rows read by Extract from File from a Starting Line are numbered as the file shows them (issue 55)', () => {
 		const ctx = {
-			getInputData: () => [{ json: {} }, { json: {} }],
-			getNode: () => ({ name: 'Reconcile' }),
-			getParentNodes: () => [{ name: 'Extract', type: 'n8n-nodes-base.extractFromFile', typeVersion: 1, disabled: false, parameters: { operation: 'csv', options: { fromLine: 5 } } }],
-		} as unknown as IExecuteFunctions;
+			items: [{ json: {} }, { json: {} }],
+			parents: () => [{ type: 'n8n-nodes-base.extractFromFile', parameters: { operation: 'csv', options: { fromLine: 5 } } }],
+			say: () => undefined,
+		};
 		// The header is line 5 of the file: the first row is line 6.
 		expect([rowOf(ctx, 0), rowOf(ctx, 1)]).toEqual([6, 7]);
 	});

@@ -11,6 +11,7 @@ import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { zodIssueLines } from '../../../shared/zodIssues';
 import { explainForbidden } from '../../forbidden';
+import type { Run } from '../../../shared/run';
 import { forAssistant, perLineItem, simplify } from '../../output';
 import { dateOnly } from '../../../shared/dates';
 import { estimateInput } from '../../validation';
@@ -168,6 +169,7 @@ export const onlyReads = true;
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	run: Run,
 ): Promise<INodeExecutionData[]> {
 	const raw = readBody(this, itemIndex);
 	const parsed = estimateInput.safeParse(raw);
@@ -192,7 +194,7 @@ export async function execute(
 		});
 		result = reply.data as IDataObject;
 	} catch (error) {
-		throw await explainForbidden(this, error, itemIndex);
+		throw await explainForbidden(run, error, itemIndex);
 	}
 	const output = this.getNodeParameter('output', itemIndex, 'simplified') as string;
 	if (output === 'full') return [{ json: result }];

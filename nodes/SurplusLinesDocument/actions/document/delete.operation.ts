@@ -5,7 +5,10 @@ import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { ALREADY_GONE_DESCRIPTION, deleteAllowingGone } from '../../../shared/deleteGone';
 import { readInvoiceId, readTextParameter } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
+import { apiRequest } from '../../../shared/transport';
 import { documentPathRef } from '../../reference';
+import type { Run } from '../../../shared/run';
+import { readDocumentReference } from './referenceSettings';
 import { invoiceField, referenceFields } from './fields';
 
 export const description = updateDisplayOptions(
@@ -26,6 +29,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	run: Run,
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	requireTier(
@@ -35,8 +39,15 @@ export async function execute(
 		'Delete Document',
 		itemIndex,
 	);
-	const ref = await documentPathRef(this, itemIndex, invoiceId);
-	const gone = await deleteAllowingGone(this, { path: PATHS.document(invoiceId, ref), itemIndex });
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
+	const gone = await deleteAllowingGone(() =>
+		apiRequest.call(this, { method: 'DELETE', path: PATHS.document(invoiceId, ref), itemIndex }),
+	);
 	const referenceType = this.getNodeParameter('referenceType', itemIndex) as string;
 	const document = readTextParameter(this, 'document', itemIndex, 'Document');
 	return [

@@ -14,6 +14,8 @@ import { apiRequest, readSettings } from '../../../shared/transport';
 import { fetchFile } from '../../fetchFile';
 import { withoutLink } from '../../../shared/links';
 import { documentPathRef } from '../../reference';
+import type { Run } from '../../../shared/run';
+import { readDocumentReference } from './referenceSettings';
 import { invoiceField, referenceFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -65,6 +67,7 @@ export const onlyReads = true;
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	run: Run,
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const binaryPropertyName =
@@ -85,7 +88,12 @@ export async function execute(
 				itemIndex,
 			},
 		);
-	const ref = await documentPathRef(this, itemIndex, invoiceId);
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
 	const reply = await apiRequest.call(this, {
 		method: 'GET',
 		path: PATHS.document(invoiceId, ref),

@@ -6,6 +6,8 @@ import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { documentJson } from '../../../shared/links';
 import { documentPathRef } from '../../reference';
+import type { Run } from '../../../shared/run';
+import { readDocumentReference } from './referenceSettings';
 import { invoiceField, referenceFields } from './fields';
 
 export const description = updateDisplayOptions(
@@ -19,9 +21,15 @@ export const onlyReads = true;
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	run: Run,
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
-	const ref = await documentPathRef(this, itemIndex, invoiceId);
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
 	const reply = await apiRequest.call(this, {
 		method: 'GET',
 		path: PATHS.document(invoiceId, ref),

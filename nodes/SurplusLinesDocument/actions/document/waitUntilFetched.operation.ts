@@ -13,6 +13,8 @@ import { clock } from '../../../shared/timing';
 import { apiRequest } from '../../../shared/transport';
 import { documentJson } from '../../../shared/links';
 import { documentPathRef } from '../../reference';
+import type { Run } from '../../../shared/run';
+import { readDocumentReference } from './referenceSettings';
 import { invoiceField, referenceFields } from './fields';
 
 /** fetch_status values after which nothing changes by itself. */
@@ -86,10 +88,16 @@ export const onlyReads = true;
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	run: Run,
 ): Promise<INodeExecutionData[]> {
 	const invoiceId = readInvoiceId(this, itemIndex);
 	const { maxWaitMs, intervalMs } = readBounds(this, itemIndex);
-	const ref = await documentPathRef(this, itemIndex, invoiceId);
+	const ref = await documentPathRef(
+		run,
+		readDocumentReference(this, itemIndex),
+		itemIndex,
+		invoiceId,
+	);
 	const started = clock.now();
 	let checks = 0;
 	for (;;) {

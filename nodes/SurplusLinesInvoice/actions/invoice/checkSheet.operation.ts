@@ -7,15 +7,23 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readErrorInfo } from '../../../shared/errors';
+import type { Run } from '../../../shared/run';
 import { PATHS } from '../../../shared/service';
 import { refusedRowsMessage, sheetRow } from '../../../shared/sheetRows';
-import { readInvoiceInput, readRawBody, type InvoiceInput } from '../../../sheet/input';
-import { chargesOf, notATransaction } from '../../../sheet/sheetRead';
-import { takeColumnNotes, takeInvoiceWarnings } from '../../../sheet/warnings';
+import {
+	chargesOf,
+	notATransaction,
+	readInvoiceInput,
+	readRawBody,
+	takeColumnNotes,
+	takeInvoiceWarnings,
+	type InvoiceInput,
+} from '../../../sheet';
 import { canonicalInvoice } from '../../../filing/canonical';
 import { idempotencyKeyFor } from '../../../filing/idempotency';
 import { refuseSameKeyOtherRow } from '../../../filing/sameRun';
 import { bodyProperties } from './body.description';
+import { readBodySettings, readRunSheet } from '../sheetSettings';
 
 /** What this operation leaves out, said on the panel and on every item. */
 const NOT_CHECKED =
@@ -48,12 +56,12 @@ export type SheetRowReading =
 	| { reasons: string[] };
 
 /** Reads one row as Create would, before the account's look-ups and any call (Reconcile Sheet too). */
-export function readRowAsCreate(ctx: IExecuteFunctions, index: number): SheetRowReading {
+export function readRowAsCreate(ctx: IExecuteFunctions, run: Run, index: number): SheetRowReading {
 	try {
-		const input = readInvoiceInput(ctx, index);
+		const input = readInvoiceInput(run, readBodySettings(ctx, index, 'full'), index);
 		const body = canonicalInvoice(input.body);
 		// As Create derives keys by default: a later row with an earlier row's key but other columns.
-		refuseSameKeyOtherRow(ctx, idempotencyKeyFor({ mode: 'derived' }, PATHS.invoices, body), index);
+		refuseSameKeyOtherRow(run, idempotencyKeyFor({ mode: 'derived' }, PATHS.invoices, body), index);
 		return { input, body };
 	} catch (error) {
 		return { reasons: reasons(error) };
@@ -61,42 +69,43 @@ export function readRowAsCreate(ctx: IExecuteFunctions, index: number): SheetRow
 }
 
 /** One row as Create would read it, before the account's look-ups and any call. */
-function checkRow(ctx: IExecuteFunctions, index: number): IDataObject {
-	const json: IDataObject = { row: sheetRow(ctx, index) };
-	const asRead = notATransaction(ctx, index);
+function checkRow(ctx: IExecuteFunctions, run: Run, index: number): IDataObject {
+	const json: IDataObject = { row: sheetRow(run, index) };
+	const asRead = notATransaction(run, index);
 	if (asRead) {
 		const result =
 			asRead.outcome === 'charge' ? `charge of row ${String(asRead.chargeOf)}'s filing` : 'left out';
 		return { ...json, result, reasons: [asRead.outcomeNote], sheetRead: asRead.sheetRead, notChecked: NOT_CHECKED };
 	}
-	const read = readRowAsCreate(ctx, index);
+	const read = readRowAsCreate(ctx, run, index);
 	if (read.reasons) Object.assign(json, { result: 'refused', reasons: read.reasons });
 	else {
 		const { input, body } = read;
-		Object.assign(json, { result: 'would be sent', body, columns: input.sources, ...chargesOf(ctx, index) });
+		Object.assign(json, { result: 'would be sent', body, columns: input.sources, ...chargesOf(run, index) });
 		if (input.converted.length) json._converted = input.converted as unknown as IDataObject[];
 	}
-	const warnings = takeInvoiceWarnings(ctx, index);
+	const warnings = takeInvoiceWarnings(run, index);
 	if (warnings.length) json._warnings = warnings;
-	return { ...json, ...takeColumnNotes(ctx, index, true), notChecked: NOT_CHECKED };
+	return { ...json, ...takeColumnNotes(run, index, true), notChecked: NOT_CHECKED };
 }
 
 /**
  * Every row, in order, each paired to its input item; a refused row is an item, not an error, and
  * the count of refused rows is said over the output as Create says it after a run.
  */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const count = this.getInputData().length;
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
+	readRunSheet(this, run);
+	const count = run.items.length;
 	const output: INodeExecutionData[] = [];
 	const refused: Array<{ index: number; policy: unknown }> = [];
 	for (let index = 0; index < count; index++) {
-		const json = checkRow(this, index);
-		if (json.result === 'refused') refused.push({ index, policy: policyOf(this, index) });
+		const json = checkRow(this, run, index);
+		if (json.result === 'refused') refused.push({ index, policy: policyOf(this, run, index) });
 		output.push({ json, pairedItem: { item: index } });
 	}
 	if (refused.length) {
-		this.addExecutionHints?.({
-			message: `${refusedRowsMessage(this, refused, count, 'would be refused')} Each row's reasons say the column and the rule; nothing was sent.`,
+		run.say({
+			message: `${refusedRowsMessage(run, refused, count, 'would be refused')} Each row's reasons say the column and the rule; nothing was sent.`,
 			type: 'warning',
 			location: 'outputPane',
 		});
@@ -105,9 +114,9 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 }
 
 /** The row's policy number as read for the request, where it reads (a refused row may not). */
-export function policyOf(ctx: IExecuteFunctions, index: number): unknown {
+export function policyOf(ctx: IExecuteFunctions, run: Run, index: number): unknown {
 	try {
-		return (readRawBody(ctx, index, 'full') as IDataObject | undefined)?.policy_number;
+		return (readRawBody(run, readBodySettings(ctx, index, 'full'), index, 'full') as IDataObject | undefined)?.policy_number;
 	} catch {
 		return undefined;
 	}

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { accountInfo } from '../../../shared/account';
 import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { apiRequest } from '../../../shared/transport';
@@ -16,6 +15,8 @@ import { planCorrection, sentBefore, type Correction, type CorrectionRequest } f
 import { readListing, type ListingSettings } from '../../../reconcile/listing';
 import { bodyProperties } from './body.description';
 import { readRows } from './reconcile.operation';
+import type { Run } from '../../../shared/run';
+import { readRunSheet } from '../sheetSettings';
 
 const properties: INodeProperties[] = [
 	{
@@ -189,11 +190,12 @@ function serviceOf(ctx: IExecuteFunctions): CorrectionService {
 }
 
 /** All rows at once, as Reconcile Sheet reads them. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readCorrectSettings(this);
 	if (settings.send) requireTier(this, await getServiceCredential(this, 0), 't2', 'Send corrections', 0);
-	const read = readRows(this);
-	const rows = givesChangeDate(read) ? rowsAsStored(read, (await accountInfo(this, 0)).features) : read;
+	readRunSheet(this, run);
+	const read = readRows(this, run);
+	const rows = givesChangeDate(read) ? rowsAsStored(read, (await run.service.me(0)).features) : read;
 	const policies = new Map<string, string>();
 	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readListing(this, policies, settings.listing);
@@ -201,7 +203,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const out = await correctRows(answers, rows, listing.byPolicy, settings, serviceOf(this));
 	const planned = out.filter((o) => o.json.correction).length;
 	const notRead = answers.filter((a) => a.json.answer === ANSWERS.notRead).length;
-	this.addExecutionHints?.({
+	run.say({
 		message: `${planned} rows to correct${settings.send ? ', corrections sent (those sent before were not sent again)' : ': nothing sent (Send Corrections is off)'}.${notRead ? ` ${notRead} rows not read yet: run again.` : ''}`,
 		type: planned ? 'warning' : 'info',
 		location: 'outputPane',

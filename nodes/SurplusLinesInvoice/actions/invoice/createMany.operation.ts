@@ -8,7 +8,8 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { addToErrorItem, errorItem } from '../../../shared/errors';
-import { itemParameter } from '../../../shared/params';
+import { itemParameter, nodeVersion } from '../../../shared/params';
+import type { Run } from '../../../shared/run';
 import { rowsLabel, withRowPrefix, type RefusedNote } from '../../../shared/sheetRows';
 import { BATCH_MAX_INVOICES, PATHS } from '../../../shared/service';
 import { fileInBatches, fileOneByOne } from '../../../filing/batch';
@@ -16,26 +17,18 @@ import type { Entry, Outcome } from '../../../filing/entry';
 import { adaptToAccount, noteAdaptations, type Adaptation } from '../../../account/adapt';
 import { unknownLobOption } from '../../../account/options';
 import {
+	notATransaction,
 	noteConversions,
 	readInvoiceInput,
 	refusalInSheetWords,
 	type InvoiceInput,
-} from '../../../sheet/input';
-import { notATransaction } from '../../../sheet/sheetRead';
+} from '../../../sheet';
 import { canonicalInvoice } from '../../../filing/canonical';
 import { mayHaveFiled, showReplayed } from '../../../filing/fileInvoice';
 import { withMark } from '../../../filing/mark';
 import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../../filing/sameRun';
-import {
-	idempotencyKeyFor,
-	readIdempotencyChoice,
-	type IdempotencyChoice,
-} from '../../../filing/idempotency';
-import {
-	filingOptionProperties,
-	readFilingSettings,
-	type FilingSettings,
-} from '../../../filing/options';
+import { idempotencyKeyFor, type IdempotencyChoice } from '../../../filing/idempotency';
+import { filingOptionProperties, type FilingSettings } from '../../../filing/options';
 import { invoiceJson, invoiceView } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../../taxes/taxLines';
 import { billTaxes, createManyTaxOptions, taxesForEntries, type EntryTaxes } from '../../../taxes/createManyTaxes';
@@ -45,6 +38,14 @@ import {
 	idempotencyProperties,
 	simplifyProperties,
 } from './body.description';
+import { givePolicies } from '../policies';
+import {
+	readFilingSettings,
+	readIdempotencyChoice,
+	readTaxCheckSettings,
+	readUnknownLob,
+} from '../settings';
+import { readBodySettings } from '../sheetSettings';
 
 /**
  * The notice over Create Many, in one place: short, and true on every account and tier. Say here
@@ -85,16 +86,16 @@ export const description = updateDisplayOptions(
 type Failure = { index: number; error: Error };
 
 /** The first local failure, with every failed row listed (before any call: nothing was filed). */
-function annotateLocal(ctx: IExecuteFunctions, error: Error, failures: Failure[], total: number): Error {
+function annotateLocal(run: Run, error: Error, failures: Failure[], total: number): Error {
 	const others = failures.slice(1).map((f) => f.index);
 	const lines = [
-		`${failures.length} of ${total} rows failed${others.length ? ` (also ${rowsLabel(ctx, others)})` : ''}.`,
+		`${failures.length} of ${total} rows failed${others.length ? ` (also ${rowsLabel(run, others)})` : ''}.`,
 		'No invoice was filed.',
 		'Turn on Settings → On Error → Continue to file the good items and get each bad item as its own error item.',
 	];
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.description = [error.description, ...lines].filter(Boolean).join('\n');
-		error.message = withRowPrefix(ctx, failures[0].index, error.message);
+		error.message = withRowPrefix(run, failures[0].index, error.message);
 	}
 	return error;
 }
@@ -118,21 +119,21 @@ function withTaxes(json: IDataObject, taxes: EntryTaxes | undefined): IDataObjec
 }
 
 async function fileAll(
-	ctx: IExecuteFunctions,
+	run: Run,
 	tier: string | undefined,
 	entries: Entry[],
 	settings: FilingSettings,
 ): Promise<Outcome[]> {
-	if (tier !== 't3') return await fileOneByOne(ctx, entries, settings);
-	return await fileInBatches(ctx, entries, settings);
+	if (tier !== 't3') return await fileOneByOne(run, entries, settings);
+	return await fileInBatches(run, entries, settings);
 }
 
 /**
  * All items at once: local checks for every item, then batch calls (t3) or one call per item (t2).
  * Output: one item per input item, in input order, paired to it.
  */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const count = this.getInputData().length;
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
+	const count = run.items.length;
 	const continueOnFail = this.continueOnFail();
 	const credential = await getServiceCredential(this, 0);
 	const failures: Failure[] = [];
@@ -146,29 +147,36 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// Rows the sheet's shape says are not transactions (totals, charges of another row's filing).
 	const notTransactions = new Map<number, IDataObject>();
 	for (let index = 0; index < count; index++) {
-		const asRead = notATransaction(this, index);
+		const asRead = notATransaction(run, index);
 		if (asRead) {
 			notTransactions.set(index, asRead);
 			continue;
 		}
 		try {
 			requireTier(this, credential, 't2', 'Create Many invoices', index);
-			const input = readInvoiceInput(this, index);
-			read.push({ index, input, choice: readIdempotencyChoice(this, index) });
+			const input = readInvoiceInput(run, readBodySettings(this, index, 'full'), index);
+			read.push({ index, input, choice: readIdempotencyChoice(this, run, index) });
 		} catch (error) {
 			failures.push({ index, error: error as Error });
 		}
 	}
 	// A bad row stops the run before any call: fix it and run again, nothing was half-filed.
-	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
-	// One setting for the whole run (its rows are filed together).
+	if (failures.length && !continueOnFail) throw annotateLocal(run, failures[0].error, failures, count);
+	// One setting for the whole run (its rows are filed together), read from item 0.
 	const settings = readFilingSettings(this, 0, 'firstReply');
+	const taxSettings = {
+		bill: (this.getNodeParameter('options', 0, {}) as IDataObject).billTaxesFromPreview === true,
+		check: readTaxCheckSettings(this, 0),
+	};
+	const version = nodeVersion(this);
+	givePolicies(this, run);
 	for (const { index, input: given, choice } of read) {
 		inputs[index] = given;
 		try {
 			// The mark from the row as read, before the account's adaptation and any tax line.
 			const marked = { ...given, body: withMark(given.body, settings.writeMark) };
-			const input = await adaptToAccount(this, marked, index);
+			const account = { unknownLob: readUnknownLob(this, index) };
+			const input = await adaptToAccount(run, marked, index, account);
 			converted[index] = input.converted;
 			inputs[index] = input;
 			adapted[index] = input.adapted;
@@ -176,9 +184,9 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			// Derived exactly as a single Create derives it: a row filed by either is replayed by the other.
 			const key = idempotencyKeyFor(choice, PATHS.invoices, body);
 			// A later row with an earlier row's key but other columns is refused, not replayed.
-			if (choice.mode === 'derived') refuseSameKeyOtherRow(this, key, index);
+			if (choice.mode === 'derived') refuseSameKeyOtherRow(run, key, index);
 			// A second, different New (or Renewal) of a policy term in the run is asked, not filed.
-			refuseSecondOfTerm(this, given.body, index, settings.lookAlike);
+			refuseSecondOfTerm(run, given.body, index, settings.lookAlike);
 			entries.push({ index, body, key, keyDerived: choice.mode === 'derived' });
 		} catch (error) {
 			failures.push({ index, error: refusalInSheetWords(error as Error, given) });
@@ -187,20 +195,20 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	// A row the account's look-ups refused stops the run too: nothing was filed yet.
 	if (failures.length && !continueOnFail) {
 		failures.sort((a, b) => a.index - b.index);
-		throw annotateLocal(this, failures[0].error, failures, count);
+		throw annotateLocal(run, failures[0].error, failures, count);
 	}
 	// Taxes billed and checked before anything is filed; a row they refuse is not sent.
-	const taxes = await taxesForEntries(this, entries, inputs);
+	const taxes = await taxesForEntries(run, entries, inputs, taxSettings);
 	if (taxes) {
-		const billed = billTaxes(this, entries, inputs, taxes);
+		const billed = billTaxes(run, entries, inputs, taxes);
 		entries.splice(0, entries.length, ...billed.entries);
 		failures.push(...billed.failures);
 	}
 	failures.sort((a, b) => a.index - b.index);
 	// Only previews were sent: a refused row stops the run as a local one does.
-	if (failures.length && !continueOnFail) throw annotateLocal(this, failures[0].error, failures, count);
+	if (failures.length && !continueOnFail) throw annotateLocal(run, failures[0].error, failures, count);
 
-	const outcomes = entries.length ? await fileAll(this, credential.tier, entries, settings) : [];
+	const outcomes = entries.length ? await fileAll(run, credential.tier, entries, settings) : [];
 	// Nothing filed and nothing in doubt (e.g. a 403 for the whole batch): a re-run cannot file
 	// twice, so this fails like any node would.
 	const refusals = outcomes.flatMap((o) => ('error' in o ? [o] : []));
@@ -224,13 +232,13 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			output[outcome.index] = errorItem(error, outcome.index, this.getNode());
 				continue;
 		}
-		const result = await showReplayed(this, outcome.filed, settings.replayedView, outcome.index);
-		const view = invoiceView(this, itemParameter(this, 'simplify', outcome.index, false));
+		const result = await showReplayed(run, outcome.filed, settings.replayedView, outcome.index);
+		const view = invoiceView(version, itemParameter(this, 'simplify', outcome.index, false));
 		output[outcome.index] = {
 			json: noteAdaptations(
 				noteConversions(
 					markTaxWarning(
-						this,
+						run,
 						withTaxes(invoiceJson(result.invoice, view, result), taxes?.byIndex.get(outcome.index)),
 						filedTaxWarning(result.invoice),
 						{ hint: false },
@@ -242,7 +250,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			pairedItem: { item: outcome.index },
 		};
 	}
-	if (taxes) this.addExecutionHints?.(taxes.hint);
+	if (taxes) run.say(taxes.hint);
 	if (notFiled.length) {
 		// Each error item says how many rows were not filed; the summary counts the others by outcome.
 		const line = `${notFiled.length} of ${count} rows not filed`;

@@ -6,6 +6,7 @@ import { ALREADY_GONE_DESCRIPTION, deleteAllowingGone } from '../../../shared/de
 import { invoiceIdProperty } from '../../../shared/descriptions';
 import { readInvoiceId } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
+import { apiRequest } from '../../../shared/transport';
 import { explainConflict } from '../../hints';
 
 export const description = updateDisplayOptions(
@@ -25,7 +26,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	requireTier(this, await getServiceCredential(this, i), 't2', 'Delete an invoice', i);
 	const id = readInvoiceId(this, i);
 	try {
-		const gone = await deleteAllowingGone(this, { path: PATHS.invoice(id), itemIndex: i });
+		const gone = await deleteAllowingGone(() =>
+			apiRequest.call(this, { method: 'DELETE', path: PATHS.invoice(id), itemIndex: i }),
+		);
 		return [{ json: { id: Number(id), deleted: true, ...gone } }];
 	} catch (error) {
 		throw explainConflict(this, error, 'deleted', i);

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invoiceIdProperty } from '../../../shared/descriptions';
-import { itemParameter, readInvoiceId } from '../../../shared/params';
+import { itemParameter, readInvoiceId, nodeVersion } from '../../../shared/params';
 import { PATHS } from '../../../shared/service';
 import { apiRequest } from '../../../shared/transport';
 import { invoiceJson, invoiceView } from '../../output';
@@ -26,7 +26,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		{
 			json: invoiceJson(
 				reply.data as IDataObject,
-				invoiceView(this, itemParameter(this, 'simplify', i, false)),
+				invoiceView(nodeVersion(this), itemParameter(this, 'simplify', i, false)),
 			),
 		},
 	];

@@ -5,6 +5,7 @@ import { describeCut, pageInvoices } from '../../../shared/invoiceList';
 import { invoiceJson, invoiceView } from '../../output';
 import { returnAllProperties } from '../../../shared/descriptions';
 import { simplifyProperties } from './body.description';
+import { nodeVersion } from '../../../shared/params';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['getAll'] } },
@@ -32,7 +33,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const policyNumber = String(this.getNodeParameter('policyNumber', i, '') ?? '').trim();
 	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i, 50) as number);
-	const view = invoiceView(this, this.getNodeParameter('simplify', i, false) as boolean);
+	const view = invoiceView(
+		nodeVersion(this),
+		this.getNodeParameter('simplify', i, false) as boolean,
+	);
 	const pages = await pageInvoices(this, {
 		policyNumber: policyNumber || undefined,
 		limit,

@@ -7,14 +7,16 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { forAssistant } from '../../../SurplusLinesCalculator/output';
-import { isToolUse } from '../../../shared/toolUse';
+import type { Run } from '../../../shared/run';
 import { adaptToAccount, noteAdaptations } from '../../../account/adapt';
 import { unknownLobOption } from '../../../account/options';
-import { noteConversions, readInvoiceInput } from '../../../sheet/input';
+import { noteConversions, readInvoiceInput } from '../../../sheet';
 import { previewInvoice } from '../../../taxes/preview';
-import { applyTaxCheck, readTaxCheckSettings, taxCheckOptions } from '../../../taxes/sheetCheck';
+import { applyTaxCheck, taxCheckOptions } from '../../../taxes/sheetCheck';
 import { markTaxWarning, previewTaxWarning } from '../../../taxes/taxLines';
 import { bodyProperties } from './body.description';
+import { readTaxCheckSettings, readUnknownLob } from '../settings';
+import { readBodySettings } from '../sheetSettings';
 
 const properties: INodeProperties[] = [
 	...bodyProperties(false),
@@ -55,19 +57,27 @@ function simplifyPreview(preview: IDataObject): IDataObject {
 export const onlyReads = true;
 
 /** Any key tier; stores nothing but counts toward the hourly limit. Data problems come back in validation.errors. */
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const input = await adaptToAccount(this, readInvoiceInput(this, i), i);
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	run: Run,
+): Promise<INodeExecutionData[]> {
+	const bodySettings = readBodySettings(this, i, 'full');
+	const account = { unknownLob: readUnknownLob(this, i) };
+	const taxCheckSettings = readTaxCheckSettings(this, i);
+	const simplify = this.getNodeParameter('simplify', i, false) as boolean;
+	const input = await adaptToAccount(run, readInvoiceInput(run, bodySettings, i), i, account);
 	const { body, converted, adapted } = input;
-	const reply = await previewInvoice(this, body, i);
-	const taxCheck = applyTaxCheck(this, i, input, reply.data, readTaxCheckSettings(this, i));
+	const reply = await previewInvoice(run, body, i);
+	const taxCheck = applyTaxCheck(run, i, input, reply.data, taxCheckSettings);
 	let json: IDataObject;
-	if (this.getNodeParameter('simplify', i, false) as boolean) {
+	if (simplify) {
 		json = simplifyPreview(reply.data);
 	} else {
 		// The warning is about what Create would file, in the words of the node's switches: a model
 		// reading a preview has the tax lines in the reply instead.
-		const warning = isToolUse(this) ? undefined : previewTaxWarning(body, reply.data);
-		json = markTaxWarning(this, { ...reply.data }, warning);
+		const warning = run.tool ? undefined : previewTaxWarning(body, reply.data);
+		json = markTaxWarning(run, { ...reply.data }, warning);
 	}
 	if (taxCheck) json._taxCheck = taxCheck;
 	// Shown before filing: what Create would send instead of what the row gives.

@@ -14,10 +14,12 @@ import { inPeriod, readListing, type ListingSettings, type Period } from '../../
 import { reconcileSummary } from '../../../reconcile/summary';
 import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
 import { addDeadlines, dueWithin } from '../../../reconcile/late';
-import { accountInfo } from '../../../shared/account';
 import { bodyProperties } from './body.description';
-import { notATransaction, shapeRefusal, shapedItems } from '../../../sheet/sheetRead';
+import { notATransaction } from '../../../sheet';
+import { shapeRefusal, shapedItems } from '../../../sheet/sheetRead';
 import { feeColumnCode } from '../../../reconcile/sheetWords';
+import type { Run } from '../../../shared/run';
+import { readRunSheet } from '../sheetSettings';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
 
 const properties: INodeProperties[] = [
@@ -152,18 +154,18 @@ function feeColumnsOf(body: IDataObject, sources: Record<string, string>): Recor
 }
 
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-export function readRows(ctx: IExecuteFunctions): SheetRow[] {
+export function readRows(ctx: IExecuteFunctions, run: Run): SheetRow[] {
 	const rows: SheetRow[] = [];
-	for (let index = 0; index < ctx.getInputData().length; index++) {
-		const row = sheetRow(ctx, index);
-		const asRead = notATransaction(ctx, index);
+	for (let index = 0; index < run.items.length; index++) {
+		const row = sheetRow(run, index);
+		const asRead = notATransaction(run, index);
 		if (asRead) {
 			rows.push({ index, row, asRead });
 			continue;
 		}
-		const read = readRowAsCreate(ctx, index);
+		const read = readRowAsCreate(ctx, run, index);
 		if (read.reasons) {
-			const policy = policyOf(ctx, index);
+			const policy = policyOf(ctx, run, index);
 			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
 			continue;
 		}
@@ -176,7 +178,7 @@ export function readRows(ctx: IExecuteFunctions): SheetRow[] {
 			body: read.body,
 			mark,
 			sources: read.input.sources,
-			cells: (shapedItems(ctx) ?? ctx.getInputData())[index]?.json ?? {},
+			cells: (shapedItems(run) ?? run.items)[index]?.json ?? {},
 			feeColumns: feeColumnsOf(read.input.body, read.input.sources),
 		});
 	}
@@ -184,17 +186,18 @@ export function readRows(ctx: IExecuteFunctions): SheetRow[] {
 }
 
 /** The sheet's own refusal where no row of it could be read (its columns unknown), else undefined. */
-function sheetNotRead(ctx: IExecuteFunctions, rows: SheetRow[]): string | undefined {
+function sheetNotRead(run: Run, rows: SheetRow[]): string | undefined {
 	if (!rows.length || !rows.every((row) => row.reasons)) return undefined;
-	return shapeRefusal(ctx, 0);
+	return shapeRefusal(run, 0);
 }
 
 /** All rows at once: the listing is chosen over the whole sheet. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
-	const read = readRows(this);
+	readRunSheet(this, run);
+	const read = readRows(this, run);
 	// One GET /auth/me, only where a row gives a change date: a legacy account stores it otherwise.
-	const rows = givesChangeDate(read) ? rowsAsStored(read, (await accountInfo(this, 0)).features) : read;
+	const rows = givesChangeDate(read) ? rowsAsStored(read, (await run.service.me(0)).features) : read;
 	const policies = new Map<string, string>();
 	// Refused rows' policies too: their invoices are named on them (answers.ts), not listed as extra.
 	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
@@ -203,7 +206,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const period = settings.period;
 	// A sheet whose columns could not be read (report lines above its header) accounts for no
 	// invoice: listing the whole period as "not on the sheet" would mislead; it is said instead.
-	const unread = sheetNotRead(this, rows);
+	const unread = sheetNotRead(run, rows);
 	const inScope = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
 	const extra = unread ? [] : inScope;
 	const summary = reconcileSummary(answers, extra, listing, unread ? { withheld: inScope.length, why: unread } : undefined);
@@ -228,7 +231,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	summary.json.overdue = overdue;
 	const due = settings.dueWithinDays;
 	const listed = (json: IDataObject) => due === undefined || dueWithin(json, due);
-	this.addExecutionHints?.({
+	run.say({
 		message: `${summary.message}${overdue ? ` ${overdue} rows or filings are past their state’s filing deadline (each item’s deadline says by how many days).` : ''}`,
 		type: summary.warning ? 'warning' : 'info',
 		location: 'outputPane',

@@ -6,6 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { nodeVersion } from '../../../shared/params';
+import { pageInvoices } from '../../../shared/invoiceList';
+import type { Run } from '../../../shared/run';
 import { lookAtRows, type LookSettings } from '../../../watch/look';
 import { readWatchRow, type WatchRow } from '../../../watch/rowState';
 
@@ -59,7 +62,7 @@ function readSettings(ctx: IExecuteFunctions): LookSettings {
 			ctx.getNode(),
 			'Looks per Hour must be at least 1 and Budget Share between 1 and 100',
 		);
-	return { looksPerHour, share: share / 100 };
+	return { looksPerHour, share: share / 100, version: nodeVersion(ctx) };
 }
 
 /** Said over the output when the input holds no row (an empty table, Always Output Data on). */
@@ -90,7 +93,7 @@ function lookSentence(results: IDataObject[], watched: number, waiting: number):
 }
 
 /** All rows at once: which to read is chosen over the whole list. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
 	const rows: WatchRow[] = [];
 	const unreadable: number[] = [];
@@ -105,7 +108,10 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		this.addExecutionHints?.({ message: EMPTY_LIST, type: 'info', location: 'outputPane' });
 		return [];
 	}
-	const { results, summary } = await lookAtRows(this, rows, settings);
+	// The policy pager takes n8n's context until branch h-57 lands (invoiceList.ts).
+	const { results, summary } = await lookAtRows(run, rows, settings, (options) =>
+		pageInvoices(this, options),
+	);
 	const said = lookSentence(
 		results.map((result) => result.json),
 		Number(summary.json.watched_invoices),
