@@ -30,6 +30,7 @@ import { serviceTimeToUtc } from '../shared/dates';
 import { isOutcomeUnknown, type ApiReply } from '../shared/transport';
 import { clock } from '../shared/timing';
 import type { FilingSettings, LookAlike, ReplayedView } from './options';
+import { isDerivedMark } from './mark';
 import { policiesOf } from './policies';
 import { FOUND_DESPITE_REPLY, describesRow, isReplyNotTheRow, replyNotTheRow } from './replyMatch';
 import {
@@ -154,9 +155,20 @@ export function settleLookAlike(
 		{
 			itemIndex,
 			fields: found.comparison.differs,
-			description: `Nothing was filed for this row. Look at invoice ${id} (Get): if it is this transaction (entered by hand, or changed since), set Options → Look-Alike on the Policy to Take It as Filed, or correct the row to match it; if it is another transaction, give the row what keeps them apart (its own invoice number) or set the option to File Anyway. ${comparedNote(found.comparison)}`,
+			description: `Nothing was filed for this row. ${lookAlikeAdvice(id, found.invoice)} ${comparedNote(found.comparison)}`,
 		},
 	);
+}
+
+/**
+ * What to do about a look-alike. One carrying a mark the package derived is the package's filing
+ * of this row as the sheet was (the row changed since): correcting it is the answer, and filing
+ * the row again would file it twice, so File Anyway is not offered.
+ */
+function lookAlikeAdvice(id: string, invoice: IDataObject): string {
+	if (isDerivedMark(invoice.invoice_number))
+		return `Invoice ${id} carries the package's mark: it is this row's filing as the sheet was when it was filed, and the row has changed since. Correct it rather than file the row again: Invoice → Correct Filings over this sheet shows the change (an Update while the state has not accepted the invoice, else a cancellation and the row filed again) and sends it when asked.`;
+	return `Look at invoice ${id} (Get): if it is this transaction (entered by hand, or changed since), set Options → Look-Alike on the Policy to Take It as Filed, or correct the row to match it; if it is another transaction, give the row what keeps them apart (its own invoice number) or set the option to File Anyway.`;
 }
 
 /** The note a row filed beside a look-alike gets (Look-Alike: File Anyway). */

@@ -16,6 +16,7 @@ import { chooseListing } from '../shared/listingChoice';
 import { classifyFailure } from '../shared/readFailure';
 import { ACCOUNT_LISTING_REFUSED, INVOICE_LIST_MAX_PER_PAGE } from '../shared/service';
 import { clock } from '../shared/timing';
+import { daysInForm } from '../filing/formRules';
 import { policyKey } from './answers';
 
 export interface Period {
@@ -74,12 +75,25 @@ function fingerprint(policies: string[], period?: Period): string {
 		.slice(0, 24);
 }
 
+/**
+ * Whether an invoice falls in the period. Its effective date is the transaction's: a keyed
+ * account's change keeps the policy term in effective_date and the date of the change in
+ * transaction_effective_date (a legacy account's effective_date is already the change's). A date
+ * shown so that it reads as two days is in the period when either day is.
+ */
 export const inPeriod = (invoice: IDataObject, period: Period): boolean => {
-	const value = period.by === 'created' ? invoice.created : invoice.effective_date;
-	const day = typeof value === 'string' ? value.slice(0, 10) : '';
-	if (!day) return false;
-	return (!period.from || day >= period.from) && (!period.to || day <= period.to);
+	const value =
+		period.by === 'created'
+			? invoice.created
+			: isBlank(invoice.transaction_effective_date)
+				? invoice.effective_date
+				: invoice.transaction_effective_date;
+	if (isBlank(value)) return false;
+	return daysInForm(value).some(
+		(day) => /^\d{4}-\d{2}-\d{2}$/.test(day) && (!period.from || day >= period.from) && (!period.to || day <= period.to),
+	);
 };
+const isBlank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
 
 /** A refusal of the unfiltered listing (gaps.md: a real account may answer 422 there). */
 const refusesAccountListing = (error: unknown): boolean => {

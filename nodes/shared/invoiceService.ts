@@ -187,7 +187,7 @@ export function startRun(ctx: IExecuteFunctions): Run {
 		tool: isToolUse(ctx),
 		parents: () => {
 			try {
-				return ctx.getParentNodes?.(node.name) ?? [];
+				return ctx.getParentNodes?.(node.name, { includeNodeParameters: true }) ?? [];
 			} catch {
 				return []; // No workflow to look at (a bare call): rows are counted as a sheet's.
 			}

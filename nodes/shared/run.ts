@@ -3,7 +3,7 @@
  * creates it once per execution (invoiceService.ts, `startRun`), hands it to every stage it
  * calls, and builds its items from what the stages left in it.
  */
-import type { INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 
 import type { InvoiceService } from './invoiceService';
 
@@ -27,7 +27,7 @@ export interface Run {
 	/** A tool's call (an AI agent's or an MCP client's): its items have no sheet row. */
 	readonly tool: boolean;
 	/** The nodes before this one (asked once, only when a note about row numbers needs them). */
-	parents(): Array<{ type: string }>;
+	parents(): Array<{ type: string; parameters?: IDataObject }>;
 	/** Says a hint over the output (n8n's execution hints). */
 	say(hint: NodeExecutionHint): void;
 	/** The service, through the one transport. */
@@ -45,10 +45,10 @@ export function newRun(values: {
 	service: InvoiceService;
 	calls?: Map<string, number>;
 	tool?: boolean;
-	parents?: () => Array<{ type: string }>;
+	parents?: () => Array<{ type: string; parameters?: IDataObject }>;
 	say?: (hint: NodeExecutionHint) => void;
 }): Run {
-	let parents: Array<{ type: string }> | undefined;
+	let parents: Array<{ type: string; parameters?: IDataObject }> | undefined;
 	return {
 		node: values.node,
 		getNode: () => values.node,

@@ -35,9 +35,27 @@ function carriedRow(run: Rows, itemIndex: number): number | undefined {
 	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : undefined;
 }
 
-/** The row of an input item as its sheet shows it: the number the item carries, or header + 1 + index. */
+const EXTRACT_FROM_FILE = 'n8n-nodes-base.extractFromFile';
+
+/**
+ * The file's line the header is on: Extract From File's Starting Line (a CSV read from line N has
+ * its header there) when that node reads the rows, else 1. Empty lines, which Extract From File
+ * skips, cannot be counted from the items.
+ */
+function headerLine(run: Rows): number {
+	// The run asks n8n for the nodes before it once (run.ts); this only reads what it kept.
+	const parent = run.parents().find((node) => node.type === EXTRACT_FROM_FILE);
+	const options = parent?.parameters?.options as IDataObject | undefined;
+	const from = Number(options?.fromLine);
+	return parent?.parameters?.operation === 'csv' && Number.isInteger(from) && from > 1 ? from : HEADER_ROW;
+}
+
+/**
+ * The row of an input item as its sheet shows it: the number the item carries, or the header's
+ * line + 1 + index (the file's own line numbers when a Starting Line was set).
+ */
 export function sheetRow(run: Rows, itemIndex: number): number {
-	return carriedRow(run, itemIndex) ?? HEADER_ROW + 1 + itemIndex;
+	return carriedRow(run, itemIndex) ?? headerLine(run) + 1 + itemIndex;
 }
 
 /**
