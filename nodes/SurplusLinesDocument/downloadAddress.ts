@@ -4,7 +4,7 @@
  * them, which turns every form of an IPv4 address (decimal, octal, hex, short) into dotted form
  * and every IPv6 address into its compressed hex form, so each address has one spelling here.
  */
-import { DOWNLOAD_INTERNAL_NAMES } from '../shared/service';
+import { DOWNLOAD_INTERNAL_NAMES, DOWNLOAD_WILDCARD_DNS } from '../shared/service';
 
 /** IPv4 blocks that are not public: [first octets, prefix length, what it is]. */
 const PRIVATE_V4: ReadonlyArray<[number[], number, string]> = [
@@ -81,6 +81,9 @@ export function hostProblem(hostname: string): string | undefined {
 		(name) => host === name || host.endsWith(`.${name}`),
 	);
 	if (internal) return `an internal host name (.${internal})`;
+	const wildcard = DOWNLOAD_WILDCARD_DNS.find((name) => host === name || host.endsWith(`.${name}`));
+	if (wildcard)
+		return `a name of a wildcard DNS service (.${wildcard}) that answers with any address written in it, private ones included`;
 	if (!host.includes('.')) return 'a host name without a domain (an internal name)';
 	return undefined;
 }

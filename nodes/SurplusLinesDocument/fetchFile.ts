@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { BoundedReadStop, readBounded } from '../shared/boundedRead';
 import { getServiceCredential } from '../shared/credentials';
 import { serviceError } from '../shared/errors';
 import { DOWNLOAD_MAX_REDIRECTS } from '../shared/service';
@@ -39,31 +40,48 @@ function sizeLimitHint(maxBytes: number) {
 	return `Raise Options → Max File Size (MB) (now ${Math.round(maxBytes / MB)} MB) if the file is expected to be this large.`;
 }
 
-/** Reads the body up to `maxBytes`; stops reading (and says so) past it. */
+/**
+ * Reads the body up to `maxBytes` and until the download's deadline (the node's Timeout for the
+ * whole transfer, redirects included); stops reading (and says so) past either.
+ */
 async function readCapped(
 	ctx: IExecuteFunctions,
 	body: unknown,
 	options: FetchOptions,
+	deadline: AbortSignal,
 ): Promise<Buffer> {
-	if (Buffer.isBuffer(body)) return body;
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of body as AsyncIterable<Buffer | string>) {
-		const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-		size += bytes.length;
-		if (size > options.maxBytes) {
-			(body as { destroy?: () => void }).destroy?.();
+	try {
+		const read = await readBounded(body, { maxBytes: options.maxBytes, signal: deadline });
+		return Buffer.isBuffer(read) ? read : Buffer.from(String(read ?? ''));
+	} catch (error) {
+		if (deadline.aborted || (error instanceof BoundedReadStop && error.reason === 'expired'))
+			throw downloadTimeout(ctx, options);
+		if (!(error instanceof BoundedReadStop))
 			throw downloadError(
 				ctx,
-				'DOWNLOAD_TOO_LARGE',
-				`the file is larger than the ${Math.round(options.maxBytes / MB)} MB this node keeps in memory, so it was not downloaded`,
+				'DOWNLOAD_FAILED',
+				`the file's transfer broke off (${(error as Error).message})`,
 				options.itemIndex,
-				sizeLimitHint(options.maxBytes),
+				'Run the node again: it asks the service for a fresh link each time.',
 			);
-		}
-		chunks.push(bytes);
+		throw downloadError(
+			ctx,
+			'DOWNLOAD_TOO_LARGE',
+			`the file is larger than the ${Math.round(options.maxBytes / MB)} MB this node keeps in memory, so it was not downloaded`,
+			options.itemIndex,
+			sizeLimitHint(options.maxBytes),
+		);
 	}
-	return Buffer.concat(chunks);
+}
+
+function downloadTimeout(ctx: IExecuteFunctions, options: FetchOptions) {
+	return downloadError(
+		ctx,
+		'DOWNLOAD_TIMEOUT',
+		`the file did not arrive whole within ${options.timeoutSeconds} s (the node's Timeout bounds the whole download), so it was not kept`,
+		options.itemIndex,
+		'Raise Options → Timeout if the file is large or the host slow, then run again: each run asks the service for a fresh link.',
+	);
 }
 
 /**
@@ -80,6 +98,8 @@ export async function fetchFile(
 ): Promise<Buffer> {
 	const { itemIndex } = options;
 	const { baseUrl } = await getServiceCredential(ctx, itemIndex);
+	// One deadline for the whole download: every hop's headers and the body.
+	const deadline = AbortSignal.timeout(options.timeoutSeconds * 1000);
 	let address = url;
 	for (let hop = 0; ; hop++) {
 		const problem = downloadLinkProblem(address, baseUrl);
@@ -104,9 +124,11 @@ export async function fetchFile(
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
 				timeout: options.timeoutSeconds * 1000,
+				abortSignal: deadline,
 				json: false,
 			})) as FileResponse;
 		} catch (error) {
+			if (deadline.aborted) throw downloadTimeout(ctx, options);
 			throw downloadError(
 				ctx,
 				'DOWNLOAD_FAILED',
@@ -155,6 +177,6 @@ export async function fetchFile(
 				sizeLimitHint(options.maxBytes),
 			);
 		}
-		return await readCapped(ctx, response.body, options);
+		return await readCapped(ctx, response.body, options, deadline);
 	}
 }

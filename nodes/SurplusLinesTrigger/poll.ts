@@ -44,7 +44,8 @@ async function checkInvoice(run: PollRun, unit: WatchUnit): Promise<void> {
 	const { state } = run;
 	const seq = ++state.readSeq;
 	// Not found before: the invoice did not exist yet when it was first looked for.
-	const reading = state.units[unit.key]?.missing ? 'firstSeen' : 'baseline';
+	const memory = state.units[unit.key];
+	const reading = memory?.missing || memory?.notFound || memory?.unseen ? 'firstSeen' : 'baseline';
 	run.callsLeft--;
 	const invoice = await readInvoice.call(run.ctx, unit.value);
 	run.events.push(...observeInvoice(state, invoice, seq, run.now, run.factory, reading).events);
@@ -102,6 +103,8 @@ async function attempt(run: PollRun, unit: WatchUnit): Promise<unknown> {
 	const memory = unitMemory(run.state, unit.key);
 	memory.checkedAt = run.now;
 	delete memory.missing;
+	delete memory.notFound;
+	delete memory.unseen;
 	return undefined;
 }
 
@@ -132,6 +135,47 @@ function pacedPollMayRead(
 		ctx.logger.warn(`Surplus Lines Trigger: ${notice}`, logContext(ctx));
 	}
 	return mayReadNow(state, budget, now);
+}
+
+/**
+ * The service's "not found" answers of one poll: a unit is checked like a settled item only when
+ * two polls in a row hear it; nothing is marked when no read of the poll succeeded (a key of the
+ * other environment, test or live, or of another account, finds nothing of the list).
+ */
+function settleNotFound(
+	ctx: IPollFunctions,
+	state: TriggerState,
+	notFound: Array<{ unit: WatchUnit; message: string }>,
+	readOk: number,
+	now: number,
+): void {
+	if (!notFound.length) return;
+	if (readOk === 0) {
+		ctx.logger.warn(
+			`Surplus Lines Trigger: every item this poll read (${notFound.length}) was answered "not found", so none is taken as gone: the credential's key may be of the other environment (test or live) or of another account. ${notFound[0].message}`,
+			logContext(ctx),
+		);
+		// Not gone, but not there when looked for: found later, it is a new invoice (first seen).
+		for (const { unit } of notFound) unitMemory(state, unit.key).unseen = true;
+		return;
+	}
+	for (const { unit, message } of notFound) {
+		const memory = unitMemory(state, unit.key);
+		if (memory.notFound) {
+			Object.assign(memory, { missing: true, checkedAt: now });
+			delete memory.notFound;
+			ctx.logger.warn(
+				`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found by two polls in a row; it is checked like a settled item from now on. ${message}`,
+				logContext(ctx),
+			);
+		} else {
+			memory.notFound = true;
+			ctx.logger.warn(
+				`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found; it is read again before it counts as gone. ${message}`,
+				logContext(ctx),
+			);
+		}
+	}
 }
 
 /**
@@ -175,17 +219,18 @@ async function trackChanges(
 		callsLeft: budget.paced ? budget.callsPerHour : budget.callsPerPoll,
 	};
 	let attempted = picked;
+	const notFound: Array<{ unit: WatchUnit; message: string }> = [];
+	let readOk = 0;
 	for (const [index, unit] of picked.entries()) {
 		const failure = await attempt(run, unit);
-		if (failure === undefined) continue;
+		if (failure === undefined) {
+			readOk++;
+			continue;
+		}
 		const outcome = classifyFailure(failure);
 		const message = (failure as Error).message;
 		if (outcome === 'missing') {
-			Object.assign(unitMemory(state, unit.key), { missing: true, checkedAt: now });
-			ctx.logger.warn(
-				`Surplus Lines Trigger: ${unit.kind} ${unit.value} was not found; it is checked like a settled item from now on. ${message}`,
-				logContext(ctx),
-			);
+			notFound.push({ unit, message });
 			continue;
 		}
 		// Units not read go back to their place, first in line for the next poll.
@@ -203,6 +248,7 @@ async function trackChanges(
 		);
 		break;
 	}
+	settleNotFound(ctx, state, notFound, readOk, now);
 	// The calls as made: a policy listing may have grown by a page since last time.
 	if (budget.paced) state.nextReadAt = nextReadAt(budget, now, callsOf(attempted));
 	return run.events;

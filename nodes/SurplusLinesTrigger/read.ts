@@ -1,6 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { describeCut, pageInvoices } from '../shared/invoiceList';
+import { referenceForm } from '../filing/formRules';
+import { describeCut } from '../shared/invoiceList';
+import { pageInvoices } from '../shared/invoiceSource';
 import { PATHS } from '../shared/service';
 import { apiRequest } from '../shared/transport';
 
@@ -15,11 +17,26 @@ export async function readInvoice(this: IPollFunctions, id: string): Promise<IDa
 	const reply = await apiRequest.call(this, {
 		method: 'GET',
 		path: PATHS.invoice(id),
+		invoiceId: id,
 		settings: POLL_SETTINGS,
 	});
 	const invoice = (reply.data ?? {}) as IDataObject;
 	return { ...invoice, id: invoice.id ?? Number(id) };
 }
+
+/**
+ * Whether a listed row is of the watched policy, in the comparison's reference form (letter
+ * case, spaces, leading zeros): a service that filters by prefix or ignores the filter lists
+ * other policies' transactions, which are no events of this one. A row showing no policy number
+ * is kept (readers are tolerant of missing fields).
+ */
+const ofPolicy = (policyNumber: string) => {
+	const watched = referenceForm(policyNumber);
+	return (row: IDataObject) =>
+		row.policy_number === undefined ||
+		row.policy_number === null ||
+		referenceForm(row.policy_number) === watched;
+};
 
 /**
  * GET /invoices?policy_number=, page by page (100 a page, the most the service gives), through the
@@ -43,7 +60,7 @@ export async function readPolicy(
 		beforeRequest: () => {
 			seq = nextSeq();
 		},
-		onPage: (rows, _page, last) => onPage(rows, seq, last),
+		onPage: (rows, _page, last) => onPage(rows.filter(ofPolicy(policyNumber)), seq, last),
 	});
 	const cut =
 		pages.cut === undefined

@@ -36,8 +36,12 @@ interface UnitMemory {
 	at?: number;
 	/** Policies: invoice ids seen in its listing. */
 	known?: number[];
-	/** The service answered 404: checked only like a settled item. */
+	/** The service answered 404 NOT_FOUND to two polls in a row: checked only like a settled item. */
 	missing?: boolean;
+	/** The service answered 404 NOT_FOUND once: read again, and missing if it says so again. */
+	notFound?: boolean;
+	/** Answered NOT_FOUND in a poll where every read was (nothing marked): found later, it is new. */
+	unseen?: boolean;
 }
 
 export interface TriggerState {

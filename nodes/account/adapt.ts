@@ -17,6 +17,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
+import { CHANGE_TYPES, changeDateAsEffective } from './changeDate';
 import { localError } from '../shared/errors';
 import type { Run } from '../shared/run';
 import { FEATURES } from '../shared/service';
@@ -48,7 +49,6 @@ const text = (v: unknown) => (blank(v) ? '' : String(v).trim());
 const sameNaic = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 const sameName = (a: string, b: string) =>
 	a.replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(/\s+/g, ' ').trim().toLowerCase();
-const CHANGE_TYPES = new Set(['ENDORSEMENT', 'CANCELLATION']);
 
 function list(value: unknown): IDataObject[] {
 	return Array.isArray(value) ? (value as IDataObject[]) : [];
@@ -233,7 +233,8 @@ class Adapter {
 		const type = text(body.type_code ?? (mode === 'full' ? 'NEW' : '')).toUpperCase();
 		if (CHANGE_TYPES.has(type)) {
 			const term = text(body.effective_date);
-			body.effective_date = date;
+			const moved = changeDateAsEffective(body, type);
+			body.effective_date = moved.effective_date;
 			delete body[field];
 			const dropped =
 				term && term !== date ? `, and the policy term's effective date ${term} is not sent` : '';

@@ -45,6 +45,7 @@ import {
 	type Attempt,
 	type Listing,
 } from './fileInvoice';
+import { pairBatchResults } from './replyMatch';
 import { sameSentFiling } from './sameFiling';
 import type { FilingSettings } from './options';
 import { policiesOf } from './policies';
@@ -189,16 +190,26 @@ async function sendChunk(run: Run, chunk: Entry[]): Promise<ApiReply<unknown>> {
 	return await run.service.createBatch(chunk.map(batchItem), chunk[0].index);
 }
 
-/** Pairs the batch reply's results to the chunk's rows; a CONFLICT on a derived key finds the earlier filing. */
+/**
+ * Pairs the batch reply's results to the chunk's rows by what they describe (replyMatch.ts); a
+ * row no result is told to be its own is settled through its policy's listing (`settle`). A
+ * CONFLICT on a derived key finds the earlier filing.
+ */
 async function readResults(
 	run: Run,
 	chunk: Entry[],
 	reply: ApiReply<unknown>,
+	settle: (unpaired: Entry[]) => Promise<Outcome[]>,
 ): Promise<Outcome[]> {
 	const results = readList(reply.data, LIST_KEYS.batchResults);
-	const byPosition = new Map(results.map((r) => [Number(r.index), r]));
-	const outcomes: Outcome[] = [];
+	const byPosition = pairBatchResults(
+		chunk.map((entry) => entry.body),
+		results,
+	);
+	const unpaired = chunk.filter((_entry, position) => !byPosition.has(position));
+	const outcomes: Outcome[] = unpaired.length ? await settle(unpaired) : [];
 	for (const [position, entry] of chunk.entries()) {
+		if (!byPosition.has(position)) continue;
 		const result = byPosition.get(position);
 		if (result?.success === true && result.invoice) {
 			const replayed = result.replayed === true;
@@ -243,8 +254,11 @@ async function fileChunk(
 ): Promise<Outcome[]> {
 	let firstError: unknown;
 	const attempt = attemptFrom(seen, listed);
+	// A row the reply gives no result of its own: stored or not, its policy's listing tells.
+	const settleUnpaired = async (unpaired: Entry[]) =>
+		await reconcileChunk(run, unpaired, false, settings, false, attempt);
 	try {
-		return await readResults(run, chunk, await sendChunk(run, chunk));
+		return await readResults(run, chunk, await sendChunk(run, chunk), settleUnpaired);
 	} catch (error) {
 		firstError = error;
 	}
@@ -266,7 +280,7 @@ async function fileChunk(
 		// A replay now is this run's lost batch, stored: filed now (recoveredByKey).
 		let outcomes: Outcome[];
 		try {
-			outcomes = await readResults(run, chunk, await sendChunk(run, chunk));
+			outcomes = await readResults(run, chunk, await sendChunk(run, chunk), settleUnpaired);
 		} catch {
 			outcomes = await fileOneByOne(run, chunk, { ...settings, lookFirst: false });
 		}
@@ -336,9 +350,10 @@ async function lookFirst(
 
 /**
  * Batch calls in flight at once: the service stores one batch while n8n reads the reply of
- * another, instead of each waiting for the other (a third of a 10,000-row run's time).
+ * another, instead of each waiting for the other (a third of a 10,000-row run's time); 10, as a
+ * hand-built workflow sends a 5,000-row sheet's 10 batches at once (4 cost two more round trips).
  */
-const BATCHES_IN_FLIGHT = 4;
+const BATCHES_IN_FLIGHT = 10;
 
 /**
  * t3: the entries in calls of at most BATCH_MAX_INVOICES, up to BATCHES_IN_FLIGHT at once; every
@@ -383,6 +398,7 @@ export async function fileInBatches(
 		// A chunk that failed in a way no outcome covers ends the run: no further chunk is sent.
 		if (thrown) break;
 		for (const key of keys) keysInFlight.add(key);
+		run.learned.policies?.book?.countFiling();
 		const filing: Promise<void> = fileChunk(run, chunk, settings, seen, listed)
 			.then((chunkOutcomes) => {
 				for (const outcome of chunkOutcomes) outcomes.set(outcome.index, outcome);

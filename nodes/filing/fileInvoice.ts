@@ -30,7 +30,9 @@ import { serviceTimeToUtc } from '../shared/dates';
 import { isOutcomeUnknown, type ApiReply } from '../shared/transport';
 import { clock } from '../shared/timing';
 import type { FilingSettings, LookAlike, ReplayedView } from './options';
+import { isDerivedMark } from './mark';
 import { policiesOf } from './policies';
+import { FOUND_DESPITE_REPLY, describesRow, isReplyNotTheRow, replyNotTheRow } from './replyMatch';
 import {
 	compareWithStored,
 	comparedNote,
@@ -153,9 +155,20 @@ export function settleLookAlike(
 		{
 			itemIndex,
 			fields: found.comparison.differs,
-			description: `Nothing was filed for this row. Look at invoice ${id} (Get): if it is this transaction (entered by hand, or changed since), set Options → Look-Alike on the Policy to Take It as Filed, or correct the row to match it; if it is another transaction, give the row what keeps them apart (its own invoice number) or set the option to File Anyway. ${comparedNote(found.comparison)}`,
+			description: `Nothing was filed for this row. ${lookAlikeAdvice(id, found.invoice)} ${comparedNote(found.comparison)}`,
 		},
 	);
+}
+
+/**
+ * What to do about a look-alike. One carrying a mark the package derived is the package's filing
+ * of this row as the sheet was (the row changed since): correcting it is the answer, and filing
+ * the row again would file it twice, so File Anyway is not offered.
+ */
+function lookAlikeAdvice(id: string, invoice: IDataObject): string {
+	if (isDerivedMark(invoice.invoice_number))
+		return `Invoice ${id} carries the package's mark: it is this row's filing as the sheet was when it was filed, and the row has changed since. Correct it rather than file the row again: Invoice → Correct Filings over this sheet shows the change (an Update while the state has not accepted the invoice, else a cancellation and the row filed again) and sends it when asked.`;
+	return `Look at invoice ${id} (Get): if it is this transaction (entered by hand, or changed since), set Options → Look-Alike on the Policy to Take It as Filed, or correct the row to match it; if it is another transaction, give the row what keeps them apart (its own invoice number) or set the option to File Anyway.`;
 }
 
 /** The note a row filed beside a look-alike gets (Look-Alike: File Anyway). */
@@ -569,14 +582,38 @@ async function sendAndSettle(
 	options: FileOptions,
 ): Promise<Filed> {
 	const { itemIndex, idempotencyKey, settings } = options;
-	const send = async (retry: boolean) =>
-		await run.service.create({ body, idempotencyKey, retry, itemIndex, errorHints: CREATE_HINTS });
+	const send = async (retry: boolean) => {
+		const reply = await run.service.create({
+			body,
+			idempotencyKey,
+			retry,
+			itemIndex,
+			errorHints: CREATE_HINTS,
+		});
+		if (!describesRow(reply.data, body)) throw replyNotTheRow(run, reply, body, itemIndex);
+		return reply;
+	};
 	let timedOut = false;
 	const attempt = attemptFrom(options.seen, options.listed);
 	try {
+		run.learned.policies?.book?.countFiling();
 		return filed(await send(false));
 	} catch (error) {
 		if (isNothingSent(error)) throw nothingSentError(run, error, itemIndex);
+		if (isReplyNotTheRow(error)) {
+			// Never the row's filing: its policy's listing tells whether the row was stored.
+			MAYBE_FILED.add(error);
+			const found = await findFirstAttempt(run, body, {
+				itemIndex,
+				timedOut: false,
+				maxWaitSeconds: 0,
+				attempt,
+			}).catch(() => undefined);
+			if (found) {
+				const note = `${FOUND_DESPITE_REPLY(error)} ${comparedNote(found.comparison)}`;
+				return { ...recoveredFromPolicy(found), note };
+			}
+		}
 		if (options.keyDerived && readErrorInfo(error)?.httpStatus === 409) {
 			const earlier = await findConflictingFiling(run, body, itemIndex).catch(() => undefined);
 			if (earlier) return earlier;

@@ -2,16 +2,14 @@
  * What the filing stage reads of the service's listings: the run's policy book (what the run
  * read of each policy, policyBook.ts) and a policy's whole listing (shared/invoiceList.ts).
  *
- * Until branch h-57 lands, policyBook.ts and invoiceList.ts take n8n's context, so the operation
- * builds these over it (actions/policies.ts) and puts them in the run; the stages here take them
- * from the run and never see the context. Once they take a list function, the operation builds
- * them over `run.service.list` instead, and nothing here changes.
+ * The operation builds these over a page reader (actions/policies.ts, shared/invoiceSource.ts) and
+ * puts them in the run; the stages here take them from the run and never see the context.
  */
-import type { readWholeListing } from '../shared/invoiceList';
+import type { InvoicePages } from '../shared/invoiceList';
 import type { Run } from '../shared/run';
-import type { policyBook } from './policyBook';
+import type { PolicyBook } from './policyBook';
 
-export type PolicyBook = ReturnType<typeof policyBook>;
+export type { PolicyBook };
 
 export interface PolicyListings {
 	/** The run's one book of the policies' transactions. */
@@ -20,7 +18,7 @@ export interface PolicyListings {
 	wholeListing(options: {
 		policyNumber: string;
 		itemIndex: number;
-	}): ReturnType<typeof readWholeListing>;
+	}): Promise<InvoicePages>;
 }
 
 declare module '../shared/run' {

@@ -6,8 +6,8 @@
  * share, period). Leaves: one answer per row (filed as the sheet says, differently, not filed,
  * cannot tell, refused) and the invoices no row accounts for, with the run's summary.
  *
- * listing.ts (the account's listing or one per policy) is helper H57's until branch h-57 lands
- * and still takes n8n's context.
+ * listing.ts reads the account's listing or one per policy (the choice shared/listingChoice.ts
+ * makes for the look before filing too), over a page reader and the key's budget given as values.
  */
 export { ANSWERS, invoiceFacts, policyKey, reconcileRows } from './answers';
 export type { SheetRow } from './answers';

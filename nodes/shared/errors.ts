@@ -80,6 +80,9 @@ const HEADLINES: Record<string, string> = {
 	NOT_ENVELOPE: 'The reply did not come from the service',
 	REQUEST_FAILED: 'The request could not be sent',
 	REDIRECTED: 'The service redirected the request',
+	REPLY_FOR_ANOTHER_INVOICE: 'The reply was about another invoice',
+	REPLY_TOO_LARGE: 'The reply was too large to read',
+	LISTING_UNREADABLE: 'The listing is not the service’s invoice list',
 };
 
 const HINTS: Record<string, string> = {

@@ -125,10 +125,23 @@ export function invoiceService(
 				readOnly: true,
 				itemIndex,
 			}),
+		// A reply about another invoice than the one asked for is refused (transport.ts).
 		get: (id, itemIndex, settings) =>
-			request('get', { method: 'GET', path: PATHS.invoice(id), itemIndex, settings }),
+			request('get', {
+				method: 'GET',
+				path: PATHS.invoice(id),
+				invoiceId: id,
+				itemIndex,
+				settings,
+			}),
 		update: (id, body, itemIndex) =>
-			request('update', { method: 'PUT', path: PATHS.invoice(id), body, itemIndex }),
+			request('update', {
+				method: 'PUT',
+				path: PATHS.invoice(id),
+				invoiceId: id,
+				body,
+				itemIndex,
+			}),
 		documents: (invoiceId, itemIndex) =>
 			request('documents', { method: 'GET', path: PATHS.documents(invoiceId), itemIndex }),
 		estimate: (body, itemIndex) =>

@@ -4,6 +4,8 @@
  * of characters, so a megabyte token from a proxy's error page costs milliseconds, not minutes.
  */
 
+import { anyKeyKnown, knownKeySpans, rememberKnownKey, shortestKnownForm } from './knownKeys';
+
 const KEY_MASK = '[redacted API key]';
 const REPEATED_MASK = /(?:\[redacted API key\]){2,}/g;
 
@@ -28,76 +30,24 @@ function maskKeyLikeRuns(text: string): string {
 	});
 }
 
-// The keys of the credentials read in this process, newest last: their exact forms in every
-// encoding are masked wherever they appear. Masking another workflow's key too costs nothing.
-const MOST_KEYS = 16;
-// Each with the length of its shortest form: shorter text cannot hold it (most values of an item).
-const known = new Map<string, { pattern: RegExp; shortest: number }>();
-
-const hex = (code: number) => code.toString(16).padStart(2, '0');
-
-/** One character in any of its common encodings: itself, %HH, \u00HH, \xHH, &#xHH; or &#DD;. */
-function anyEncoding(char: string): string {
-	const code = char.charCodeAt(0);
-	const literal = char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-	if (code > 0xff) return literal;
-	return `(?:${literal}|%${hex(code)}|\\\\u00${hex(code)}|\\\\x${hex(code)}|&#x0{0,4}${hex(code)};|&#0{0,4}${code};)`;
-}
-
-/**
- * The base64 characters that only `bytes` decide, at each of the three offsets they can sit at in
- * a longer base64 text (base64 of the key, of "Bearer key", of a whole header), in both alphabets.
- */
-function base64Forms(bytes: Buffer): string[] {
-	const forms: string[] = [];
-	for (let offset = 0; offset < 3; offset++) {
-		const text = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-		const first = Math.ceil((8 * offset) / 6);
-		const last = Math.floor((8 * (offset + bytes.length)) / 6);
-		const fixed = text.slice(first, last);
-		forms.push(fixed, fixed.replace(/\+/g, '-').replace(/\//g, '_'));
-	}
-	return forms;
-}
-
-/**
- * Characters in order with up to two spaces or line breaks between any two: a key split by a
- * space or wrapped onto the next line, base64 wrapped at 76 characters. Bounded, so no backtracking
- * beyond three tries a character.
- */
-const spaced = (units: string[]) => units.join('\\s{0,2}');
-
-function keyPattern(key: string): { pattern: RegExp; shortest: number } {
-	const secret = key.slice(key.search(KEY_MARK) + 4);
-	const parts = [key, ...(secret.length >= 16 && secret !== key ? [secret] : [])];
-	const base64 = parts.flatMap((part) => base64Forms(Buffer.from(part, 'utf8')));
-	// The key before its secret: where both could start, the whole key is masked.
-	const alternatives = [
-		...parts.map((part) => spaced([...part].map(anyEncoding))),
-		...base64.map((form) => spaced([...form].map((char) => char.replace(/[+/]/, '\\$&')))),
-	];
-	return {
-		pattern: new RegExp(alternatives.join('|'), 'gi'),
-		shortest: Math.min(...parts.map((part) => part.length), ...base64.map((form) => form.length)),
-	};
-}
-
-/** Remembers a credential's key so that its exact forms are masked in all text from now on. */
+/** Remembers a credential's key so that its forms are masked in all text from now on. */
 export function rememberKey(apiKey: string): void {
 	const key = apiKey.trim();
 	if (key.length < 16) return;
-	const masker = known.get(key) ?? keyPattern(key);
-	known.delete(key);
-	known.set(key, masker);
-	if (known.size > MOST_KEYS) known.delete(known.keys().next().value as string);
+	rememberKnownKey(key, key.slice(key.search(KEY_MARK) + 4));
 }
 
-/** The known keys in any encoding, masked; nothing else touched (safe on any text, items included). */
+/** The known keys in any form, masked; nothing else touched (safe on any text, items included). */
 export function maskKnownKeys(text: string): string {
-	let masked = text;
-	for (const { pattern, shortest } of known.values())
-		if (masked.length >= shortest) masked = masked.replace(pattern, KEY_MASK);
-	return masked;
+	const spans = knownKeySpans(text);
+	if (!spans.length) return text;
+	let out = '';
+	let from = 0;
+	for (const [start, end] of spans) {
+		out += `${text.slice(from, start)}${KEY_MASK}`;
+		from = end;
+	}
+	return out + text.slice(from);
 }
 
 /**
@@ -113,15 +63,8 @@ export function redactKeys(text: string): string {
 	);
 }
 
-/** Whether a text may hold a known key in some form (the masking pattern finds one). */
-function holdsKnownKey(text: string): boolean {
-	for (const { pattern, shortest } of known.values()) {
-		if (text.length < shortest) continue;
-		pattern.lastIndex = 0;
-		if (pattern.test(text)) return true;
-	}
-	return false;
-}
+/** Whether a text holds a known key in some form. */
+const holdsKnownKey = (text: string): boolean => knownKeySpans(text).length > 0;
 
 /**
  * The strings of a value (keys of objects too) long enough to hold a key's shortest form, pushed
@@ -155,10 +98,8 @@ function collectStrings(value: unknown, depth: number, shortest: number, out: st
  * 10,000-row run that hold no key (all of them, nearly always) are neither copied nor rewritten.
  */
 function anyKnownKeyIn(value: unknown): boolean {
-	let shortest = Infinity;
-	for (const masker of known.values()) shortest = Math.min(shortest, masker.shortest);
 	const strings: string[] = [];
-	if (!collectStrings(value, 0, shortest, strings)) return true;
+	if (!collectStrings(value, 0, shortestKnownForm(), strings)) return true;
 	return strings.length > 0 && holdsKnownKey(strings.join('\u0000'));
 }
 
@@ -167,7 +108,7 @@ function anyKnownKeyIn(value: unknown): boolean {
  * none holds one, else a copy.
  */
 export function maskKnownKeysDeep<T>(value: T): T {
-	if (known.size === 0 || !anyKnownKeyIn(value)) return value;
+	if (!anyKeyKnown() || !anyKnownKeyIn(value)) return value;
 	return walk(value, 0) as T;
 }
 

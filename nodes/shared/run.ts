@@ -26,10 +26,7 @@ export interface Run {
 	readonly items: INodeExecutionData[];
 	/** A tool's call (an AI agent's or an MCP client's): its items have no sheet row. */
 	readonly tool: boolean;
-	/**
-	 * The nodes before this one, nearest first, with their parameters (asked once, only when row
-	 * numbers need them: where Extract From File was told its header is).
-	 */
+	/** The nodes before this one (asked once, only when a note about row numbers needs them). */
 	parents(): Array<{ type: string; parameters?: IDataObject }>;
 	/** Says a hint over the output (n8n's execution hints). */
 	say(hint: NodeExecutionHint): void;

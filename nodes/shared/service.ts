@@ -87,6 +87,58 @@ export function readList<T = IDataObject>(data: unknown, key: string): T[] {
 	return arrays.length === 1 ? (arrays[0] as T[]) : [];
 }
 
+/**
+ * The service's own "not found": a 404 in its envelope with this code (the description's Errors
+ * table). Any other 404 (a proxy's or a web server's page, another code) is not the service
+ * saying the thing does not exist: it points at the Base URL, a proxy or the credential, and
+ * nothing is taken as gone or deleted on its strength.
+ */
+export const NOT_FOUND_REPLY = { status: 404, code: 'NOT_FOUND' } as const;
+
+/**
+ * The most bytes of one JSON reply the package reads (after decompression). A page of 100 invoices is about
+ * 100 KB, an invoice with its documents a few KB, and no list the service gives is longer than a
+ * page; 4 MB leaves forty times the headroom. A longer reply is refused (`REPLY_TOO_LARGE`)
+ * before anything reads or masks it.
+ */
+export const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * One page of `GET /invoices` read as the invoice list (gaps.md: `data: {invoices: [...],
+ * pagination}`, or tolerantly the array itself or an object with exactly one array property),
+ * or why it is not recognisably that list: `data` missing or of another shape, or a row that is
+ * not an invoice with an id. A listing that decides a filing is read only when it is this list.
+ */
+export function readInvoicePage(
+	data: unknown,
+	asked: { page: number; perPage: number },
+): { rows: IDataObject[]; pagination: Pagination } | { problem: string } {
+	const record =
+		data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+	const isList =
+		Array.isArray(data) ||
+		(record !== undefined &&
+			(Array.isArray(record[LIST_KEYS.invoices]) ||
+				Object.values(record).filter(Array.isArray).length === 1));
+	if (!isList)
+		return {
+			problem: `its data is ${data === null || data === undefined ? 'empty (null)' : `of another shape (${describeShape(data)})`}, not the list of invoices`,
+		};
+	const rows = readList(data, LIST_KEYS.invoices);
+	const stray = rows.findIndex(
+		(row) =>
+			!row || typeof row !== 'object' || Array.isArray(row) || !/^\d+$/.test(String(row.id ?? '')),
+	);
+	if (stray >= 0) return { problem: `its row ${stray + 1} is not an invoice with an id` };
+	return { rows, pagination: readPagination(data, asked) };
+}
+
+function describeShape(data: unknown): string {
+	if (typeof data !== 'object' || data === null) return typeof data;
+	const keys = Object.keys(data).slice(0, 5);
+	return keys.length ? `an object with ${keys.join(', ')}` : 'an empty object';
+}
+
 export interface Pagination {
 	page: number;
 	perPage: number;
@@ -313,6 +365,26 @@ export const DOWNLOAD_INTERNAL_NAMES: readonly string[] = [
 	'lan',
 	'home.arpa',
 	'metadata.google.internal',
+	// Kubernetes, Consul and the suffixes private networks commonly use (never delegated publicly).
+	'svc',
+	'cluster.local',
+	'consul',
+	'corp',
+	'home',
+	'intranet',
+	'private',
+];
+/**
+ * Public wildcard DNS services whose names answer with the address written in them
+ * (`127.0.0.1.nip.io` is 127.0.0.1): a public-looking name for any private address.
+ */
+export const DOWNLOAD_WILDCARD_DNS: readonly string[] = [
+	'nip.io',
+	'sslip.io',
+	'xip.io',
+	'localtest.me',
+	'lvh.me',
+	'vcap.me',
 ];
 /** The largest file Download keeps in memory unless the node's option says otherwise, in MB. */
 export const DOWNLOAD_DEFAULT_MAX_MB = 50;

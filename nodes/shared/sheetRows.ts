@@ -35,29 +35,24 @@ function carriedRow(run: Rows, itemIndex: number): number | undefined {
 	return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : undefined;
 }
 
+const EXTRACT_FROM_FILE = 'n8n-nodes-base.extractFromFile';
+
 /**
- * The file line of the header: 1, or where the node that read the file was told it is: Extract
- * From File's Starting Line (a CSV's header line, counted from 1 as its csv-parse counts) or
- * Range as a number (an XLSX's rows skipped, counted from 0). A report read from its header line
- * is then numbered by the file's own lines, as its refusals point to them.
+ * The file's line the header is on: Extract From File's Starting Line (a CSV read from line N has
+ * its header there) when that node reads the rows, else 1. Empty lines, which Extract From File
+ * skips, cannot be counted from the items.
  */
 function headerLine(run: Rows): number {
-	// run.parents() is asked once a run (run.ts): reading its options again is cheap.
-	let line = HEADER_ROW;
-	const [parent] = run.parents();
-	const options = (parent?.parameters?.options ?? {}) as IDataObject;
-	if (parent && SHEET_READERS.has(parent.type)) {
-		const from = Number(options.fromLine);
-		const range = /^\d+$/.test(String(options.range ?? '')) ? Number(options.range) : NaN;
-		if (Number.isInteger(from) && from > 1) line = from;
-		else if (Number.isInteger(range) && range > 0) line = range + 1;
-	}
-	return line;
+	// The run asks n8n for the nodes before it once (run.ts); this only reads what it kept.
+	const parent = run.parents().find((node) => node.type === EXTRACT_FROM_FILE);
+	const options = parent?.parameters?.options as IDataObject | undefined;
+	const from = Number(options?.fromLine);
+	return parent?.parameters?.operation === 'csv' && Number.isInteger(from) && from > 1 ? from : HEADER_ROW;
 }
 
 /**
  * The row of an input item as its sheet shows it: the number the item carries, or the header's
- * line + 1 + index (the header is row 1 unless the file was read from a later line).
+ * line + 1 + index (the file's own line numbers when a Starting Line was set).
  */
 export function sheetRow(run: Rows, itemIndex: number): number {
 	return carriedRow(run, itemIndex) ?? headerLine(run) + 1 + itemIndex;

@@ -6,6 +6,8 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
+import { replyIdProblem } from './askedFor';
+import { BoundedReadStop, readBounded } from './boundedRead';
 import { isExecuteContext, type ApiContext } from './context';
 import { CREDENTIAL_TYPE, getServiceCredential, type ServiceCredential } from './credentials';
 import { fieldMessages, readEnvelope } from './envelope';
@@ -20,7 +22,12 @@ import {
 	takeTurn,
 	type RateLimitInfo,
 } from './rateLimit';
-import { RATE_LIMIT_RETRY_FLOOR_SECONDS, readKeptInvoiceId } from './service';
+import {
+	MAX_REPLY_BYTES,
+	NOT_FOUND_REPLY,
+	RATE_LIMIT_RETRY_FLOOR_SECONDS,
+	readKeptInvoiceId,
+} from './service';
 import { clock } from './timing';
 import { isToolUse } from './toolUse';
 
@@ -58,6 +65,8 @@ export interface ApiRequest {
 	errorHints?: Record<string, string>;
 	/** Overrides of the node's Request Options (else read from the node parameter `requestOptions`). */
 	settings?: Partial<TransportSettings>;
+	/** The invoice a read or update by id asks for: a reply describing another is refused. */
+	invoiceId?: string | number;
 }
 
 export interface ApiReply<T = IDataObject> {
@@ -101,7 +110,12 @@ const NOT_CONNECTED_CODES = new Set([
 export function isOutcomeUnknown(error: unknown): boolean {
 	const info = readErrorInfo(error);
 	if (!info) return false;
-	return info.code === 'NETWORK_ERROR' || info.code === 'TIMEOUT' || (info.httpStatus ?? 0) >= 500;
+	return (
+		info.code === 'NETWORK_ERROR' ||
+		info.code === 'TIMEOUT' ||
+		info.code === 'REPLY_TOO_LARGE' ||
+		(info.httpStatus ?? 0) >= 500
+	);
 }
 
 /** The node's Request Options (or the defaults), as the transport applies them. */
@@ -283,29 +297,64 @@ function requestOptions(
 		json: true,
 		headers,
 		timeout: settings.timeoutSeconds * 1000,
+		// Read by the transport itself, so the whole reply ends within the Timeout and no further
+		// than MAX_REPLY_BYTES (after decompression): n8n's helper would read any length.
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 	};
 }
 
-/** One attempt: the reply, or what was thrown before any reply. */
+/**
+ * One attempt: the reply, read whole within the Timeout (headers and body: one deadline) and up
+ * to MAX_REPLY_BYTES, or what was thrown before it ended. A reply past the cap comes back with
+ * its status and headers and `tooLarge`, its body unread.
+ */
 async function send(
 	ctx: ApiContext,
 	options: IHttpRequestOptions,
 	decrypted: IAdditionalCredentialOptions | undefined,
-): Promise<{ response?: RawResponse; thrown?: unknown }> {
+): Promise<{ response?: RawResponse; thrown?: unknown; tooLarge?: boolean }> {
+	const signal = AbortSignal.timeout(options.timeout ?? DEFAULT_SETTINGS.timeoutSeconds * 1000);
+	let response: RawResponse | undefined;
 	try {
-		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
 			CREDENTIAL_TYPE,
-			options,
+			{ ...options, abortSignal: signal },
 			decrypted,
 		)) as RawResponse;
-		return { response };
+		const body = await readBounded(response.body, { maxBytes: MAX_REPLY_BYTES, signal });
+		return {
+			response: { ...response, body: Buffer.isBuffer(body) ? body.toString('utf8') : body },
+		};
 	} catch (thrown) {
+		if (thrown instanceof BoundedReadStop && thrown.reason === 'tooLarge' && response)
+			return { response: { ...response, body: undefined }, tooLarge: true };
+		// The deadline passed (before the headers or during the body): a timeout like any other.
+		if (signal.aborted || thrown instanceof BoundedReadStop)
+			return {
+				thrown: { code: 'ETIMEDOUT', message: 'timeout: the whole reply did not arrive in time' },
+			};
 		return { thrown };
 	}
+}
+
+function tooLargeFailure(ctx: ApiContext, req: ApiRequest, status: number, requestId?: string) {
+	return serviceError(
+		ctx,
+		{
+			code: 'REPLY_TOO_LARGE',
+			httpStatus: status,
+			message: `the reply was longer than the ${MAX_REPLY_BYTES / (1024 * 1024)} MB this package reads from the service, so it was not read`,
+			requestId,
+		},
+		{
+			itemIndex: req.itemIndex,
+			hint: 'A reply of the service is at most a few hundred kilobytes: something between n8n and the service (a proxy, a wrong Base URL) may have answered. Check the Base URL in the credential.',
+		},
+	);
 }
 
 interface Answer {
@@ -422,7 +471,30 @@ function readReply<T>(
 			},
 			{
 				itemIndex: req.itemIndex,
-				hint: 'Something between n8n and the service (a proxy, a login page, a wrong Base URL) answered instead. Check the Base URL.',
+				hint:
+					status === NOT_FOUND_REPLY.status
+						? 'This 404 is not the service’s own "not found" (its reply has the service’s envelope and code NOT_FOUND): a wrong Base URL (it must end in /api/v1), a proxy or a gateway answered instead. Nothing was taken as deleted or gone. Check the Base URL in the credential.'
+						: 'Something between n8n and the service (a proxy, a login page, a wrong Base URL) answered instead. Check the Base URL.',
+			},
+		);
+	}
+
+	const otherInvoice =
+		envelope.kind === 'success' && status < 300 && req.invoiceId !== undefined
+			? replyIdProblem(envelope.data, req.invoiceId)
+			: undefined;
+	if (otherInvoice !== undefined) {
+		throw serviceError(
+			ctx,
+			{
+				code: 'REPLY_FOR_ANOTHER_INVOICE',
+				httpStatus: status,
+				message: maskKnownKeys(otherInvoice),
+				requestId,
+			},
+			{
+				itemIndex: req.itemIndex,
+				hint: 'Nothing was taken from it. A cache or proxy between n8n and the service may answer for another request: check the Base URL, then run again.',
 			},
 		);
 	}
@@ -486,8 +558,9 @@ export async function apiRequest<T = IDataObject>(
 
 	for (;;) {
 		await waitForTurn(this, req, credential.fingerprint, settings, waited);
-		const { response, thrown } = await send(this, options, decrypted);
+		const { response, thrown, tooLarge } = await send(this, options, decrypted);
 		const answer = recordAnswer(credential.fingerprint, response, rateLimitRetries);
+		if (response && tooLarge) throw tooLargeFailure(this, req, response.statusCode);
 
 		if (response === undefined) {
 			const failure = classifyThrown(thrown);

@@ -82,6 +82,8 @@ const REQUIRED = [
 /** A cell that says its row is a total: "Subtotal", "Sub-Total P-1", "Grand Total", "Totals". */
 const TOTAL_CELL = /^\s*(sub[\s-]*total|grand\s+total|report\s+total|totals?\b)/i;
 const SUBTOTAL_CELL = /^\s*sub[\s-]*total/i;
+/** A total's label in the insured's column: a subtotal, or a total word with at most a colon after it. */
+const INSURED_TOTAL_CELL = /^\s*(sub[\s-]*total.*|(grand\s+|report\s+)?totals?\s*(:.*)?)$/i;
 
 const text = (value: unknown) =>
 	typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
@@ -140,8 +142,11 @@ function leftOutKind(json: IDataObject, policyKeys: string[]): LeftOutKind | und
 	// A total has no policy of its own: its policy cell is blank or says "Subtotal".
 	const policy = policyKeys.map((key) => text(json[key])).find(Boolean) ?? '';
 	if (policy && !TOTAL_CELL.test(policy)) return undefined;
-	// An insured called "Total Logistics" is not a total: the insured's column is not read for it.
-	const total = filled.find(([key, value]) => fieldOf(key) !== 'insured_name' && TOTAL_CELL.test(text(value)));
+	// An insured called "Total Logistics" is not a total: in the insured's column only a cell that
+	// is a total's label and nothing else ("Subtotal…", "Total", "Grand Total:") says so.
+	const total = filled.find(([key, value]) =>
+		fieldOf(key) === 'insured_name' ? INSURED_TOTAL_CELL.test(text(value)) : TOTAL_CELL.test(text(value)),
+	);
 	if (!total) return undefined;
 	return SUBTOTAL_CELL.test(text(total[1])) ? 'subtotal row' : 'total row';
 }

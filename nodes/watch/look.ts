@@ -6,14 +6,18 @@
  * looks both saw is sent once, and a row the look could not read keeps its place in line.
  *
  * Enters: the run (its service), the watch list's rows, the look's settings and a policy pager
- * (until branch h-57 lands, invoiceList.ts takes n8n's context, so the operation gives it).
+ * (the operation gives it, over the listing's page reader: shared/invoiceSource.ts).
  * Leaves: one result per row read, and the look's summary.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { computeBudget, describeSpan, type Budget } from '../shared/callBudget';
-import { describeCut, type pageInvoices } from '../shared/invoiceList';
+import {
+	describeCut,
+	type InvoicePagerOptions,
+	type InvoicePages,
+} from '../shared/invoiceList';
 import { isSettledInvoice, snapshot, type InvoiceSnapshot } from '../shared/invoiceState';
 import { classifyFailure } from '../shared/readFailure';
 import type { Run } from '../shared/run';
@@ -21,6 +25,7 @@ import { clock } from '../shared/timing';
 import { invoiceJson, invoiceView } from '../SurplusLinesInvoice/output';
 import { anyNeedsAction, changesBetween, describeChanges, describeReminder, sayOne, type Change } from './changes';
 import { saidFields } from '../shared/whatToDo';
+import { EVERY_READ_NOT_FOUND, NOT_FOUND_ONCE, markNotFound, wasNotFound } from './notFound';
 import { decodeState, encodeState, remindedAtOf, type WatchRow } from './rowState';
 
 /** A look never waits for the rate limit: a 429 ends it, the rows not read come first next time. */
@@ -38,8 +43,8 @@ export interface LookSettings {
 
 /** A policy's pages, as the operation reads them (shared/invoiceList.ts). */
 export type PolicyPager = (
-	options: Parameters<typeof pageInvoices>[1],
-) => ReturnType<typeof pageInvoices>;
+	options: InvoicePagerOptions,
+) => Promise<InvoicePages>;
 
 interface Unit {
 	key: string;
@@ -67,6 +72,8 @@ interface LookRun {
 	rowsRead: number;
 	/** Policies whose listing stopped before its end (the look's budget, the paging rule). */
 	cuts: string[];
+	/** Rows the service said are not found this look: settled or marked once the look ends. */
+	notFound: WatchRow[];
 }
 
 function unitsOf(rows: WatchRow[]): Unit[] {
@@ -217,10 +224,41 @@ function gone(run: LookRun, row: WatchRow): void {
 			checked_at: new Date(run.now).toISOString(),
 			settled: true,
 			changed: true,
-			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (deleted?): it leaves the watch list. Next step: look for the policy's transactions with Surplus Lines Invoice → Get Many to see whether it was replaced.`,
+			last_event: `Invoice ${row.invoiceId} (policy ${row.policyNumber ?? '?'}) is no longer found at the service (it answered "not found" to two looks in a row: deleted?): it leaves the watch list. Next step: look for the policy's transactions with Surplus Lines Invoice → Get Many to see whether it was replaced.`,
 			events: [],
 		},
 	});
+}
+
+/** The service said this look that the invoice is not found: remembered, not settled (notFound.ts). */
+function notFoundOnce(run: LookRun, row: WatchRow): void {
+	run.rowsRead++;
+	run.results.push({
+		itemIndexes: [row.itemIndex],
+		json: {
+			...rowFields(row),
+			state: markNotFound(row.state),
+			checked_at: new Date(run.now).toISOString(),
+			settled: false,
+			changed: false,
+			last_event: '',
+			events: [],
+			note: NOT_FOUND_ONCE(row.invoiceId),
+		},
+	});
+}
+
+/** The look's "not found" answers: none settled when no read of the look found anything. */
+function settleNotFound(run: LookRun): void {
+	if (!run.notFound.length) return;
+	if (run.rowsRead === 0) {
+		run.cuts.push(EVERY_READ_NOT_FOUND(run.notFound.length));
+		return;
+	}
+	for (const row of run.notFound) {
+		if (wasNotFound(row.state)) gone(run, row);
+		else notFoundOnce(run, row);
+	}
 }
 
 function asNodeError(node: Run, error: unknown): NodeApiError | NodeOperationError {
@@ -236,7 +274,7 @@ async function readOne(run: LookRun, row: WatchRow): Promise<void> {
 		observe(run, row, { id: row.invoiceId, ...((reply.data ?? {}) as IDataObject) });
 	} catch (error) {
 		if (classifyFailure(error) !== 'missing') throw asNodeError(run.node, error);
-		gone(run, row);
+		run.notFound.push(row);
 	}
 }
 
@@ -329,6 +367,7 @@ export async function lookAtRows(
 		results: [],
 		rowsRead: 0,
 		cuts: [],
+		notFound: [],
 	};
 	const kept = withoutCopies(rows, run.results);
 	const units = unitsOf(kept);
@@ -348,6 +387,7 @@ export async function lookAtRows(
 			break;
 		}
 	}
+	settleNotFound(run);
 	const summary = summarize(run, units, unitsRead, kept.length, budget, settings);
 	summary.stopped = stopped;
 	return { results: run.results, summary };

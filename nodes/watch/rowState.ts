@@ -55,8 +55,8 @@ export function encodeState(snap: InvoiceSnapshot, remindedAt?: number): string 
 
 /** When the state column says the invoice's wait for someone was last said; undefined: never. */
 export function remindedAtOf(state: string): number | undefined {
-	const part = state.split('|')[3];
-	if (!part?.startsWith('r=')) return undefined;
+	const part = state.split('|').slice(3).find((tag) => tag.startsWith('r='));
+	if (part === undefined) return undefined;
 	const ms = Date.parse(part.slice(2));
 	return Number.isNaN(ms) ? undefined : ms;
 }

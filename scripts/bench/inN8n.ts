@@ -9,7 +9,10 @@
  * BENCH_PAIR_RUNS times (default 3), the branches' order rotated, and the median ratio is
  * printed. Prints figures and the issue's targets beside them; asserts nothing. Env: N8N_BIN
  * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany,taxes, BENCH_DELAYS=0,50,200
- * (the delays the reads and estimates run at), BENCH_KEY_HEARD=1 (below), BENCH_SCALE.
+ * (the delays the reads and estimates run at), BENCH_KEY_HEARD=1 (below), BENCH_SCALE; for accounts
+ * that hold a book: BENCH_BOOK=0,20000,100000 (the invoices the account holds before each create
+ * run), BENCH_CREATES (1000) and BENCH_CREATE_DELAYS (50,200), BENCH_MANY (10000) and
+ * BENCH_MANY_DELAY (0); BENCH_CPU_PROF=<dir> writes V8's profile of each `n8n execute` there.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +22,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { REPO_ROOT, killAllChildren, n8nVersion } from '../../test/e2e/n8n';
 import { json } from '../../test/e2e/runData';
 import { keyByName } from '../../test/sandbox';
+import { createInvoice } from '../../test/sandbox/invoices/service';
+import { accountOf } from '../../test/sandbox/keys';
 import { BenchN8n, cpuMs, peakMb, startCountingSandbox, task, type BenchSandbox, type Calls, type Execution } from './stage';
 import { batchTaxes, taxWorkflows } from './batchTaxes';
 import { batches, estimateNode, estimateRow, httpNode, invoiceNode, invoiceRow, rows, workflow, type WorkflowJson } from './workflows';
@@ -26,9 +31,16 @@ import { batches, estimateNode, estimateRow, httpNode, invoiceNode, invoiceRow, 
 // BENCH_SCALE=0.1 makes every count ten times smaller (a quick look; figures not comparable).
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const READS = Math.round(500 * scale);
-const CREATES = Math.round(1000 * scale);
+const CREATES = Math.round(Number(process.env.BENCH_CREATES ?? 1000) * scale);
 const WINDOW = { seconds: 10, limit: 50, creates: 200 };
-const MANY = Math.round(10_000 * scale);
+const MANY = Math.round(Number(process.env.BENCH_MANY ?? 10_000) * scale);
+// BENCH_BOOK=0,20000,100000: the account's book, the invoices it already holds when the creates and
+// Create Many run (seeded in the sandbox, on policies no row of the run has): the look before filing
+// reads it or not as the listing choice decides. Default 0 (an empty account).
+const BOOKS = (process.env.BENCH_BOOK ?? '0').split(',').map(Number);
+// Delays (ms added to each reply) the per-item creates run at (default 50 and 200), and Create Many (default 0).
+const CREATE_DELAYS = (process.env.BENCH_CREATE_DELAYS ?? '50,200').split(',').map(Number);
+const MANY_DELAY = Number(process.env.BENCH_MANY_DELAY ?? 0);
 const HIGH_LIMITS = { t1: 1_000_000, t2: 1_000_000, t3: 1_000_000 };
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
@@ -57,6 +69,13 @@ function prepare(sandbox: BenchSandbox, options: { delayMs?: number; window?: { 
 	sandbox.world.rateLimiter.configure(options.window?.seconds ?? 3600, options.window ? { ...HIGH_LIMITS, t2: options.window.t2 } : HIGH_LIMITS);
 	if (options.delayMs) sandbox.world.faults.configure({ delay_ms: options.delayMs });
 	sandbox.calls.take();
+}
+
+/** The account's book: `count` invoices on policies BOOK-0.., stored in the sandbox's world directly. */
+function seedBook(sandbox: BenchSandbox, count: number) {
+	const account = accountOf(keyByName('t3'));
+	for (let i = 0; i < count; i++)
+		createInvoice(sandbox.world, account, { policy_number: `BOOK-${i}`, insured_name: `Insured ${i}`, state_code: 'TX', net_premium: 1000 + (i % 5000), effective_date: '2025-01-01', expiration_date: '2026-01-01' });
 }
 
 /** Invoices 1001.. stored through the service (t3 batches), for the reads. */
@@ -109,6 +128,8 @@ interface PairResult {
 	/** CPU time of n8n (and its task runner) while the node ran, ms. */
 	packageCpu: number;
 	httpCpu: number;
+	/** The package's listings (GET /invoices: the look before filing). */
+	packageCallsListing: number;
 	extra?: string;
 }
 
@@ -127,6 +148,7 @@ function measurePair(execution: Execution, calls: Calls, pair: Pair): PairResult
 		packageInFlight: calls.inFlight('t2', pair.segments),
 		httpInFlight: calls.inFlight('t3', pair.segments),
 		packageCpu: cpuMs(execution, [pair.packageNode]),
+		packageCallsListing: calls.count('t2', ['listing']),
 		httpCpu: cpuMs(execution, [pair.httpNode]),
 	};
 }
@@ -185,18 +207,21 @@ async function readsAndEstimates(n8n: BenchN8n, sandbox: BenchSandbox, flows: Re
 }
 
 async function creates(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>) {
-	for (const delayMs of [50, 200]) {
-		const pair: Pair = { label: `${CREATES} Invoice Create, one call per item (t2), ${delayMs} ms added to each reply`, target: 'at most 1.0, 0 duplicates, 0 failed', packageNode: 'Package Create', httpNode: 'HTTP Create', segments: ['invoices', 'auth'] };
+	for (const book of BOOKS) for (const delayMs of CREATE_DELAYS) {
+		const pair: Pair = { label: `${CREATES} Invoice Create, one call per item (t2), ${delayMs} ms added to each reply, an account of ${book} invoices`, target: 'at most 1.0, 0 duplicates, 0 failed', packageNode: 'Package Create', httpNode: 'HTTP Create', segments: ['invoices', 'auth', 'listing'] };
 		const results: PairResult[] = [];
 		console.log(`\n${pair.label}`);
 		for (let run = 0; run < PAIR_RUNS; run++) {
-			prepare(sandbox, { delayMs });
+			prepare(sandbox);
+			seedBook(sandbox, book);
+			if (delayMs) sandbox.world.faults.configure({ delay_ms: delayMs });
+			sandbox.calls.take();
 			const id = rotated(run, ['creates', 'creates-b']);
 			const execution = await n8n.execute(flows[id].id);
 			const result = measurePair(execution, sandbox.calls.take(), pair);
 			const pkg = duplicates(sandbox, 'PKG');
 			const http = duplicates(sandbox, 'HTTP');
-			result.extra = `stored ${pkg.stored} / ${http.stored}, duplicates ${pkg.duplicated} / ${http.duplicated}`;
+			result.extra = `stored ${pkg.stored} / ${http.stored}, duplicates ${pkg.duplicated} / ${http.duplicated}; the look's listings ${result.packageCallsListing}`;
 			results.push(result);
 			printRun(run, id === 'creates' ? 'HTTP Request node first' : 'package first', result);
 		}
@@ -234,7 +259,11 @@ async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string
 const MANY_RUNS = Number(process.env.BENCH_MANY_RUNS ?? 7);
 
 async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean) {
-	console.log(`\nCreate Many, ${MANY} rows (t3), 0 ms added; time and CPU (n8n + its task runner) of the nodes after the row-making Code node; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
+	for (const book of BOOKS) await createManyOn(n8n, sandbox, flows, inputItem, book);
+}
+
+async function createManyOn(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean, book: number) {
+	console.log(`\nCreate Many, ${MANY} rows (t3), an account of ${book} invoices, ${MANY_DELAY} ms added; time and CPU (n8n + its task runner) of the nodes after the row-making Code node; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
 	const variants = [
 		{ id: 'many-hand', label: 'hand-built: Code (batches of 500) + HTTP Request', nodes: ['Rows', 'Batches', 'HTTP Batch'], prefix: 'HAND' },
 		{ id: 'many-json', label: 'package Create Many, JSON body {{ $json }}', nodes: ['Rows', 'Package Create Many'], prefix: 'MANY' },
@@ -244,6 +273,9 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 	for (let run = 0; run < MANY_RUNS; run++) {
 		for (const variant of variants.map((_, k) => variants[(k + run) % variants.length])) {
 			prepare(sandbox);
+			seedBook(sandbox, book);
+			if (MANY_DELAY) sandbox.world.faults.configure({ delay_ms: MANY_DELAY });
+			sandbox.calls.take();
 			const execution = await n8n.execute(flows[variant.id].id);
 			const calls = sandbox.calls.take();
 			const ms = variant.nodes.slice(1).reduce((sum, node) => sum + (task(execution.run, node).executionTime ?? 0), 0);
@@ -257,7 +289,7 @@ async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<st
 			result.calls.push(calls.count('t3'));
 			result.duplicates += filed.duplicated;
 			console.log(
-				`  run ${run + 1} ${variant.label.padEnd(48)} ${seconds(ms).padStart(8)}  CPU ${seconds(cpu).padStart(7)}  calls ${String(calls.count('t3')).padStart(3)}  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
+				`  run ${run + 1} ${variant.label.padEnd(48)} ${seconds(ms).padStart(8)}  CPU ${seconds(cpu).padStart(7)}  calls ${String(calls.count('t3')).padStart(3)} (listings ${calls.count('t3', ['listing'])})  stored ${filed.stored}, duplicates ${filed.duplicated}  peak ${peak.total.toFixed(0)} MB (n8n alone ${peak.main.toFixed(0)} MB)`,
 			);
 		}
 	}

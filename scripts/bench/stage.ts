@@ -86,7 +86,10 @@ export async function startCountingSandbox(now: () => Date = () => new Date()): 
 	const server: Server = createServer((req, res) => {
 		if (req.url?.startsWith(API_BASE)) {
 			const key = nameOf.get(String(req.headers.authorization)) ?? 'none';
-			const segment = req.url.slice(API_BASE.length).split(/[/?]/)[1] ?? '';
+			const parts = req.url.slice(API_BASE.length).split(/[/?]/);
+			// GET /invoices (a listing, the look before filing) is counted apart from the other invoice calls.
+			const listing = req.method === 'GET' && parts[1] === 'invoices' && (parts[2] === undefined || req.url.includes('/invoices?'));
+			const segment = listing ? 'listing' : (parts[1] ?? '');
 			res.on('finish', () => calls.add({ key, segment, status: res.statusCode }));
 			calls.opened(key, segment);
 			res.once('close', () => calls.closed(key, segment));
@@ -228,8 +231,11 @@ export class BenchN8n {
 		const outFile = join(this.workDir, `${id}.out`);
 		const before = await newestExecutionId(this.n8n.bin, this.n8n.userFolder);
 		const out = openSync(outFile, 'w');
+		// BENCH_CPU_PROF=<dir>: V8's CPU profile of each `n8n execute` (n8n and its task runner) there.
+		const prof = process.env.BENCH_CPU_PROF;
+		const env = prof ? { ...this.n8n.env, NODE_OPTIONS: `${this.n8n.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${prof}`.trim() } : this.n8n.env;
 		const child = spawn(this.n8n.bin, ['execute', `--id=${id}`, '--rawOutput'], {
-			env: this.n8n.env,
+			env,
 			cwd: this.n8n.userFolder,
 			detached: true,
 			stdio: ['ignore', out, 'pipe'],

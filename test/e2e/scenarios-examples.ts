@@ -446,7 +446,10 @@ const exampleReconcile: Scenario = {
 		assert.match(String(cannotTell[0]['What Differs']), /Insured Name/);
 		await ctx.mailbox.waitFor(1, 60_000);
 		const [mail] = ctx.mailbox.messages;
-		assert.equal(mail.subject, 'Bordereau reconciliation: 0 filed differently, 18 not filed, 1 cannot tell, 5 refused, 1 not on the sheet');
+		assert.equal(mail.subject, 'Bordereau reconciliation: 0 filed differently, 18 not filed, 1 cannot tell, 5 refused, 1 not on the sheet, 0 rejected by the state, 0 in error');
+		// Every answer's workbook is written on every run (this run's set replaces the last one whole).
+		const differently = await readAnswerWorkbook(ctx, 'reconciliation-filed-differently.xlsx', 'Differently');
+		assert.match(String(differently[0]['What Differs']), /No row has this answer in this run/);
 		assert.equal(mail.to, 'operations@example.com');
 	},
 };

@@ -333,7 +333,10 @@ const FILE_ARGS = {
 	policy_number: 'E2E-MCP-FILE-1', transaction_type: 'NEW', insured_name: 'Harbor Marine Repair', state: 'TX', net_premium: 12000, effective_date: '2026-01-01', expiration_date: '2027-01-01',
 };
 
-let filing: { tools: Array<{ name: string; description?: string }>; creates: ToolReply[]; stored: IDataObject[]; executions: number; calls: number } | undefined;
+let filing: { tools: Array<{ name: string; description?: string }>; creates: ToolReply[]; stored: IDataObject[]; cancellation: ToolReply; cancelled: IDataObject[]; executions: number; calls: number } | undefined;
+
+/** A model asked to cancel a policy: the filing tool takes no cancellation and no returned premium. */
+const CANCEL_ARGS = { ...FILE_ARGS, policy_number: 'E2E-MCP-CANCEL-1', transaction_type: 'CANCELLATION', net_premium: -12000 };
 
 async function driveFiling(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 	await activate(n8n, FILING_ID);
@@ -348,7 +351,17 @@ async function driveFiling(ctx: Context, n8n: ServerControl): Promise<Run[]> {
 			const creates = [];
 			for (let attempt = 0; attempt < 3; attempt++) creates.push(await session.call('File_invoice', FILE_ARGS));
 			const listed = await api(ctx, 'GET', `/invoices?policy_number=${FILE_ARGS.policy_number}`);
-			filing = { tools, creates, stored: (listed.data.invoices as IDataObject[] | undefined) ?? [], executions: 0, calls: session.replies.length };
+			const cancellation = await session.call('File_invoice', CANCEL_ARGS);
+			const cancelled = await api(ctx, 'GET', `/invoices?policy_number=${CANCEL_ARGS.policy_number}`);
+			filing = {
+				tools,
+				creates,
+				stored: (listed.data.invoices as IDataObject[] | undefined) ?? [],
+				cancellation,
+				cancelled: (cancelled.data.invoices as IDataObject[] | undefined) ?? [],
+				executions: 0,
+				calls: session.replies.length,
+			};
 		} finally {
 			await mcp.close();
 		}
@@ -376,6 +389,8 @@ function checkFiling(): void {
 		assert.equal(retry.outcome, 'already_filed', 'found on its policy by its mark before anything was sent');
 	}
 	assert.deepEqual(filing.stored.map((i) => i.id), [1002], 'filed once');
+	assert.match(filing.cancellation.text, /not offered to assistants|nothing was sent/, 'a cancellation is refused');
+	assert.deepEqual(filing.cancelled, [], 'nothing filed for the cancellation');
 	assert.equal(filing.executions, filing.calls);
 }
 

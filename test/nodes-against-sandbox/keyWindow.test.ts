@@ -100,8 +100,8 @@ describe('The look reads the account’s listing where it takes fewer calls', ()
 	});
 
 	it('an account larger than the sheet’s policies: each policy listed', async () => {
-		// 1,000 invoices on other policies: 10 pages, as many as the sheet has policies.
-		for (let batch = 0; batch < 2; batch++) {
+		// 1,500 invoices on other policies: 14 pages after the first, more than the sheet's 10 policies.
+		for (let batch = 0; batch < 3; batch++) {
 			const invoices = Array.from({ length: 500 }, (_, i) => invoiceBody({ policy_number: `OTHER-${batch}-${i}` }));
 			await api('t3').post('/invoices/batch', { invoices });
 		}
@@ -111,5 +111,40 @@ describe('The look reads the account’s listing where it takes fewer calls', ()
 		// The account's size (one page), then each policy, then one batch.
 		expect(before - (await remaining('t3')) - 1).toBe(1 + 10 + 1);
 		expect(outcomes(filed.output)).toEqual(Array(10).fill('filed'));
+	});
+
+});
+
+describe('A book of tens of thousands: the look follows the sheet', () => {
+	const rows = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => row(`${prefix}-${i + 1}`));
+	const hints = (run: Awaited<ReturnType<typeof runNode>>) =>
+		Object.values(run.run.data.resultData.runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string }>).map((h) => h.message);
+
+	it.each(['t3', 'legacy-t3'])('%s: 400 policies on an account of 12,000 read its 120 pages at once, and a day later file nothing twice', async (key) => {
+		await control('/seed', { count: 12_000, key, prefix: 'BOOK' });
+		const sheet = rows(`WIDE-${key}`, 400);
+		const before = await remaining(key);
+		const first = await run(key, 'createMany', sheet);
+		// Page 1, then pages 2-120 (more than one listing's 100-page cap, fewer than 400 policy
+		// listings), then one batch.
+		expect(before - (await remaining(key)) - 1).toBe(1 + 119 + 1);
+		expect(outcomes(first.output)).toEqual(Array(400).fill('filed'));
+		expect(hints(first).join('\n')).toMatch(/The look for rows already filed: 120 calls in \d+\.\d s \(Read the account’s listing \(12000 invoices: 120 pages.*; the filing: 1 call in \d+\.\d s of the run’s \d+\.\d s\./);
+		await aDayLater();
+		const mid = await remaining(key);
+		const again = await run(key, 'createMany', sheet);
+		// 12,400 invoices: 124 pages; nothing sent.
+		expect(mid - (await remaining(key)) - 1).toBe(124);
+		expect(outcomes(again.output)).toEqual(Array(400).fill('already_filed'));
+		expect((await storedUnder(key, sheet.map((r) => String(r.policy_number)))).length).toBe(400);
+	});
+
+	it('a sheet of 12 policies on an account of 12,000 lists its policies, never the book', async () => {
+		await control('/seed', { count: 12_000, key: 't3', prefix: 'BOOK' });
+		const before = await remaining('t3');
+		const filed = await run('t3', 'createMany', rows('FEW', 12));
+		// Page 1 (the account's size), 12 policy listings, one batch: the 119 other pages are not read.
+		expect(before - (await remaining('t3')) - 1).toBe(1 + 12 + 1);
+		expect(outcomes(filed.output)).toEqual(Array(12).fill('filed'));
 	});
 });

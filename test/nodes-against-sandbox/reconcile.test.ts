@@ -135,10 +135,10 @@ describe.each(['plain', 'forms'] as const)('Reconcile Sheet, the sandbox %s', (f
 		expect(a).toMatchObject({ policy_number: `${p}-A`, recognised_by: 'mark', invoice_id: f.filedA.id });
 		if (filing) expect(a).toMatchObject({ status: 'success', filing_state: 'confirmed', confirmation_number: 'TX-CONF-1' });
 		expect(b).toMatchObject({ recognised_by: 'mark', invoice_id: f.filedB.id });
-		// Named in the sheet's own column words, with both values.
-		expect(b.differences).toEqual([{ column: 'Premium', field: 'net_premium', sheet: '1200', service: '1250' }]);
+		// Named in the sheet's own column words, with the cell as the sheet writes it and the value as the service shows it.
+		expect(b.differences).toEqual([{ column: 'Premium', field: 'net_premium', sheet: '1,200.00', service: expect.stringMatching(/^1250(\.00)?$/) }]);
 		if (forms === 'plain') expect(c).toMatchObject({ recognised_by: 'forms', invoice_id: f.byHand.id });
-		else expect(c.candidates).toEqual([expect.objectContaining({ invoice_id: f.byHand.id, differences: expect.arrayContaining([expect.objectContaining({ column: 'Eff Date', sheet: '2026-03-01', service: expect.stringContaining('either of two days') })]) })]);
+		else expect(c.candidates).toEqual([expect.objectContaining({ invoice_id: f.byHand.id, differences: expect.arrayContaining([expect.objectContaining({ column: 'Eff Date', sheet: '03/01/2026', service: expect.stringContaining('either of two days') })]) })]);
 		expect(d.invoice_id).toBeUndefined();
 		expect(e.candidates).toEqual([
 			expect.objectContaining({

@@ -139,7 +139,7 @@ describe('Surplus Lines Trigger against the sandbox', () => {
 		const fake = useFakeClock();
 		try {
 			const t = trigger({ invoiceIds: '1001', events: ['filingState'] });
-			expect(await t.poll()).toEqual([]); // 404: looked for again like a settled item, once a day
+			expect(await t.poll()).toEqual([]); // NOT_FOUND, and nothing else read: not taken as gone, looked for again
 			const id = (await create({ policy_number: 'POL-N' })).id as number;
 			expect(id).toBe(1001);
 			await control(`/invoices/${id}/status`, { status: 'sent', state_status: 'rejected' });

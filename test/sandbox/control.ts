@@ -3,9 +3,10 @@ import { ApiError, FieldErrorBag, validationError } from './envelope';
 import { setFetch, setFiling } from './invoices/lifecycle';
 import { FETCH_STATUSES, FILING_STATUSES, INVOICE_STATUSES, type FetchStatus, type FilingStatus, type InvoiceStatus } from './invoices/types';
 import { readFormsConfig } from './invoices/forms';
+import { createInvoice } from './invoices/service';
 import { invoiceView } from './invoices/view';
 import { documentView } from './documents/view';
-import { KEYS, accountOf } from './keys';
+import { KEYS, accountOf, keyByName } from './keys';
 import { Router, type Result } from './router';
 import type { World } from './world';
 
@@ -96,7 +97,42 @@ function calculatorSkew({ body, world }: ControlCall): Result {
 	return { status: 200, data: { rate_offset: Object.fromEntries(world.calculatorSkew) } };
 }
 
+/** The most invoices one seed call stores (an account's book of 100,000 in one call). */
+const MOST_SEEDED = 200_000;
+
+/**
+ * `{count, key?, prefix?}`: an account's book, `count` invoices stored at once (the account of the
+ * key named, t3's by default) on policies `<prefix>-0`, `<prefix>-1`, … (prefix BOOK), one New each,
+ * as a create would store them; the ids and clock go on as usual.
+ */
+function seed({ body, world }: ControlCall): Result {
+	const errors = new FieldErrorBag();
+	if (!positiveInteger(body.count) || (body.count as number) > MOST_SEEDED) errors.add('count', `Must be a positive integer of at most ${MOST_SEEDED}`);
+	const keyName = body.key ?? 't3';
+	const key = typeof keyName === 'string' ? KEYS.find((k) => k.name === keyName) : undefined;
+	if (!key) errors.add('key', 'Must be the name of a key in keys.json');
+	const prefix = body.prefix ?? 'BOOK';
+	if (typeof prefix !== 'string' || !/^[A-Za-z0-9-]{1,40}$/.test(prefix)) errors.add('prefix', 'Must be 1 to 40 letters, digits or dashes');
+	if (!errors.empty) throw validationError(errors.fields);
+	const account = accountOf(keyByName(key!.name));
+	const count = body.count as number;
+	let first: number | undefined;
+	for (let i = 0; i < count; i++) {
+		const invoice = createInvoice(world, account, {
+			policy_number: `${prefix as string}-${i}`,
+			insured_name: `Insured ${i}`,
+			state_code: 'TX',
+			net_premium: 1000 + (i % 5000),
+			effective_date: '2025-01-01',
+			expiration_date: '2026-01-01',
+		});
+		first ??= invoice.id;
+	}
+	return { status: 200, data: { seeded: count, account: account.id, first_id: first } };
+}
+
 const routes: ControlRoute[] = [
+	{ method: 'POST', pattern: '/seed', handler: seed },
 	{ method: 'POST', pattern: '/calculator', handler: calculatorSkew },
 	{
 		method: 'POST',

@@ -21,7 +21,29 @@ export interface FaultConfig {
 	path_prefix: string | null;
 	/** Affect at most this many matching requests, then switch off (null = no end). */
 	count: number | null;
+	/**
+	 * A reply other than the service's answer to the question asked (REPLY_AS), for the affected
+	 * requests: `html_404` a proxy's HTML 404 page, nothing carried out; after the request is
+	 * carried out, `listing_other_shape`, `listing_null`, `listing_total_no_rows` (a listing's data
+	 * in another shape, null, or a total with no rows), `batch_index_from_1` (batch results
+	 * numbered from 1), `other_invoice` (an invoice reply describing another invoice, of another
+	 * policy), `gzip_bomb` (32 KB of gzip that inflates to 32 MB). null = the service's answer.
+	 */
+	reply_as: ReplyAs | null;
+	/** Downloads (`/files/...`) send their headers and a first chunk, then nothing until the caller gives up. */
+	stall_files: boolean;
 }
+
+export const REPLY_AS = [
+	'html_404',
+	'listing_other_shape',
+	'listing_null',
+	'listing_total_no_rows',
+	'batch_index_from_1',
+	'other_invoice',
+	'gzip_bomb',
+] as const;
+export type ReplyAs = (typeof REPLY_AS)[number];
 
 const NONE: FaultConfig = {
 	lose_reply_after_commit: 0,
@@ -34,6 +56,8 @@ const NONE: FaultConfig = {
 	methods: null,
 	path_prefix: null,
 	count: null,
+	reply_as: null,
+	stall_files: false,
 };
 
 export interface FaultPlan {
@@ -46,6 +70,8 @@ export interface FaultPlan {
 	error500: boolean;
 	rateLimited: boolean;
 	loseReply: boolean;
+	/** The reply given instead of the service's answer (REPLY_AS). */
+	replyAs?: ReplyAs;
 }
 
 /** mulberry32: tiny, good enough, and the same on every machine. */
@@ -84,6 +110,9 @@ export class Faults {
 		if (body.delay_after_commit !== undefined && typeof body.delay_after_commit !== 'boolean') errors.add('delay_after_commit', 'Must be a boolean');
 		if (body.path_prefix !== undefined && body.path_prefix !== null && typeof body.path_prefix !== 'string')
 			errors.add('path_prefix', 'Must be a string');
+		if (body.reply_as !== undefined && body.reply_as !== null && !(REPLY_AS as readonly unknown[]).includes(body.reply_as))
+			errors.add('reply_as', `Must be one of: ${REPLY_AS.join(', ')}`);
+		if (body.stall_files !== undefined && typeof body.stall_files !== 'boolean') errors.add('stall_files', 'Must be a boolean');
 		if (!errors.empty) throw validationError(errors.fields);
 		this.config = {
 			...NONE,
@@ -110,7 +139,8 @@ export class Faults {
 		const after = c.delay_after_commit;
 		// Drawn last, and only when asked for: the draws of earlier seeds stay as they were.
 		const badGateway = !error500 && !rateLimited && !loseReply && c.bad_gateway_after_commit > 0 && this.random() < c.bad_gateway_after_commit;
-		return { delayMs: after ? 0 : c.delay_ms, replyDelayMs: after ? c.delay_ms : 0, error500, rateLimited, loseReply, badGateway };
+		const replyAs = !error500 && !rateLimited && !loseReply && !badGateway ? (c.reply_as ?? undefined) : undefined;
+		return { delayMs: after ? 0 : c.delay_ms, replyDelayMs: after ? c.delay_ms : 0, error500, rateLimited, loseReply, badGateway, replyAs };
 	}
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { checkAccess, identify, me, token } from './auth';
 import { calculatorRoutes } from './calculator/routes';
 import { controlRouter, isLoopback } from './control';
@@ -58,6 +59,12 @@ async function handleApi(x: Exchange, sub: string): Promise<void> {
 
 	const plan = world.faults.plan(x.method, sub);
 	if (plan.delayMs > 0) await sleep(plan.delayMs);
+	if (plan.replyAs === 'html_404') {
+		// A proxy in front of the service answers in its own words; nothing reaches the service.
+		x.res.writeHead(404, { 'Content-Type': 'text/html' });
+		x.res.end('<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1><hr>nginx</body></html>');
+		return;
+	}
 	if (plan.error500) throw new ApiError('INTERNAL_ERROR', `Unexpected error (injected by the sandbox); quote ${x.ctx.requestId}`);
 	if (plan.rateLimited)
 		throw new ApiError('RATE_LIMIT_EXCEEDED', 'Hourly limit exceeded (injected by the sandbox)', { retry_after: 1 }, { 'Retry-After': '1' });
@@ -87,7 +94,35 @@ async function handleApi(x: Exchange, sub: string): Promise<void> {
 		x.res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
 		return;
 	}
-	sendSuccess(x.res, x.ctx, result.status, result.data, { ...x.headers, ...result.headers });
+	if (plan.replyAs === 'gzip_bomb') {
+		const bomb = gzipSync(JSON.stringify({ success: true, data: { id: 1, notes: 'a'.repeat(32 * 1024 * 1024) } }), { level: 9 });
+		x.res.writeHead(result.status === 204 ? 200 : result.status, { ...x.headers, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': String(bomb.length) });
+		x.res.end(bomb);
+		return;
+	}
+	const data = plan.replyAs ? answeredOtherwise(plan.replyAs, result.data) : result.data;
+	sendSuccess(x.res, x.ctx, result.status, data, { ...x.headers, ...result.headers });
+}
+
+/** The reply's data as a proxy, cache or faulty service would give it instead (REPLY_AS). */
+function answeredOtherwise(replyAs: string, data: unknown): unknown {
+	const record = (data ?? {}) as Record<string, unknown>;
+	switch (replyAs) {
+		case 'listing_other_shape':
+			return { records: { list: record.invoices }, count: (record.pagination as Record<string, unknown> | undefined)?.total };
+		case 'listing_null':
+			return null;
+		case 'listing_total_no_rows': {
+			const pagination = (record.pagination ?? {}) as Record<string, unknown>;
+			return { invoices: [], pagination: { ...pagination, total: Math.max(1, Number(pagination.total ?? 0)) } };
+		}
+		case 'batch_index_from_1':
+			return { ...record, results: ((record.results ?? []) as Array<Record<string, unknown>>).map((r) => ({ ...r, index: Number(r.index) + 1 })) };
+		case 'other_invoice':
+			return { ...record, id: Number(record.id ?? 0) + 1000, policy_number: `OTHER-${String(record.policy_number ?? '')}`, invoice_number: 'OTHER-1', net_premium: 1 };
+		default:
+			return data;
+	}
 }
 
 function handleControl(x: Exchange): void {
@@ -98,6 +133,13 @@ function handleControl(x: Exchange): void {
 }
 
 function serveFile(x: Exchange): void {
+	if (x.world.faults.config.stall_files) {
+		// Headers and a first chunk, then nothing: the caller's deadline has to end it.
+		x.res.writeHead(200, { 'Content-Type': 'application/pdf' });
+		x.res.write('%PDF-1.4\n');
+		setTimeout(() => x.res.destroy(), 60_000).unref();
+		return;
+	}
 	const m = /^\/files\/(\d+)\/[^/]+$/.exec(x.url.pathname);
 	const found = m ? x.world.invoices.findDocument(Number(m[1])) : undefined;
 	if (!m || !found || found.doc.fetch_status !== 'fetched') throw new ApiError('NOT_FOUND', 'File not found');

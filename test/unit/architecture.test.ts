@@ -14,7 +14,8 @@
  * n8n's edge, where these are the point: the operations (`actions/`), the node classes
  * (`*.node.ts`), the trigger's poll (`SurplusLinesTrigger/`), the editor's look-ups (`methods/`),
  * the transport and what turns the stages' service interface into it (`shared/transport.ts`,
- * `shared/invoiceService.ts`, `shared/router.ts`, `shared/params.ts`, `shared/context.ts`,
+ * `shared/invoiceService.ts`, `shared/invoiceSource.ts` (the listings' page reader and the key's
+ * budget for the look before filing), `shared/router.ts`, `shared/params.ts`, `shared/context.ts`,
  * `shared/credentials.ts`: the credential, read once per execution), and the Document node's
  * download (`fetchFile.ts`: its own HTTP through n8n's helpers, to a signed link the transport
  * does not serve). Their stores keyed by the context (the transport's decrypted credential, the
@@ -35,18 +36,8 @@ const EDGE: RegExp[] = [
 	/\.node\.ts$/,
 	/^nodes\/SurplusLinesTrigger\//,
 	/^nodes\/(shared|SurplusLinesInvoice)\/methods\//,
-	/^nodes\/shared\/(transport|invoiceService|router|params|context|credentials)\.ts$/,
+	/^nodes\/shared\/(transport|invoiceService|invoiceSource|router|params|context|credentials)\.ts$/,
 	/^nodes\/SurplusLinesDocument\/fetchFile\.ts$/,
-];
-
-/**
- * TEMPORARY, until branch h-57 lands (issue 57): these files are helper H57's, who makes them
- * context-free (a plain list function and values). The lead removes this list at the merge.
- */
-const UNTIL_H57_LANDS = [
-	'nodes/filing/policyBook.ts',
-	'nodes/reconcile/listing.ts',
-	'nodes/shared/invoiceList.ts',
 ];
 
 /**
@@ -99,18 +90,9 @@ const atEdge = (path: string) => EDGE.some((edge) => edge.test(path));
 describe('only the operations see n8n: the stages take values', () => {
 	it('no module outside n8n’s edge names the context, reads a parameter or keeps a store keyed by the context', () => {
 		const wrong = modules
-			.filter(({ path }) => !atEdge(path) && !UNTIL_H57_LANDS.includes(path))
+			.filter(({ path }) => !atEdge(path))
 			.flatMap(({ path, text }) => violations(path, text).map((why) => `${path}: ${why}`));
 		expect(wrong).toEqual([]);
-	});
-
-	it('the temporary list names only files that still need it', () => {
-		// Once a listed file takes values, it leaves the list (so the list cannot hide a new file).
-		const stillNeeded = UNTIL_H57_LANDS.filter((path) => {
-			const module = modules.find((m) => m.path === path);
-			return module !== undefined && violations(path, module.text).length > 0;
-		});
-		expect(stillNeeded).toEqual(UNTIL_H57_LANDS);
 	});
 
 	it('the check finds each kind of violation (it can fail)', () => {

@@ -322,6 +322,7 @@ describe('items in flight follow the key’s budget', () => {
 				'document:document.attach',
 				'document:document.delete',
 				'invoice:invoice.checkSheet',
+				'invoice:invoice.correctFilings',
 				'invoice:invoice.create',
 				'invoice:invoice.createMany',
 				'invoice:invoice.delete',

@@ -14,6 +14,7 @@ export const resources: ResourceMap = {
 		update: withRowResults(invoice.update, 'partial'),
 		delete: invoice.delete,
 		reconcile: invoice.reconcile,
+		correctFilings: invoice.correctFilings,
 		watchLook: invoice.watchLook,
 		watchRecord: invoice.watchRecord,
 	},

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { pageInvoices } from '../invoiceList';
+import { pageInvoices } from '../invoiceSource';
 import { apiRequest } from '../transport';
 import { INVOICE_LIST_MAX_PER_PAGE, LIST_KEYS, PATHS, readList } from '../service';
 

@@ -23,6 +23,27 @@ interface KeptRejection {
 	effectiveDate: string;
 }
 
+const listKey = (account: string, policyNumber: string | null) =>
+	policyNumber === null ? `${account}\u0000` : `${account}\u0000p${policyNumber}`;
+
+/** The listings an invoice is in: its account's, and its policy's. */
+const listKeys = (invoice: StoredInvoice) => [
+	listKey(invoice.account, null),
+	...(typeof invoice.input.policyNumber === 'string' ? [listKey(invoice.account, invoice.input.policyNumber)] : []),
+];
+
+/** Where `id` is, or would go, in a list sorted by id. */
+function position(list: StoredInvoice[], id: number): number {
+	let low = 0;
+	let high = list.length;
+	while (low < high) {
+		const mid = (low + high) >> 1;
+		if (list[mid].id < id) low = mid + 1;
+		else high = mid;
+	}
+	return low;
+}
+
 /** Every account's invoices in one map: ids are unique across accounts, reads filter by account. */
 export class InvoiceStore {
 	private invoices = new Map<number, StoredInvoice>();
@@ -31,6 +52,12 @@ export class InvoiceStore {
 	private nextInvoiceId = FIRST_INVOICE_ID;
 	private nextDocumentId = FIRST_DOCUMENT_ID;
 	private nextPolicyId = FIRST_POLICY_ID;
+	/**
+	 * Each account's invoices and each of its policies', sorted by id and kept up to date as
+	 * invoices are saved and deleted: an account of 100,000 invoices read 100 a page must not
+	 * filter and sort them all for each page.
+	 */
+	private listed = new Map<string, StoredInvoice[]>();
 
 	allocateInvoiceId(): number {
 		return this.nextInvoiceId++;
@@ -47,7 +74,23 @@ export class InvoiceStore {
 	}
 
 	save(invoice: StoredInvoice): void {
+		const before = this.invoices.get(invoice.id);
+		if (before) this.unlist(before);
 		this.invoices.set(invoice.id, invoice);
+		for (const key of listKeys(invoice)) {
+			const list = this.listed.get(key) ?? [];
+			this.listed.set(key, list);
+			const at = position(list, invoice.id);
+			list.splice(at, 0, invoice);
+		}
+	}
+
+	private unlist(invoice: StoredInvoice): void {
+		for (const key of listKeys(invoice)) {
+			const list = this.listed.get(key);
+			const at = list ? position(list, invoice.id) : -1;
+			if (list && list[at]?.id === invoice.id) list.splice(at, 1);
+		}
 	}
 
 	get(account: string, id: number): StoredInvoice | undefined {
@@ -65,14 +108,14 @@ export class InvoiceStore {
 	}
 
 	delete(id: number): void {
+		const before = this.invoices.get(id);
+		if (before) this.unlist(before);
 		this.invoices.delete(id);
 	}
 
-	/** Oldest first: ids grow with time. */
-	list(account: string, policyNumber: string | null): StoredInvoice[] {
-		return this.all()
-			.filter((i) => i.account === account && (policyNumber === null || i.input.policyNumber === policyNumber))
-			.sort((a, b) => a.id - b.id);
+	/** Oldest first (the store's own list: read it, do not change it). */
+	list(account: string, policyNumber: string | null): readonly StoredInvoice[] {
+		return this.listed.get(listKey(account, policyNumber)) ?? [];
 	}
 
 	/** On accounts that keep rejected invoices: the id given out in the 422, reused by the corrected resend. */

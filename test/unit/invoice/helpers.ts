@@ -132,7 +132,6 @@ export function setupSuite() {
 	return state;
 }
 
-/** The execution hints (notes over the output) of the node under test, in a run from runNode. */
 /**
  * A filing run's summary by its parts: the figures of its output (output.ts, countItems), which a
  * test compares with what it expects, and the sentence over the output, which must be the one
@@ -145,10 +144,19 @@ export function summaryParts(output: INodeExecutionData[], rows: number, said: s
 	return counts;
 }
 
+/**
+ * The execution hints (notes over the output) of the node under test, in a run from runNode, but the
+ * look's cost (a sentence of its own, tested in test/unit/look and keyWindow.test.ts).
+ */
 export function hintsOf(run: { data: { resultData: { runData: Record<string, Array<{ hints?: unknown[] }>> } } } | undefined) {
 	const runData = run!.data.resultData.runData;
-	return Object.values(runData).flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>);
+	return Object.values(runData)
+		.flatMap((runs) => (runs[0].hints ?? []) as Array<{ message: string; type?: string; location?: string }>)
+		.filter((hint) => !hint.message.startsWith(LOOK_COST));
 }
+
+/** How the sentence on what the look before filing cost begins. */
+export const LOOK_COST = 'The look for rows already filed:';
 
 /** `GET /auth/me` of an account with (default) or without the new features. */
 export function meReply(features: string[] = NEW_FEATURES, tier = 't2') {

@@ -146,7 +146,7 @@ describe('Watch List: Look for Changes', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
-	it('keeps the oldest row of an invoice recorded twice and lets the copy go; reads by id what its policy does not list; an invoice gone leaves the list', async () => {
+	it('keeps the oldest row of an invoice recorded twice and lets the copy go; reads by id what its policy does not list; an invoice the service does not find is remembered, and leaves the list when the next look does not find it either', async () => {
 		const items = [
 			watchRow(7, 500, 'P-1'),
 			watchRow(3, 500, 'P-1'),
@@ -163,12 +163,21 @@ describe('Watch List: Look for Changes', () => {
 			[7, true, 3],
 			[3, false, null],
 			[4, false, null],
-			[5, true, null],
+			[5, false, null],
 		]);
 		expect(rows[2].last_event).toBe(
 			'State filing: Invoice 501 (policy P-1) was REJECTED by the state (not_sent → rejected). Reason: No SL-2. Also: invoice status failed at the service (new → error). Next step: Correct what the reason names, then send the invoice again from n8n with Surplus Lines Invoice → Update (Invoice ID 501); a form the state asks for goes on with Surplus Lines Document → Attach. Reminders come until it is settled.',
 		);
-		expect(rows[3].last_event).toMatch(/^Invoice 502 .*no longer found at the service/);
+		expect(rows[3]).toMatchObject({ state: 'new|not_sent||notfound', last_event: '', changed: false });
+		expect(rows[3].note).toMatch(/^The service answered that invoice 502 is not found\. It stays on the watch list/);
+
+		// The next look: not found again, beside an invoice it finds.
+		nock(BASE).get('/api/v1/invoices').query({ page: 1, per_page: 100, policy_number: 'P-1' }).reply(200, listing([invoice(500, 'P-1')]));
+		nock(BASE).get('/api/v1/invoices/502').reply(404, failure('NOT_FOUND', 'Invoice not found'));
+		const next = await look([watchRow(3, 500, 'P-1'), watchRow(5, 502, null, String(rows[3].state))], 't2');
+		const gone = next.output!.map((o) => o.json).find((r) => r.row_id === 5)!;
+		expect(gone.settled).toBe(true);
+		expect(gone.last_event).toMatch(/^Invoice 502 .*no longer found at the service \(it answered "not found" to two looks in a row/);
 	});
 
 	it('a refused filing settles the invoice (nothing follows it); a rejected one stays watched, as it may be resent', async () => {

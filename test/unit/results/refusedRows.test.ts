@@ -123,6 +123,16 @@ describe('which numbering a run says', () => {
 		expect(numberingNote(ctx)).toBe('');
 	});
 
+	it('rows read by Extract from File from a Starting Line are numbered as the file shows them (issue 55)', () => {
+		const ctx = {
+			items: [{ json: {} }, { json: {} }],
+			parents: () => [{ type: 'n8n-nodes-base.extractFromFile', parameters: { operation: 'csv', options: { fromLine: 5 } } }],
+			say: () => undefined,
+		};
+		// The header is line 5 of the file: the first row is line 6.
+		expect([rowOf(ctx, 0), rowOf(ctx, 1)]).toEqual([6, 7]);
+	});
+
 	it('rows that carry their own number (Google Sheets) keep it', () => {
 		const ctx = context([{ row_number: 7 }, { row_number: 9 }], ['n8n-nodes-base.googleSheets']);
 		expect([rowOf(ctx, 0), rowOf(ctx, 1)]).toEqual([7, 9]);

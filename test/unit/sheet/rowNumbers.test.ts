@@ -22,10 +22,6 @@ describe('the row of an item as its file shows it', () => {
 		expect(rowLabel(ctx, 2)).toBe('row 7 (item 2)');
 	});
 
-	it('an XLSX read with Range 3 has its header on row 4: item 0 is row 5', () => {
-		expect(sheetRow(ctxOf({ type: 'n8n-nodes-base.extractFromFile', parameters: { operation: 'xlsx', options: { range: '3' } } }), 0)).toBe(5);
-	});
-
 	it('an item’s own row_number wins; another parent node leaves the header on row 1', () => {
 		expect(sheetRow(ctxOf({ type: 'n8n-nodes-base.extractFromFile', parameters: { options: { fromLine: 4 } } }, [{ row_number: 9 }]), 0)).toBe(9);
 		expect(sheetRow(ctxOf({ type: 'n8n-nodes-base.code', parameters: { options: { fromLine: 4 } } }), 0)).toBe(2);

@@ -85,6 +85,18 @@ describe('a report read as one sheet', () => {
 		expect(kinds(readSheetShape(items).rows)).toEqual(['row', 'row', 'total row']);
 	});
 
+	it('a subtotal or total labelled in the insured’s column is left out (issue 55); an insured named Total… is not', () => {
+		const items = [
+			{ 'Policy Number': 'A-1', 'Insured Name': 'Harbor Marine Co', Premium: '100' },
+			{ 'Policy Number': '', 'Insured Name': 'Subtotal', Premium: '100' },
+			{ 'Insured Name': 'Sub-Total A-1', Premium: '100' },
+			{ 'Policy Number': '', 'Insured Name': 'Grand Total:', Premium: '100' },
+			{ 'Insured Name': 'TOTALS', Premium: '100' },
+			{ 'Policy Number': '', 'Insured Name': 'Total Freight Inc', Premium: '100' },
+		];
+		expect(kinds(readSheetShape(items).rows)).toEqual(['row', 'subtotal row', 'subtotal row', 'total row', 'total row', 'row']);
+	});
+
 	it('a gathered transaction read into its body without n8n: premium, fees and taxes from its charge rows', () => {
 		const items = extractCsv(reportCsvLayoutB('T'), REPORT_HEADER_LINE);
 		const shape = readSheetShape(items);

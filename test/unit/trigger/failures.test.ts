@@ -87,8 +87,12 @@ describe('a 429 or a network error: no events this time, a later try, nothing lo
 });
 
 describe('other failures', () => {
-	it('a watched invoice that is not found: logged, the others still read, then checked like a settled item', async () => {
+	it('a watched invoice that is not found: logged, the others still read, then, not found by a second poll too, checked like a settled item', async () => {
 		const trigger = activeTrigger({ invoiceIds: '999,1001', events: ['invoiceStatus'] });
+		nock(API).get('/invoices/999').reply(404, failure('NOT_FOUND', 'Invoice not found'), rateHeaders());
+		serveInvoice(invoice(1001, { status: 'sent' }));
+		await trigger.poll();
+		expect((trigger.staticData.trigger as { units: Record<string, { missing?: boolean }> }).units['i:999'].missing).toBeUndefined();
 		nock(API).get('/invoices/999').reply(404, failure('NOT_FOUND', 'Invoice not found'), rateHeaders());
 		serveInvoice(invoice(1001, { status: 'sent' }));
 		await trigger.poll();

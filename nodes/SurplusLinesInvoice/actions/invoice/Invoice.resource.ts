@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { toolDescriptionProperties } from '../../../shared/toolUse';
 import type { InvoiceView } from '../../output';
 import * as checkSheet from './checkSheet.operation';
+import * as correctFilings from './correctFilings.operation';
 import * as create from './create.operation';
 import * as createMany from './createMany.operation';
 import * as del from './delete.operation';
@@ -16,6 +17,7 @@ import * as watchRecord from './watchRecord.operation';
 
 export {
 	checkSheet,
+	correctFilings,
 	create,
 	createMany,
 	del as delete,
@@ -43,6 +45,13 @@ export const description: INodeProperties[] = [
 				action: 'Check how rows will be filed',
 				description:
 					'Read every row as Create would and file nothing: which column gave each field, the columns not used, the rows that would be refused and why (no API call)',
+			},
+			{
+				name: 'Correct Filings',
+				value: 'correctFilings',
+				action: 'Correct filings to match a sheet',
+				description:
+					'For each row Reconcile Sheet finds filed differently, show the Update (or, once accepted, the cancellation and new filing) that makes the service agree with the sheet; sent only when asked (needs t2 to send)',
 			},
 			{
 				name: 'Create',
@@ -117,6 +126,7 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...getAll.description,
 	...reconcile.description,
+	...correctFilings.description,
 	...update.description,
 	...del.description,
 	...watchLook.description,
@@ -158,6 +168,8 @@ function toolTexts(field: InvoiceView['sentToStateField']): Record<string, strin
 			'Safe to call again. It does not compute taxes nor ask the service’s own checks: use preview for those.',
 		createMany:
 			'Files every input item as an invoice in one run. Meant for workflows, not for an assistant: file one transaction at a time with the create tool instead.',
+		correctFilings:
+			'Corrects filings so that the service agrees with a sheet of policy transactions. Meant for month-end workflows, not for an assistant.',
 		reconcile:
 			'Compares a sheet of policy transactions with the invoices the service holds and files nothing. Meant for month-end workflows, not for an assistant: to read one policy, use the getAll tool.',
 		watchLook:

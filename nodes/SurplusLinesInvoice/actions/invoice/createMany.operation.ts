@@ -29,7 +29,9 @@ import { withMark } from '../../../filing/mark';
 import { refuseSameKeyOtherRow, refuseSecondOfTerm } from '../../../filing/sameRun';
 import { idempotencyKeyFor, type IdempotencyChoice } from '../../../filing/idempotency';
 import { filingOptionProperties, type FilingSettings } from '../../../filing/options';
-import { invoiceJson, invoiceView } from '../../output';
+import { policiesOf } from '../../../filing/policies';
+import { describeLookCost } from '../../../filing/policyBook';
+import { invoiceJson, invoiceView, sayOutcomeSummary } from '../../output';
 import { filedTaxWarning, markTaxWarning } from '../../../taxes/taxLines';
 import { billTaxes, createManyTaxOptions, taxesForEntries, type EntryTaxes } from '../../../taxes/createManyTaxes';
 import {
@@ -107,7 +109,13 @@ function annotateLocal(run: Run, error: Error, failures: Failure[], total: numbe
 export const refusedNote: RefusedNote = () =>
 	'The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).';
 
-export { sayOutcomeSummary as summarize } from '../../output';
+/** What the look before filing cost beside the filing (policyBook.ts), then the outcomes. */
+export function summarize(run: Run, items: INodeExecutionData[]): void {
+	const book = run.learned.policies?.book;
+	const message = book && describeLookCost(book.cost());
+	if (message) run.say({ message, type: 'info', location: 'outputPane' });
+	sayOutcomeSummary(run, items);
+}
 
 /** What Create puts on its item about the taxes, and how Create Many obtained them. */
 function withTaxes(json: IDataObject, taxes: EntryTaxes | undefined): IDataObject {
@@ -170,6 +178,15 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 	};
 	const version = nodeVersion(this);
 	givePolicies(this, run);
+	// The look ahead (the account's size, and its listing where that costs less) starts now,
+	// beside the account check and the rows' adaptation: nothing is filed before the look for
+	// rows already filed has ended (filing/batch.ts waits for it).
+	const looked = read.filter(({ choice }) => choice.mode !== 'off');
+	if (settings.lookFirst && looked.length)
+		void policiesOf(run).book.readAccountFor(
+			looked.map(({ input }) => String(input.body.policy_number)),
+			looked[0].index,
+		);
 	for (const { index, input: given, choice } of read) {
 		inputs[index] = given;
 		try {

@@ -20,6 +20,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const reply = await apiRequest.call(this, {
 		method: 'GET',
 		path: PATHS.invoice(id),
+		invoiceId: id,
 		itemIndex: i,
 	});
 	return [

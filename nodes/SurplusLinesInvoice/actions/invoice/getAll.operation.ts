@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { describeCut, pageInvoices } from '../../../shared/invoiceList';
+import { describeCut } from '../../../shared/invoiceList';
+import { pageInvoices } from '../../../shared/invoiceSource';
 import { invoiceJson, invoiceView } from '../../output';
 import { returnAllProperties } from '../../../shared/descriptions';
 import { simplifyProperties } from './body.description';

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { adaptToAccount, type AccountOptions } from '../../../account/adapt';
 import { dateOnly } from '../../../shared/dates';
@@ -17,10 +17,20 @@ import { hasSheetTaxes } from '../../../taxes/sheetCheck';
 import { sheetRow } from '../../../shared/sheetRows';
 import { derivedMark } from '../../../filing/mark';
 import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
-import { inPeriod, readListing, type ListingSettings, type Period } from '../../../reconcile/listing';
+import { inPeriod, readListing, type ListingSettings, type Period, type Progress } from '../../../reconcile/listing';
+import { computeBudget } from '../../../shared/callBudget';
+import { MAX_CONCURRENCY } from '../../../shared/concurrency';
+import { inFlightLimitOf } from '../../../shared/invoiceService';
+import { getServiceCredential } from '../../../shared/credentials';
+import { invoiceSource } from '../../../shared/invoiceSource';
+import { lastRateLimit } from '../../../shared/rateLimit';
 import { reconcileSummary } from '../../../reconcile/summary';
+import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
+import { addDeadlines, dueWithin } from '../../../reconcile/late';
 import { bodyProperties } from './body.description';
 import { notATransaction } from '../../../sheet';
+import { shapeRefusal, shapedItems } from '../../../sheet/sheetRead';
+import { feeColumnCode } from '../../../reconcile/sheetWords';
 import type { Run } from '../../../shared/run';
 import { readRunSheet } from '../sheetSettings';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
@@ -28,7 +38,7 @@ import { policyOf, readRowAsCreate } from './checkSheet.operation';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Reads every row as Create would and compares it with what the service holds, filing nothing (a t1 key is enough). One item per row: filed as the sheet says, filed differently (each differing column with both values), not filed, cannot tell (the candidate invoices) or refused (Check Sheet’s reasons); then one item per invoice on the service that no row accounts for. The account’s listing is read 100 invoices a call where it is cheaper than one listing per policy. A run that spends its budget stops, and the next run of the active workflow goes on where it stopped.',
+			'Reads every row as Create would and compares it with what the service holds, filing nothing (a t1 key is enough). One item per row: filed as the sheet says, filed differently (each differing column with both values), not filed, cannot tell (the candidate invoices) or refused (Check Sheet’s reasons); then one item per invoice on the service that no row accounts for. Filings the state rejected and invoices in error carry the state’s reason and the next step; rows not filed and filings not yet sent or rejected carry their state’s filing deadline. Invoice → Correct Filings corrects what differs. The account’s listing is read 100 invoices a call where it is cheaper than one listing per policy. A run that spends its budget stops, and the next run of the active workflow goes on where it stopped.',
 		name: 'reconcileNotice',
 		type: 'notice',
 		default: '',
@@ -96,6 +106,15 @@ const properties: INodeProperties[] = [
 				description:
 					'Share of the key’s hourly call limit one run may spend; the rest stays for filing and your other workflows. A run that needs more stops and the next run goes on.',
 			},
+			{
+				displayName: 'Only Due Within (Days)',
+				name: 'dueWithinDays',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 30,
+				description:
+					'Whether to list only the rows not filed and the filings not yet sent or rejected whose state’s filing deadline falls within this many days (overdue ones included, and those of a state whose deadline the package does not know). The summary still counts every row.',
+			},
 		],
 	},
 ];
@@ -107,8 +126,23 @@ export const description = updateDisplayOptions(
 
 export const onlyReads = true;
 
-/** The run's settings, read once. */
-function readSettings(ctx: IExecuteFunctions): ListingSettings {
+/** The run's settings, read once: the listing's, and what the output lists. */
+interface ReconcileSettings extends ListingSettings {
+	/** List only what is due within this many days (undefined: everything). */
+	dueWithinDays?: number;
+	/** The day deadlines are counted from (YYYY-MM-DD, UTC). */
+	today: string;
+}
+
+function readSettings(ctx: IExecuteFunctions): ReconcileSettings {
+	const due = (ctx.getNodeParameter('options', 0, {}) as IDataObject).dueWithinDays as number | undefined;
+	if (due !== undefined && !(Number.isInteger(Number(due)) && Number(due) >= 0))
+		throw new NodeOperationError(ctx.getNode(), 'Only Due Within (Days) must be a whole number of days, 0 or more');
+	const base = readListingSettings(ctx);
+	return { ...base, today: new Date().toISOString().slice(0, 10), ...(due === undefined ? {} : { dueWithinDays: Number(due) }) };
+}
+
+function readListingSettings(ctx: IExecuteFunctions): ListingSettings {
 	const share = Number(ctx.getNodeParameter('options.budgetShare', 0, 50) ?? 50);
 	if (!(share > 0 && share <= 100))
 		throw new NodeOperationError(ctx.getNode(), 'Budget Share must be between 1 and 100');
@@ -121,8 +155,19 @@ function readSettings(ctx: IExecuteFunctions): ListingSettings {
 	return { share: share / 100, period };
 }
 
+/** Each fee's sheet column, by the fee's code (its alias pair's one column). */
+function feeColumnsOf(body: IDataObject, sources: Record<string, string>): Record<string, string> {
+	const out: Record<string, string> = {};
+	const fees = Array.isArray(body.fees) ? (body.fees as IDataObject[]) : [];
+	fees.forEach((fee, n) => {
+		const column = sources[`fees[${n}]`];
+		if (column && fee && typeof fee === 'object') out[feeColumnCode(fee.type)] = column;
+	});
+	return out;
+}
+
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-function readRows(ctx: IExecuteFunctions, run: Run, inputs: Map<number, InvoiceInput>): SheetRow[] {
+export function readRows(ctx: IExecuteFunctions, run: Run, inputs?: Map<number, InvoiceInput>): SheetRow[] {
 	const rows: SheetRow[] = [];
 	for (let index = 0; index < run.items.length; index++) {
 		const row = sheetRow(run, index);
@@ -137,7 +182,7 @@ function readRows(ctx: IExecuteFunctions, run: Run, inputs: Map<number, InvoiceI
 			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
 			continue;
 		}
-		inputs.set(index, read.input);
+		inputs?.set(index, read.input);
 		const own = read.input.body.invoice_number;
 		const mark = own !== undefined && own !== null && String(own).trim() !== '' ? String(own) : derivedMark(read.input.body);
 		rows.push({
@@ -147,6 +192,8 @@ function readRows(ctx: IExecuteFunctions, run: Run, inputs: Map<number, InvoiceI
 			body: read.body,
 			mark,
 			sources: read.input.sources,
+			cells: (shapedItems(run) ?? run.items)[index]?.json ?? {},
+			feeColumns: feeColumnsOf(read.input.body, read.input.sources),
 		});
 	}
 	return rows;
@@ -213,22 +260,79 @@ async function refuseUnknownNaics(run: Run, input: InvoiceInput, index: number):
 	if (unknown.length) throw localError(run, 'UNKNOWN_NAIC', unknown[0], { itemIndex: index, fields: unknown, description: unknown.join('\n') });
 }
 
+const STATE_KEY = 'reconcileSheet';
+
+/** readListing with the key's budget, and what an earlier run read kept in the workflow's static data. */
+export async function readSheetListing(ctx: IExecuteFunctions, policies: Map<string, string>, settings: ListingSettings) {
+	const credential = await getServiceCredential(ctx, 0);
+	const budget = computeBudget(credential.tier, lastRateLimit(credential.fingerprint)?.limit, settings.share, 1);
+	const staticData = ctx.getWorkflowStaticData('node');
+	try {
+		const listing = await readListing(invoiceSource(ctx), policies, settings, {
+			budget: budget.callsPerHour,
+			inFlight: await inFlightLimitOf(ctx, MAX_CONCURRENCY, true),
+			earlier: staticData[STATE_KEY] as Progress | undefined,
+		});
+		if (listing.progress) staticData[STATE_KEY] = listing.progress as unknown as IDataObject;
+		else delete staticData[STATE_KEY];
+		return listing;
+	} catch (error) {
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error);
+	}
+}
+
+/** The sheet's own refusal where no row of it could be read (its columns unknown), else undefined. */
+function sheetNotRead(run: Run, rows: SheetRow[]): string | undefined {
+	if (!rows.length || !rows.every((row) => row.reasons)) return undefined;
+	return shapeRefusal(run, 0);
+}
+
 /** All rows at once: the listing is chosen over the whole sheet. */
 export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
 	readRunSheet(this, run);
 	const inputs = new Map<number, InvoiceInput>();
-	const rows = readRows(this, run, inputs);
+	const read = readRows(this, run, inputs);
+	// One GET /auth/me, only where a row gives a change date: a legacy account stores it otherwise.
+	const rows = givesChangeDate(read) ? rowsAsStored(read, (await run.service.me(0)).features) : read;
 	const policies = new Map<string, string>();
-	for (const row of rows) if (!row.reasons && row.policy) policies.set(policyKey(row.policy), row.policy);
-	const listing = await readListing(this, policies, settings);
-	const { rows: answers, notOnSheet } = reconcileRows(rows, listing.byPolicy, listing.extra);
+	// Refused rows' policies too: their invoices are named on them (answers.ts), not listed as extra.
+	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
+	const listing = await readSheetListing(this, policies, settings);
+	const { rows: answers, notOnSheet, duplicates } = reconcileRows(rows, listing.byPolicy, listing.extra);
 	await refuseWhatCreateWould(run, answers, inputs, { unknownLob: readUnknownLob(this, 0) }, nodeVersion(this));
 	const period = settings.period;
-	const extra = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
-	const summary = reconcileSummary(answers, extra, listing);
+	// A sheet whose columns could not be read (report lines above its header) accounts for no
+	// invoice: listing the whole period as "not on the sheet" would mislead; it is said instead.
+	const unread = sheetNotRead(run, rows);
+	const inScope = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
+	const extra = unread ? [] : inScope;
+	const summary = reconcileSummary(answers, extra, listing, unread ? { withheld: inScope.length, why: unread } : undefined);
+	const extraItems = extra.map((invoice) => ({
+		invoice,
+		json: {
+			row: null,
+			policy_number: invoice.policy_number ?? null,
+			answer: ANSWERS.notOnSheet,
+			...invoiceFacts(invoice),
+			effective_date: invoice.effective_date ?? null,
+			net_premium: invoice.net_premium ?? null,
+			...(duplicates.get(String(invoice.id)) ?? {}),
+			summary: summary.json,
+		} as IDataObject,
+	}));
+	addDeadlines(answers, rows, extraItems, settings.today);
+	const overdue = [...answers.map((a) => a.json), ...extraItems.map((e) => e.json)].filter((json) => {
+		const left = (json.deadline as IDataObject | undefined)?.days_left;
+		return typeof left === 'number' && left < 0;
+	}).length;
+	summary.json.overdue = overdue;
+	const due = settings.dueWithinDays;
+	const listed = (json: IDataObject) => due === undefined || dueWithin(json, due);
 	run.say({
-		message: summary.message,
+		message: `${summary.message}${overdue ? ` ${overdue} rows or filings are past their state’s filing deadline (each item’s deadline says by how many days).` : ''}`,
 		type: summary.warning ? 'warning' : 'info',
 		location: 'outputPane',
 	});
@@ -236,18 +340,7 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 	// sheet's first row stands for the sheet), since pairing it to every row would hold rows ×
 	// invoices pairs in memory on a month's sheet.
 	return [
-		...answers.map(({ index, json }) => ({ json: { ...json, summary: summary.json }, pairedItem: { item: index } })),
-		...extra.map((invoice) => ({
-			json: {
-				row: null,
-				policy_number: invoice.policy_number ?? null,
-				answer: ANSWERS.notOnSheet,
-				...invoiceFacts(invoice),
-				effective_date: invoice.effective_date ?? null,
-				net_premium: invoice.net_premium ?? null,
-				summary: summary.json,
-			} as IDataObject,
-			pairedItem: { item: 0 },
-		})),
+		...answers.filter(({ json }) => listed(json)).map(({ index, json }) => ({ json: { ...json, summary: summary.json }, pairedItem: { item: index } })),
+		...extraItems.filter(({ json }) => listed(json)).map(({ json }) => ({ json, pairedItem: { item: 0 } })),
 	];
 }

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { nodeVersion } from '../../../shared/params';
-import { pageInvoices } from '../../../shared/invoiceList';
+import { pageInvoices } from '../../../shared/invoiceSource';
 import type { Run } from '../../../shared/run';
 import { lookAtRows, type LookSettings } from '../../../watch/look';
 import { readWatchRow, type WatchRow } from '../../../watch/rowState';
@@ -129,7 +129,7 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 		this.addExecutionHints?.({ message: EMPTY_LIST, type: 'info', location: 'outputPane' });
 		return [];
 	}
-	// The policy pager takes n8n's context until branch h-57 lands (invoiceList.ts).
+	// The policy pager over n8n's context (shared/invoiceSource.ts).
 	const { results, summary } = await lookAtRows(run, rows, settings, (options) =>
 		pageInvoices(this, options),
 	);
