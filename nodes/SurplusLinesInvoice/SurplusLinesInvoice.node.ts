@@ -35,8 +35,10 @@ export class SurplusLinesInvoice implements INodeType {
 		...actionNodeBase,
 		// 2: Bill Taxes From Preview is a switch on the panel, on by default (1: an option, off).
 		// 3: items show the service's `filed` as `sent_to_state` (output.ts, InvoiceView).
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// 4: a sheet's tax figure that differs from the computation fails the row by default (Sheet
+		// Tax Check), and a slashed date no column of the sheet proves the order of is refused.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		properties: [
 			resourceProperty([{ name: 'Invoice', value: 'invoice' }]),
 			...invoice.description,

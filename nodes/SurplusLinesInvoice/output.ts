@@ -117,6 +117,8 @@ export interface OutcomeCounts {
 	refused: number;
 	/** The states of rows filed with the service that their state does not receive electronically. */
 	notElectronic: string[];
+	/** Rows whose sheet taxes differ from the computation: filed with the sheet's figure, or refused. */
+	taxesDiffer?: { filed: number; refused: number };
 }
 
 // The preview's note on a state the service files for but not electronically (taxes/preview.ts
@@ -133,13 +135,16 @@ export function countItems(items: INodeExecutionData[], rows: number): OutcomeCo
 		sentAgain: 0,
 		refused: 0,
 		notElectronic: [],
+		taxesDiffer: { filed: 0, refused: 0 },
 	};
 	for (const item of items) {
 		const { json } = item;
 		if (isErrorItem(item)) {
 			counts.refused++;
+			if (json.code === 'TAX_CHECK_FAILED') counts.taxesDiffer!.refused++;
 			continue;
 		}
+		if (Number((json._taxCheck as IDataObject | undefined)?.differences) > 0) counts.taxesDiffer!.filed++;
 		const outcome = json.outcome as FilingOutcome | undefined;
 		if (outcome === 'filed') counts.filed++;
 		else if (outcome === 'replayed') counts.replayed++;
@@ -165,7 +170,8 @@ const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 	const already = counts.replayed + counts.alreadyFiled;
 	const quiet = already === 0 && counts.sentAgain === 0 && counts.refused === 0;
-	if (quiet && counts.notElectronic.length === 0) return undefined;
+	const differ = counts.taxesDiffer ?? { filed: 0, refused: 0 };
+	if (quiet && counts.notElectronic.length === 0 && differ.filed === 0) return undefined;
 	const parts: string[] = [];
 	if (counts.filed) parts.push(`${counts.filed} filed`);
 	if (already > 0) {
@@ -190,6 +196,15 @@ export function outcomeSummary(counts: OutcomeCounts): string | undefined {
 		parts.push(
 			`${counts.notElectronic.length} not filed electronically in ${one ? 'its' : 'their'} state (${states.join(', ')}): the service prepares ${one ? 'that filing' : 'those filings'} for the state's own process`,
 		);
+	}
+	if (differ.filed + differ.refused > 0) {
+		const how = [
+			differ.filed ? `${differ.filed} filed at the sheet's figures, each listed in _taxCheck` : '',
+			differ.refused ? `${differ.refused} refused (TAX_CHECK_FAILED)` : '',
+		]
+			.filter(Boolean)
+			.join(' and ');
+		parts.push(`${rowsWord(differ.filed + differ.refused)} whose sheet taxes differ from the computation: ${how}`);
 	}
 	const twice = counts.sentAgain > 0 ? '' : '; nothing was filed twice';
 	return `Of ${rowsWord(counts.rows)}: ${parts.join(', ')}${twice}.`;

@@ -16,6 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readErrorInfo, localError } from '../shared/errors';
 import type { Run } from '../shared/run';
+import { sheetRow } from '../shared/sheetRows';
 import { isBlankValue } from '../shared/values';
 import { canonicalJson } from './canonical';
 import type { Entry, Outcome } from './entry';
@@ -57,7 +58,7 @@ declare module '../shared/run' {
 }
 
 /** What this stage needs of the run: its items, its node (for errors), what it learned. */
-type SameRun = Pick<Run, 'items' | 'getNode' | 'learned'>;
+type SameRun = Pick<Run, 'items' | 'getNode' | 'learned' | 'parents' | 'say'>;
 
 const checkedOf = (run: SameRun) =>
 	(run.learned.sameRun ??= { firsts: new Map(), terms: new Map() });
@@ -81,16 +82,16 @@ export function refuseSameKeyOtherRow(run: SameRun, key: string | undefined, ind
 	if (!differ.length) return;
 	const listed = differ
 		.map(
-			(name) => `"${name}" (${shown(earlier[name])} in row ${first + 1}, ${shown(row[name])} here)`,
+			(name) => `"${name}" (${shown(earlier[name])} in row ${sheetRow(run, first)}, ${shown(row[name])} here)`,
 		)
 		.join(', ');
 	throw localError(
 		run,
 		'SAME_INVOICE_AS_EARLIER_ROW',
-		`Row ${index + 1} would file the same invoice as row ${first + 1} of this run, but its columns differ: ${listed}`,
+		`Row ${sheetRow(run, index)} would file the same invoice as row ${sheetRow(run, first)} of this run, but its columns differ: ${listed}`,
 		{
 			itemIndex: index,
-			description: `Nothing was filed for this row. Both rows give the same invoice body, so they derive one Idempotency-Key and the service would return row ${first + 1}'s invoice for this one (replayed): the difference would be lost. If they are two transactions, keep them apart in a field the invoice is filed with (an Invoice Number column, or an Endorsement # / Transaction ID column, which is sent as the invoice number when no Invoice Number column is given); if it is the same transaction written twice, make the rows alike or remove one.`,
+			description: `Nothing was filed for this row. Both rows give the same invoice body, so they derive one Idempotency-Key and the service would return row ${sheetRow(run, first)}'s invoice for this one (replayed): the difference would be lost. If they are two transactions, keep them apart in a field the invoice is filed with (an Invoice Number column, or an Endorsement # / Transaction ID column, which is sent as the invoice number when no Invoice Number column is given); if it is the same transaction written twice, make the rows alike or remove one.`,
 		},
 	);
 }
@@ -136,12 +137,12 @@ export function setAsideRepeats(entries: Entry[]): {
 
 /** Each repeat's outcome from its first row's: the same invoice, not filed twice; or why not. */
 export function settleRepeats(
-	run: Pick<Run, 'getNode'>,
+	run: Pick<Run, 'getNode' | 'items' | 'parents' | 'say'>,
 	repeats: Map<number, number>,
 	outcomes: Map<number, Outcome>,
 ): void {
 	for (const [index, first] of repeats) {
-		const row = first + 1;
+		const row = sheetRow(run, first);
 		const settled = outcomes.get(first);
 		if (settled && 'filed' in settled) {
 			outcomes.set(index, {
@@ -192,12 +193,12 @@ export function refuseSecondOfTerm(
 		if (!second) continue;
 		const differs = second.differences
 			.filter((d) => d.field !== 'type')
-			.map((d) => `${d.field} (${d.row} here, ${d.stored} in row ${earlierIndex + 1})`)
+			.map((d) => `${d.field} (${d.row} here, ${d.stored} in row ${sheetRow(run, earlierIndex)})`)
 			.join(', ');
 		throw localError(
 			run,
 			'SECOND_OF_TERM_IN_RUN',
-			`Row ${index + 1} would be a second ${String(body.type_code ?? 'NEW')} of policy ${String(body.policy_number)} for the same term as row ${earlierIndex + 1} of this run (one per policy term), differing in ${differs}`,
+			`Row ${sheetRow(run, index)} would be a second ${String(body.type_code ?? 'NEW')} of policy ${String(body.policy_number)} for the same term as row ${sheetRow(run, earlierIndex)} of this run (one per policy term), differing in ${differs}`,
 			{
 				itemIndex: index,
 				description: `Nothing was filed for this row. A policy term has one New (or Renewal): if both rows are right (for example one per insurer group the service does not show), set Options → Look-Alike on the Policy to File Anyway; if one is a correction of the other, keep the right one and remove the other.`,

@@ -109,11 +109,13 @@ function unknownColumn(name: string, value: unknown, charge?: ChargeColumn): Col
 	const what = word
 		? `its header names ${UNKNOWN_COLUMN_WORDS.get(word)} ("${word}")`
 		: 'its value is an amount';
+	// A date column is never called an amount (issue 53).
+	const lost = word && UNKNOWN_COLUMN_WORDS.get(word) === 'a date' ? 'the date' : 'the amount';
 	return {
 		column: name,
 		value,
 		use: 'refused',
-		why: `column "${name}" (${shown(value)}): the package does not read this column and ${what}, so the row is not filed (the amount would be lost from the filing); rename the column to one the package reads (docs/reading-sheets.md), map the columns by hand (Map Each Column Manually), or name it in Columns Not to File to leave it out`,
+		why: `column "${name}" (${shown(value)}): the package does not read this column and ${what}, so the row is not filed (${lost} would be lost from the filing); rename the column to one the package reads (docs/reading-sheets.md), map the columns by hand (Map Each Column Manually), or name it in Columns Not to File to leave it out`,
 	};
 }
 

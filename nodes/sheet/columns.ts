@@ -643,6 +643,7 @@ export function columnsToBody(values: IDataObject, names: Record<string, string>
 		const part = /^(insurer|coverage)_(\d+)_(\w+)$/.exec(id);
 		if (column?.checkOnly) {
 			totals[column.id as keyof SheetTotals] = value;
+			source(id, id); // the tax check names the total's column
 		} else if (column) {
 			const [head, leaf] = column.path ?? [id];
 			if (leaf) body[head] = { ...(body[head] as IDataObject | undefined), [leaf]: value };

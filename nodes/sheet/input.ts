@@ -17,10 +17,13 @@ import { inputError } from '../shared/errors';
 import { bodyShapeProblem, jsonTextProblem } from '../shared/inputLimits';
 import { chargeColumnsOf, shapeRefusal, shapedItems } from './sheetRead';
 import { readSheetRow } from './sheetRow';
-import { readDateForms, type DateForms } from './dateColumns';
+import type { DateOrders } from './dateColumns';
+import { type DateOrder, type UnprovenDates, sheetDateOrders } from './dateConvention';
+import { readSheetHeaders } from './sheetHeaders';
 import { inSheetWords, serviceRefusalInSheetWords, valueAtPath } from '../shared/refusals';
 import { type SheetTotals, columnsToBody } from './columns';
 import type { Run } from '../shared/run';
+import { sheetRow } from '../shared/sheetRows';
 import { isBlankValue } from '../shared/values';
 import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
 import { FOLDED_GROUPS } from '../SurplusLinesInvoice/actions/invoice/body.description';
@@ -28,8 +31,10 @@ import { type Conversion, validateInvoice } from './validation';
 
 declare module '../shared/run' {
 	interface RunLearned {
-		/** The forms of the run's date columns (Map Automatically), read once from all its rows. */
-		dateForms?: DateForms;
+		/** The orders of the run's date columns (Map Automatically), read once from all its rows. */
+		dateOrders?: DateOrders;
+		/** Field id → the sheet's own header in any row of the run, read once. */
+		sheetHeaders?: Map<string, string>;
 	}
 }
 
@@ -185,6 +190,16 @@ export const FIELD_GROUPS = [
 	'documents',
 ];
 
+/** Map Columns' settings: the mapping, Columns Not to File and how the sheet's dates are read. */
+export interface ColumnsSettings {
+	columns: Partial<ResourceMapperValue>;
+	leftOut: Set<string>;
+	/** A date that reads both ways where no column proves an order: refused (version 4) or month first. */
+	unprovenDates?: UnprovenDates;
+	/** Dates in the Sheet, where the user chose an order. */
+	dateOrder?: DateOrder;
+}
+
 /**
  * An item's body settings, as its operation read them from the node (one body source each):
  * Invoice JSON (`wholeItem`: saved as `{{ $json }}`, read as the input item), the input item as it
@@ -195,7 +210,7 @@ export type BodySettings =
 	| { from: 'json'; wholeItem: true }
 	| { from: 'json'; wholeItem: false; value: unknown }
 	| { from: 'inputItem' }
-	| { from: 'columns'; columns: Partial<ResourceMapperValue>; leftOut: Set<string> }
+	| ({ from: 'columns' } & ColumnsSettings)
 	| {
 			from: 'fields';
 			required: Record<string, unknown>;
@@ -270,7 +285,7 @@ interface RawBody {
  */
 function columnsBody(
 	run: Run,
-	{ columns, leftOut }: { columns: Partial<ResourceMapperValue>; leftOut: Set<string> },
+	{ columns, leftOut, unprovenDates = 'monthFirst', dateOrder }: ColumnsSettings,
 	i: number,
 ): RawBody {
 	if (columns.mappingMode !== 'defineBelow') {
@@ -281,7 +296,13 @@ function columnsBody(
 		return readSheetRow(items, i, {
 			leftOut,
 			chargeColumns: chargeColumnsOf(run),
-			dateForms: (run.learned.dateForms ??= readDateForms(items)),
+			dateOrders: (run.learned.dateOrders ??= sheetDateOrders(
+				items,
+				unprovenDates,
+				sheetRow(run, 0),
+				dateOrder,
+			)),
+			headers: (run.learned.sheetHeaders ??= readSheetHeaders(items)),
 		});
 	}
 	const names = Object.fromEntries(

@@ -6,7 +6,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type SheetTotals, columnsToBody, matchItemColumns, requiredColumnNames } from './columns';
-import { readDateColumns, type DateForms } from './dateColumns';
+import { readCellFormats } from './cellFormat';
+import { readDateColumns, type DateOrders } from './dateColumns';
+import { readSheetHeaders } from './sheetHeaders';
+import { type DateOrder, type UnprovenDates, sheetDateOrders } from './dateConvention';
+import { noteValueContext, readValueContext } from './valueContext';
 import type { ColumnNotes } from './warnings';
 
 export interface SheetRowSettings {
@@ -14,8 +18,16 @@ export interface SheetRowSettings {
 	leftOut: ReadonlySet<string>;
 	/** Columns whose values name charges, in a sheet whose charge rows were not gathered. */
 	chargeColumns: ReadonlySet<string>;
-	/** The run's date columns' forms (dateColumns.ts), read once per run; read from `items` when not given. */
-	dateForms?: DateForms;
+	/** A date that reads both ways where no column proves the sheet's order (node version 4 refuses). */
+	unprovenDates?: UnprovenDates;
+	/** Dates in the Sheet, where the user chose an order instead of the sheet's. */
+	dateOrder?: DateOrder;
+	/** The sheet's row of the run's first item (2 where the header is row 1), for messages. */
+	firstRow?: number;
+	/** The run's date columns' orders (dateColumns.ts), read once per run; from `items` when not given. */
+	dateOrders?: DateOrders;
+	/** Field id → the sheet's own header in any row of the run (sheetHeaders.ts), read once per run. */
+	headers?: ReadonlyMap<string, string>;
 }
 
 export interface SheetRow {
@@ -31,14 +43,27 @@ export interface SheetRow {
 	columns: ColumnNotes;
 }
 
+/** The names a missing field's message gives: the sheet's own header first, where a row has it. */
+const withSheetHeader = (usual: string[], own: string | undefined) =>
+	own ? [own, ...usual.filter((n) => n !== own)] : usual;
+
 /** Row `index` of the run's rows, read by its column names into a body before the local checks. */
 export function readSheetRow(
 	items: Array<{ json: IDataObject }>,
 	index: number,
 	settings: SheetRowSettings,
 ): SheetRow {
-	const dated = readDateColumns(items, index, settings.dateForms);
-	const matched = matchItemColumns(dated.item, settings.leftOut, settings.chargeColumns);
+	const orders =
+		settings.dateOrders ??
+		sheetDateOrders(items, settings.unprovenDates ?? 'monthFirst', settings.firstRow, settings.dateOrder);
+	const dated = readDateColumns(items, index, orders);
+	// A spreadsheet cell is read by its format; the row's currency and country columns say what
+	// its amounts and its state are.
+	const cells = readCellFormats(dated.item);
+	const context = readValueContext(cells.item);
+	const matched = matchItemColumns(context.item, settings.leftOut, settings.chargeColumns);
+	noteValueContext(matched, context);
+	matched.rules.push(...cells.rules);
 	// A day-first column's rule names the field its column filled.
 	for (const rule of dated.rules) {
 		rule.field =
@@ -46,14 +71,24 @@ export function readSheetRow(
 	}
 	matched.rules.push(...dated.rules);
 	matched.problems.push(...dated.problems);
+	// A refusal quotes a date as the sheet wrote it (15/04/2026), not as it was read.
+	for (const rule of dated.rules) {
+		const read = `"${rule.column}" (${String(dated.item[rule.column])})`;
+		const written = `"${rule.column}" (${String(rule.value).trim()})`;
+		matched.problems = matched.problems.map((line) => line.split(read).join(written));
+	}
 	const { body, sources, totals } = columnsToBody(matched.values, matched.names);
 	// A required column that matched but is empty is named; one that matched nothing says
 	// which names would have.
 	const names: Record<string, string[]> = {};
 	for (const [id, usual] of Object.entries(requiredColumnNames())) {
 		if (matched.names[id]) sources[id] ??= matched.names[id];
-		else names[id] = usual;
+		else names[id] = withSheetHeader(usual, (settings.headers ?? readSheetHeaders(items)).get(id));
 	}
+	// Every column is listed with the cell as the sheet wrote it (30/04/2026, not the date read).
+	const own = items[index]?.json ?? {};
+	for (const account of matched.accounts)
+		if (typeof own[account.column] === 'string') account.value = own[account.column];
 	const columns = { ignored: matched.ignored, rules: matched.rules, accounts: matched.accounts };
 	return { raw: body, sources, problems: matched.problems, names, totals, columns };
 }

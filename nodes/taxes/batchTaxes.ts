@@ -26,6 +26,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { readErrorInfo } from '../shared/errors';
 import type { Run as NodeRun } from '../shared/run';
 import { isValidDate } from '../shared/rules';
+import { sheetRow } from '../shared/sheetRows';
 import { CALCULATOR_SCOPE, FLAT_CHARGE_SKIPPED_ON, TAX_DATE_FIELD } from '../shared/service';
 import type { ApiReply } from '../shared/transport';
 import type { InvoiceInput } from '../sheet';
@@ -282,9 +283,9 @@ class Run {
 			tie,
 			'its own preview, which confirmed the rounding at a tie',
 		);
-		if (!difference) return String(tie.row.index + 1);
+		if (!difference) return String(sheetRow(this.node, tie.row.index));
 		this.fellBack.push(
-			`rows on a rounding tie (${rounding}, premium ${sign}): the computation did not match the preview of row ${tie.row.index + 1} (${difference}); the other such rows were previewed one by one`,
+			`rows on a rounding tie (${rounding}, premium ${sign}): the computation did not match the preview of row ${sheetRow(this.node, tie.row.index)} (${difference}); the other such rows were previewed one by one`,
 		);
 		return undefined;
 	}
@@ -328,20 +329,20 @@ class Run {
 		const others = set.filter((c) => c !== chosen);
 		if (difference) {
 			this.fellBack.push(
-				`${period}${kind}: the computation did not match the preview of row ${chosen.row.index + 1} (${difference}); its ${others.length} other rows were previewed one by one`,
+				`${period}${kind}: the computation did not match the preview of row ${sheetRow(this.node, chosen.row.index)} (${difference}); its ${others.length} other rows were previewed one by one`,
 			);
 			await Promise.all(
 				others.map(({ row }) => this.own(row, 'its group did not match its preview')),
 			);
 			return undefined;
 		}
-		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${chosen.row.index + 1}`;
+		const how = `computed from ${period} (${describeRates(model)})${kind}, confirmed by the preview of row ${sheetRow(this.node, chosen.row.index)}`;
 		for (const { row, tax } of others)
 			this.rows.set(row.index, {
 				reply: { data: { validation: { errors: [] }, tax_calculation: tax } },
 				how,
 			});
-		return String(chosen.row.index + 1);
+		return String(sheetRow(this.node, chosen.row.index));
 	}
 
 	/** The state's rate periods over its rows' dates, each with the model of its first date. */

@@ -27,6 +27,28 @@ export interface TaxCheckSettings {
 
 const DEFAULT_TOLERANCE = 0.01;
 
+/**
+ * From Invoice version 4 a sheet's tax figure that differs from the computation refuses the row
+ * unless the user chose to warn: a broker files the tax the state computes, and a figure off by
+ * 10 % filed with one warning in the far-right column is the defect. Versions 1-3 keep warning.
+ */
+const FAIL_FROM_VERSION = 4;
+const defaultMode = (version: number): TaxCheckMode =>
+	version >= FAIL_FROM_VERSION ? 'fail' : 'whenPreviewed';
+
+/** The Sheet Tax Check option twice: each version's default shown where the user adds it. */
+function byVersion(check: INodeProperties): INodeProperties[] {
+	return [
+		{ ...check, displayOptions: { show: { '@version': [1, 2, 3] } } },
+		{
+			...check,
+			default: 'fail',
+			displayOptions: { show: { '@version': [{ _cnd: { gte: FAIL_FROM_VERSION } }] } },
+			description: `${String(check.description)} From version 4 a difference over the tolerance fails the row by default: nothing is filed for it.`,
+		},
+	];
+}
+
 /** The two options, for Create's and Preview's Options (`create` says what a check costs there). */
 export function taxCheckOptions(operation: 'create' | 'createMany' | 'preview'): INodeProperties[] {
 	if (operation === 'createMany') return createManyTaxCheckOptions();
@@ -59,7 +81,7 @@ export function taxCheckOptions(operation: 'create' | 'createMany' | 'preview'):
 		},
 		{ name: 'Off', value: 'off', description: 'Do not compare' },
 	];
-	return [
+	const [check, tolerance] = [
 		{
 			displayName: 'Sheet Tax Check',
 			name: 'sheetTaxCheck',
@@ -78,7 +100,8 @@ export function taxCheckOptions(operation: 'create' | 'createMany' | 'preview'):
 			description:
 				'Differences up to this amount are rounding, not a difference (whole-dollar states round each line to the dollar)',
 		},
-	];
+	] satisfies INodeProperties[];
+	return [...byVersion(check as INodeProperties), tolerance as INodeProperties];
 }
 
 /**
@@ -86,7 +109,7 @@ export function taxCheckOptions(operation: 'create' | 'createMany' | 'preview'):
  * at batch cost (batchTaxes.ts); the default compares only when Bill Taxes From Preview is on.
  */
 function createManyTaxCheckOptions(): INodeProperties[] {
-	const [check, tolerance] = taxCheckOptions('create');
+	const [check, , tolerance] = taxCheckOptions('create');
 	const modes: Array<{ name: string; value: TaxCheckMode; description: string }> = [
 		{
 			name: 'Warn When Taxes Are Billed',
@@ -107,7 +130,7 @@ function createManyTaxCheckOptions(): INodeProperties[] {
 		},
 		{ name: 'Off', value: 'off', description: 'Do not compare' },
 	];
-	return [{ ...check, options: modes }, tolerance];
+	return [...byVersion({ ...check, displayOptions: undefined, options: modes }), tolerance];
 }
 
 /** Whether any of the row's tax figures differs from these over the tolerance. */
@@ -120,10 +143,10 @@ export function sheetTaxesDiffer(
 }
 
 /** The tax check in an operation's Options, as its operation read them (actions/settings.ts). */
-export function taxCheckSettings(options: IDataObject): TaxCheckSettings {
+export function taxCheckSettings(options: IDataObject, version = 1): TaxCheckSettings {
 	const tolerance = Number(options.sheetTaxTolerance ?? DEFAULT_TOLERANCE);
 	return {
-		mode: (options.sheetTaxCheck as TaxCheckMode | undefined) ?? 'whenPreviewed',
+		mode: (options.sheetTaxCheck as TaxCheckMode | undefined) ?? defaultMode(version),
 		tolerance: Number.isFinite(tolerance) && tolerance >= 0 ? tolerance : DEFAULT_TOLERANCE,
 	};
 }
@@ -165,7 +188,7 @@ function sheetFigures(input: Pick<InvoiceInput, 'body' | 'totals' | 'sources' | 
 		if (read.ok && read.value !== undefined) {
 			const unsigned = !(typeof value === 'string' && /^\s*\+/.test(value));
 			const sheet = returned && unsigned && read.value > 0 ? -read.value : read.value;
-			figures.push({ code, sheet });
+			figures.push({ code, sheet, ...(input.sources[id] ? { column: input.sources[id] } : {}) });
 		} else if (!read.ok) unread.push(`${id}: "${String(value)}" is not an amount; not checked`);
 	}
 	return { figures, unread };
@@ -257,6 +280,10 @@ function compareSheetTaxes(
 	};
 }
 
+/** What a row refused over its taxes may do: both ways leave a sheet the check then reads as meant. */
+export const TAX_CHECK_WAYS_OUT =
+	'Two ways out: correct the figure in the sheet to the computed one (or, with Bill Taxes From Preview on, empty the cell so the computed tax is billed) and run again; or, to file the sheet’s figure as it is, set Options → Sheet Tax Check to Warn When a Preview Is Made (Create Many: Warn When Taxes Are Billed), and the item lists the difference. Only a preview was sent; nothing was filed.';
+
 /** One line per difference over the tolerance: sheet amount, computed amount, difference. */
 function taxCheckWarnings(check: TaxCheck): string[] {
 	return check.lines
@@ -294,10 +321,7 @@ export function applyTaxCheck(
 			{
 				itemIndex,
 				fields: warnings,
-				description: [
-					...warnings,
-					'Correct the sheet’s tax figures (or leave them out and let Bill Taxes From Preview bill the computed ones) and run again. Only a preview was sent; nothing was filed.',
-				].join('\n'),
+				description: [...warnings, TAX_CHECK_WAYS_OUT].join('\n'),
 			},
 		);
 	}

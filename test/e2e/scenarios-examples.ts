@@ -427,25 +427,26 @@ const exampleReconcile: Scenario = {
 		assert.equal(byPolicy('BDX-26-0102')?.answer, 'filed as the sheet says');
 		assert.equal(byPolicy('BDX-26-0104')?.answer, 'cannot tell');
 		assert.equal(byPolicy('BDX-26-0101')?.answer, 'not filed');
-		// Four bad rows are the sheet's own problem; the unknown NAIC is the account's (Check Sheet
-		// looks nothing up), so that row is simply not filed.
+		// Four bad rows are the sheet's own problem; the unknown NAIC is refused as Create refuses it
+		// (Reconcile looks the NAIC up: it never says Create would file a row Create refuses).
 		assert.deepEqual(
 			answers.filter((a) => a.answer === 'refused').map((a) => a.policy_number),
-			['BDX-26-0105', 'BDX-26-0109', 'BDX-26-0114', 'BDX-26-0119'],
-			"the bad rows, in Check Sheet's words",
+			['BDX-26-0105', 'BDX-26-0109', 'BDX-26-0114', 'BDX-26-0119', 'BDX-26-0123'],
+			"the bad rows, in Check Sheet's and Create's words",
 		);
+		assert.match(String((byPolicy('BDX-26-0123')?.reasons as string[]).join(' ')), BAD_ROWS['BDX-26-0123']);
 		assert.match(String((byPolicy('BDX-26-0114')?.reasons as string[]).join(' ')), BAD_ROWS['BDX-26-0114']);
 		const extra = answers.filter((a) => a.answer === 'on the service, not on the sheet');
 		assert.deepEqual(extra.map((a) => a.policy_number), ['BDX-26-0101'], 'the cancellation the sheet lacks');
 		const filed = await readAnswerWorkbook(ctx, 'reconciliation-filed-as-the-sheet-says.xlsx', 'Filed');
 		assert.deepEqual(filed.map((r) => r['Policy #']), ['BDX-26-0102']);
 		const notFiled = await readAnswerWorkbook(ctx, 'reconciliation-not-filed.xlsx', 'Not Filed');
-		assert.equal(notFiled.length, 19, '25 rows − 4 refused − 1 filed − 1 cannot tell');
+		assert.equal(notFiled.length, 18, '25 rows − 5 refused − 1 filed − 1 cannot tell');
 		const cannotTell = await readAnswerWorkbook(ctx, 'reconciliation-cannot-tell.xlsx', 'Cannot Tell');
 		assert.match(String(cannotTell[0]['What Differs']), /Insured Name/);
 		await ctx.mailbox.waitFor(1, 60_000);
 		const [mail] = ctx.mailbox.messages;
-		assert.equal(mail.subject, 'Bordereau reconciliation: 0 filed differently, 19 not filed, 1 cannot tell, 4 refused, 1 not on the sheet, 0 rejected by the state, 0 in error');
+		assert.equal(mail.subject, 'Bordereau reconciliation: 0 filed differently, 18 not filed, 1 cannot tell, 5 refused, 1 not on the sheet, 0 rejected by the state, 0 in error');
 		// Every answer's workbook is written on every run (this run's set replaces the last one whole).
 		const differently = await readAnswerWorkbook(ctx, 'reconciliation-filed-differently.xlsx', 'Differently');
 		assert.match(String(differently[0]['What Differs']), /No row has this answer in this run/);

@@ -200,6 +200,15 @@ function hintsOf(run: Run, node: string): string[] {
 	return (tasks[tasks.length - 1].hints ?? []).map((h) => h.message);
 }
 
+/**
+ * `_columnRules` as [field, column], without the note each row of this sheet carries for its
+ * dates of days 1-12 read month first (nothing in the sheet proves the order; issue 53).
+ */
+const rulesBesideDates = (rules: unknown) =>
+	((rules ?? []) as IDataObject[])
+		.filter((r) => !String(r.rule).includes('reads both ways and no date in the sheet shows'))
+		.map((r) => [r.field, r.column]);
+
 const show = (json: IDataObject) => JSON.stringify(json).slice(0, 600);
 
 /** Create Many on one account: each row stored as the sheet says or refused naming its columns; returns the ids by row. */
@@ -222,7 +231,7 @@ async function checkFiled(run: Run, ctx: Context, kind: Kind): Promise<Array<num
 		const expected = row.expect;
 		assert.equal(json.error, undefined, `${label}: filed, got ${show(json)}`);
 		assert.equal(json.outcome, 'filed', `${label}: ${show(json)}`);
-		assert.deepEqual(((json._columnRules ?? []) as IDataObject[]).map((r) => [r.field, r.column]), expected.rules, `${label}: the rules the item says were applied`);
+		assert.deepEqual(rulesBesideDates(json._columnRules), expected.rules, `${label}: the rules the item says were applied`);
 		assert.deepEqual(json._ignoredColumns ?? [], [], `${label}: no column listed as not used (its empty cells are nothing to use): ${JSON.stringify(json._ignoredColumns)}`);
 		const converted = (json._converted ?? []) as IDataObject[];
 		for (const [column, to] of expected.signed ?? []) {
@@ -303,7 +312,7 @@ async function checkSheetRead(run: Run, ctx: Context): Promise<void> {
 		assert.equal(json.result, 'would be sent', `${label}: ${show(json)}`);
 		const body = json.body as IDataObject;
 		assert.deepEqual([body.state_code, body.net_premium], [expected.state, expected.net_premium], `${label}: the state and signed premium it would send`);
-		assert.deepEqual(((json._columnRules ?? []) as IDataObject[]).map((r) => [r.field, r.column]), rules, `${label}: the rules it names`);
+		assert.deepEqual(rulesBesideDates(json._columnRules), rules, `${label}: the rules it names`);
 	}
 	// The key's counter, read with one call: Check Sheet made none.
 	const res = await fetch(`${ctx.sandbox.baseUrl}/auth/me`, { headers: { authorization: `Bearer ${keyByName('t2').key}` } });

@@ -55,6 +55,15 @@ async function filing(keyName: string, id: unknown): Promise<IDataObject> {
 	};
 }
 
+/**
+ * The rules other than a date read month first because nothing in the sheet proves an order
+ * (said on every such row from issue 53; these sheets write US dates of days 1-12).
+ */
+const rulesBesideDates = (rules: unknown) => {
+	const list = ((rules ?? []) as IDataObject[]).filter((r) => !String(r.rule).includes('reads both ways and no date in the sheet shows'));
+	return list.length ? list : undefined;
+};
+
 /** Every row's result: its filing, or the error's fields; each row has exactly one item. */
 async function results(keyName: string, output: INodeExecutionData[], rows: number) {
 	expect(output).toHaveLength(rows);
@@ -63,7 +72,7 @@ async function results(keyName: string, output: INodeExecutionData[], rows: numb
 		output.map(async (o) =>
 			o.json.error
 				? { refused: o.json.fields ?? [o.json.error] }
-				: { outcome: o.json.outcome === 'replayed' || o.json.outcome === 'already_filed' ? 'not filed twice' : o.json.outcome, ...(await filing(keyName, o.json.id)), rules: o.json._columnRules, ignored: o.json._ignoredColumns },
+				: { outcome: o.json.outcome === 'replayed' || o.json.outcome === 'already_filed' ? 'not filed twice' : o.json.outcome, ...(await filing(keyName, o.json.id)), rules: rulesBesideDates(o.json._columnRules), ignored: o.json._ignoredColumns },
 		),
 	);
 }
@@ -191,7 +200,7 @@ describe('rows of one run that give one invoice', () => {
 			row(p, { Type: 'New', Producer: 'Coastal Brokerage' }),
 		]);
 		expect(results[0]).toMatchObject({ outcome: 'filed' });
-		expect(results[1]).toEqual(refusedFor('Row 2 would file the same invoice as row 1 of this run, but its columns differ: "Producer" (Coastal Brokerage in row 1, Gulf Brokerage here)'));
+		expect(results[1]).toEqual(refusedFor('Row 3 would file the same invoice as row 2 of this run, but its columns differ: "Producer" (Coastal Brokerage in row 2, Gulf Brokerage here)'));
 		// The same row written twice is still filed once.
 		expect(results[2].outcome).toBe('not filed twice');
 	});

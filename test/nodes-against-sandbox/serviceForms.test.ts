@@ -172,7 +172,7 @@ describe('look-alike rows of one run (alike in all the listing shows): matched o
 		const again = 'already_filed';
 		expect(outcomes(second.output)).toEqual([again, again]);
 		expect(new Set(second.output!.map((o) => o.json.id)).size).toBe(2);
-		expect(String(second.output![1].json.outcomeNote ?? '')).not.toContain('Identical to row 1');
+		expect(String(second.output![1].json.outcomeNote ?? '')).not.toContain('Identical to row 2');
 		expect(await stored(key, policiesOf(two))).toHaveLength(2);
 
 		const other = rows(`LB${key.replace(/\W/g, '')}${operation.length}`);

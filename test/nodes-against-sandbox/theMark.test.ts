@@ -160,7 +160,7 @@ describe('one New per policy term, in one run', () => {
 		const rows = [row, { ...row, net_premium: 1200 }];
 		const { output } = await run(key, operation, rows);
 		expect(output![0].json.outcome).toBe('filed');
-		expect(String(output![1].json.error)).toContain('for the same term as row 1 of this run');
+		expect(String(output![1].json.error)).toContain('for the same term as row 2 of this run');
 		expect(await stored(key, [String(row.policy_number)])).toHaveLength(1);
 		// The first row is found on its policy by the look first, on keyed accounts too (a key replays for 24 hours only).
 		const both = await run(key, operation, rows, { lookAlike: 'file' });

@@ -151,7 +151,7 @@ describe('the same run: rows in order in, refusals out, what was seen kept in th
 			service,
 		);
 		refuseSameKeyOtherRow(run, 'key-1', 0);
-		expect(() => refuseSameKeyOtherRow(run, 'key-1', 1)).toThrow(/"note" \(first in row 1, second here\)/);
+		expect(() => refuseSameKeyOtherRow(run, 'key-1', 1)).toThrow(/"note" \(first in row 2, second here\)/); // rows as the sheet numbers them (issue 53)
 		// Another run knows nothing of the first: nothing is kept outside the run value.
 		const other = runOver(run.items.map((item) => item.json), service).run;
 		expect(() => refuseSameKeyOtherRow(other, 'key-1', 1)).not.toThrow();
@@ -237,6 +237,7 @@ describe('the summary of a filing run: its figures in, its sentence out', () => 
 		sentAgain: 0,
 		refused: 0,
 		notElectronic: [],
+		taxesDiffer: { filed: 0, refused: 0 },
 		...given,
 	});
 

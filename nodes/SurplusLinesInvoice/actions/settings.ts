@@ -26,7 +26,7 @@ export function readFilingSettings(
 
 /** Options → the sheet's tax check. */
 export function readTaxCheckSettings(ctx: IExecuteFunctions, itemIndex: number): TaxCheckSettings {
-	return taxCheckSettings(optionsOf(ctx, itemIndex));
+	return taxCheckSettings(optionsOf(ctx, itemIndex), nodeVersion(ctx));
 }
 
 /**

@@ -32,6 +32,10 @@ export function readSheetSettings(ctx: IExecuteFunctions): SheetSettings {
 	};
 }
 
+/** Dates in the Sheet: an order the user chose, or undefined where the sheet decides. */
+const sheetDateOrder = (value: unknown): 'dayFirst' | 'monthFirst' | undefined =>
+	value === 'dayFirst' || value === 'monthFirst' ? value : undefined;
+
 /** Reads the run's sheet once (sheetRead.ts), before its first row is read. */
 export function readRunSheet(ctx: IExecuteFunctions, run: Run): void {
 	if (!sheetIsRead(run)) readSheet(run, readSheetSettings(ctx));
@@ -55,7 +59,13 @@ export function readBodySettings(
 			columns.mappingMode === 'defineBelow'
 				? new Set<string>()
 				: columnsLeftOut(ctx.getNodeParameter('columnsLeftOut', i, ''));
-		return { from: 'columns', columns, leftOut };
+		return {
+			from: 'columns',
+			columns,
+			leftOut,
+			unprovenDates: nodeVersion(ctx) >= 4 ? 'refuse' : 'monthFirst',
+			dateOrder: sheetDateOrder(ctx.getNodeParameter('sheetDateOrder', i, 'sheet')),
+		};
 	}
 	const extra = ctx.getNodeParameter(
 		mode === 'full' ? 'additionalFields' : 'updateFields',

@@ -367,7 +367,7 @@ describe('identical rows in one Create Many on an account without keys', () => {
 			[500, 'already_filed'],
 		]);
 		expect(output![2].json.outcomeNote).toBe(
-			'Identical to row 1 of this run, which filed it, so it was not filed twice (on an account with the idempotency feature the service replays such a row).',
+			'Identical to row 2 of this run, which filed it, so it was not filed twice (on an account with the idempotency feature the service replays such a row).',
 		);
 	});
 
@@ -379,6 +379,6 @@ describe('identical rows in one Create Many on an account without keys', () => {
 			.reply(200, envelope({ results: [{ index: 0, success: false, error: { code: 'VALIDATION_ERROR', message: 'state_code: Must be a valid state_code' } }] }));
 		const same = row({ policy_number: 'DUP' });
 		const { output } = await run(jsonParams('createMany'), { items: [same, same], key: KEYS.t3, continueOnFail: true });
-		expect(String(output![1].json.error)).toBe('Identical to row 1 of this run, which did not come back filed: state_code: Must be a valid state_code');
+		expect(String(output![1].json.error)).toBe('Identical to row 2 of this run, which did not come back filed: state_code: Must be a valid state_code');
 	});
 });

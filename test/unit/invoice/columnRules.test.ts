@@ -132,10 +132,17 @@ describe('Check Sheet', () => {
 		expect(output![0].json).toMatchObject({
 			body: { type_code: 'ENDORSEMENT', net_premium: -500, transaction_effective_date: '2026-07-01' },
 			columns: { policy_number: 'Policy #', type_code: 'Transaction Code' },
-			_columnRules: [expect.objectContaining({ field: 'type_code' })],
+			// Beside the type code's rule, the dates that read both ways take the month-first order
+			// "Transaction Date" (06/20/2026) proves for the sheet (issue 53).
+			_columnRules: [
+				expect.objectContaining({ field: 'type_code' }),
+				expect.objectContaining({ column: 'Eff Date', rule: expect.stringContaining('the sheet writes its dates month first (column "Transaction Date"') }),
+				expect.objectContaining({ column: 'Exp Date' }),
+				expect.objectContaining({ column: 'Transaction Effective Date' }),
+			],
 			_ignoredColumns: [expect.objectContaining({ column: 'Transaction Date' })],
 		});
 		expect(output![1].json.reasons).toEqual([expect.stringContaining('"Type" (New) and "Transaction Type" (RPE)')]);
-		expect(output![3].json.reasons).toEqual([expect.stringContaining('"Producer" (A in row 3, B here)')]);
+		expect(output![3].json.reasons).toEqual([expect.stringContaining('Row 5 would file the same invoice as row 4 of this run, but its columns differ: "Producer" (A in row 4, B here)')]);
 	});
 });

@@ -140,21 +140,27 @@ describe('a date column read in one form for all its rows', () => {
 			['would be sent', '2026-05-04'],
 			['would be sent', '2026-05-19'],
 		]);
+		// Rows as the sheet numbers them (header = row 1): the proof is item 1, row 3 (issue 53).
 		expect(output![0].json._columnRules).toEqual([
-			expect.objectContaining({ field: 'transaction_effective_date', column: 'Trans Eff', value: '04/05/2026', rule: expect.stringContaining('the column writes the day first (row 2: "19/05/2026")') }),
+			expect.objectContaining({ field: 'transaction_effective_date', column: 'Trans Eff', value: '04/05/2026', rule: expect.stringContaining('the column writes the day first (row 3: "19/05/2026")') }),
+			// The sheet's other date columns, all reading both ways, take the order it proves (issue 53).
+			expect.objectContaining({ field: 'effective_date', column: 'Eff Date', value: '03/01/2026', rule: expect.stringContaining('the sheet writes its dates day first (column "Trans Eff", row 3') }),
+			expect.objectContaining({ field: 'expiration_date', column: 'Exp Date', value: '03/01/2027' }),
 		]);
+		expect((output![0].json.body as IDataObject).effective_date).toBe('2026-01-03');
 	});
 
 	it('a column with 05/19/2026 and 19/05/2026 cannot be decided: each row with a date in it is refused naming the column', async () => {
 		const items = [endorsement('P-1', '05/19/2026'), endorsement('P-2', '19/05/2026'), endorsement('P-3', '06/01/2026')];
 		const { output } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items });
 		expect(output!.map((o) => o.json.result)).toEqual(['refused', 'refused', 'refused']);
-		expect(output![2].json.reasons).toEqual([expect.stringContaining('column "Trans Eff" (06/01/2026): its dates are written month first in row 1 ("05/19/2026") and day first in row 2 ("19/05/2026")')]);
+		expect(output![2].json.reasons).toEqual([expect.stringContaining('column "Trans Eff" (06/01/2026): its dates are written month first in row 2 ("05/19/2026") and day first in row 3 ("19/05/2026")')]);
 	});
 
-	it('a column whose dates all read both ways keeps the US month/day reading', async () => {
+	it('versions 1-3: where no date proves an order, a date that reads both ways keeps the US month/day reading, said', async () => {
 		const { output } = await run({ operation: 'checkSheet', inputMode: 'columns', columns: AUTO }, { items: [endorsement('P-1', '04/05/2026')] });
 		expect((output![0].json.body as IDataObject).transaction_effective_date).toBe('2026-04-05');
+		expect(output![0].json._columnRules).toEqual(expect.arrayContaining([expect.objectContaining({ column: 'Trans Eff', rule: expect.stringContaining('read month first (US), as node versions 1-3 read it') })]));
 	});
 });
 

@@ -89,7 +89,7 @@ describe('tax check', () => {
 			lines: [
 				{ code: 'sl_tax', name: 'Surplus Lines Tax', column: 'SL Tax', sheet: 500, computed: 485, difference: 15 },
 				{ code: 'stamping_fee', name: 'Stamping Fee', column: 'Stamping Fee', sheet: 4, computed: 4, difference: 0 },
-				{ code: 'total_due', name: 'Total Due', sheet: 10489, computed: 10489, difference: 0 },
+				{ code: 'total_due', name: 'Total Due', column: 'Total Due', sheet: 10489, computed: 10489, difference: 0 },
 			],
 			differences: 1,
 		});
@@ -272,7 +272,7 @@ describe('the tax check counts a pass-through twin as its tax', () => {
 		expect(check.lines).toEqual(
 			expect.arrayContaining([
 				{ code: 'flat_fee', name: 'Filing Fee', column: 'Filing Fee', sheet: 4, computed: 4, difference: 0 },
-				{ code: 'total_due', name: 'Total Due', sheet: 10604, computed: 10604, difference: 0 },
+				{ code: 'total_due', name: 'Total Due', column: 'Total Due', sheet: 10604, computed: 10604, difference: 0 },
 			]),
 		);
 		// Filed with the row's own code; the preview's flat_fee is not added beside its twin.

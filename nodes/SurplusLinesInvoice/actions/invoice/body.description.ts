@@ -99,6 +99,25 @@ const columnsProperties: INodeProperties[] = [
 			'Map Automatically: headers of the sheet to leave out, as written, separated by commas. A column the node does not read whose header names money, a tax, a fee, a premium or a date, or whose value is an amount, refuses the row unless it is named here; a column named here is not read and is listed in _ignoredColumns.',
 		displayOptions: columnsOnly,
 	},
+	{
+		displayName: 'Dates in the Sheet',
+		name: 'sheetDateOrder',
+		type: 'options',
+		default: 'sheet',
+		options: [
+			{
+				name: 'As the Sheet Shows Them',
+				value: 'sheet',
+				description:
+					'A date that reads both ways (03/04/2026) takes the order another date of the sheet proves (30/04/2026: day first); where none does, version 4 refuses the row and earlier versions read it month first, saying so',
+			},
+			{ name: 'Month First (03/04/2026 Is March 4)', value: 'monthFirst' },
+			{ name: 'Day First (03/04/2026 Is April 3)', value: 'dayFirst' },
+		],
+		description:
+			'Map Automatically: the order of the sheet’s slashed dates. A date that cannot be read in the order chosen (30/04/2026 month first) refuses its row.',
+		displayOptions: columnsOnly,
+	},
 ];
 
 const jsonBodyFull: INodeProperties = {

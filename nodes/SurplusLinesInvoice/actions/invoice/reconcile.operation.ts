@@ -6,7 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { adaptToAccount, type AccountOptions } from '../../../account/adapt';
 import { dateOnly } from '../../../shared/dates';
+import { localError, readErrorInfo } from '../../../shared/errors';
+import { searchCompanies } from '../../../account/lookups';
+import { sourceOf, type InvoiceInput } from '../../../sheet';
+import { nodeVersion } from '../../../shared/params';
+import { readUnknownLob } from '../settings';
+import { hasSheetTaxes } from '../../../taxes/sheetCheck';
 import { sheetRow } from '../../../shared/sheetRows';
 import { derivedMark } from '../../../filing/mark';
 import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
@@ -160,7 +167,7 @@ function feeColumnsOf(body: IDataObject, sources: Record<string, string>): Recor
 }
 
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-export function readRows(ctx: IExecuteFunctions, run: Run): SheetRow[] {
+export function readRows(ctx: IExecuteFunctions, run: Run, inputs?: Map<number, InvoiceInput>): SheetRow[] {
 	const rows: SheetRow[] = [];
 	for (let index = 0; index < run.items.length; index++) {
 		const row = sheetRow(run, index);
@@ -175,6 +182,7 @@ export function readRows(ctx: IExecuteFunctions, run: Run): SheetRow[] {
 			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
 			continue;
 		}
+		inputs?.set(index, read.input);
 		const own = read.input.body.invoice_number;
 		const mark = own !== undefined && own !== null && String(own).trim() !== '' ? String(own) : derivedMark(read.input.body);
 		rows.push({
@@ -189,6 +197,67 @@ export function readRows(ctx: IExecuteFunctions, run: Run): SheetRow[] {
 		});
 	}
 	return rows;
+}
+
+/**
+ * A row not filed is one Create would file only when the account's checks Create makes before
+ * filing pass too (an insurer's NAIC or name looked up, a line of business by name): a row they
+ * refuse is answered refused with Create's reasons, never "Create would file it" (issue 53).
+ */
+async function refuseWhatCreateWould(
+	run: Run,
+	answers: Array<{ index: number; json: IDataObject }>,
+	inputs: Map<number, InvoiceInput>,
+	account: AccountOptions,
+	version: number,
+): Promise<void> {
+	for (const answer of answers) {
+		const input = inputs.get(answer.index);
+		if (answer.json.answer !== ANSWERS.notFiled || !input) continue;
+		try {
+			await adaptToAccount(run, input, answer.index, account);
+			await refuseUnknownNaics(run, input, answer.index);
+			// From version 4 Create refuses a row whose sheet taxes differ (Sheet Tax Check's default).
+			if (version >= 4 && hasSheetTaxes(input))
+				answer.json.note = `${String(answer.json.note).replace(/: Create would file it\.$/, '')}: Create would file it only where the row's tax figures agree with the service's computation, which Create checks with a preview and Reconcile Sheet does not.`;
+		} catch (error) {
+			const info = readErrorInfo(error);
+			const reasons = info?.fields?.length ? info.fields : [(error as Error).message];
+			answer.json = {
+				row: answer.json.row,
+				policy_number: answer.json.policy_number,
+				answer: ANSWERS.refused,
+				reasons,
+				note: 'Not filed, and Create would refuse it before filing: see the reasons.',
+			};
+		}
+	}
+}
+
+/** The row's insurer NAICs with their body paths (insurers, and the companies of a group). */
+function naicsOf(body: IDataObject): Array<[string, string]> {
+	const list = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
+	return list(body.insurers).flatMap((insurer, n) => [
+		...(insurer.naic !== undefined ? [[`insurers[${n}].naic`, String(insurer.naic)] as [string, string]] : []),
+		...list(insurer.companies)
+			.map((c, m) => [`insurers[${n}].companies[${m}].naic`, String(c.naic ?? '')] as [string, string])
+			.filter(([, naic]) => naic !== ''),
+	]);
+}
+
+/**
+ * An account that looks insurers up itself refuses a NAIC no company has when Create sends the
+ * row: looked up here (once per NAIC a run), so the answer is Create's on every account.
+ */
+async function refuseUnknownNaics(run: Run, input: InvoiceInput, index: number): Promise<void> {
+	const unknown: string[] = [];
+	for (const [path, naic] of naicsOf(input.body)) {
+		const companies = await searchCompanies(run, naic, index);
+		if (companies.some((c) => c.naic === naic)) continue;
+		const column = sourceOf(path, input.sources);
+		unknown.push(`${column ? `Column "${column}"` : path}: no company has NAIC ${naic} (GET /companies/search), so the service refuses the row when Create sends it`);
+	}
+	if (unknown.length) throw localError(run, 'UNKNOWN_NAIC', unknown[0], { itemIndex: index, fields: unknown, description: unknown.join('\n') });
 }
 
 const STATE_KEY = 'reconcileSheet';
@@ -224,7 +293,8 @@ function sheetNotRead(run: Run, rows: SheetRow[]): string | undefined {
 export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readSettings(this);
 	readRunSheet(this, run);
-	const read = readRows(this, run);
+	const inputs = new Map<number, InvoiceInput>();
+	const read = readRows(this, run, inputs);
 	// One GET /auth/me, only where a row gives a change date: a legacy account stores it otherwise.
 	const rows = givesChangeDate(read) ? rowsAsStored(read, (await run.service.me(0)).features) : read;
 	const policies = new Map<string, string>();
@@ -232,6 +302,7 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readSheetListing(this, policies, settings);
 	const { rows: answers, notOnSheet, duplicates } = reconcileRows(rows, listing.byPolicy, listing.extra);
+	await refuseWhatCreateWould(run, answers, inputs, { unknownLob: readUnknownLob(this, 0) }, nodeVersion(this));
 	const period = settings.period;
 	// A sheet whose columns could not be read (report lines above its header) accounts for no
 	// invoice: listing the whole period as "not on the sheet" would mislead; it is said instead.
