@@ -322,24 +322,24 @@ export const REFILE_SCENARIOS: Scenario[] = [
 	crashScenario({
 		name: 'refile-crash-t3',
 		kind: 't3',
-		rows: 6000,
+		rows: 16000,
 		killAt: 500,
-		// Each batch of 500 is stored 2.5 s after it arrives, and 4 go at once: the kill lands with
-		// the first waves stored or in flight (the kill is seen a little late: 3,500 of 4,000 were
-		// once stored by then) and the last batches not sent; a kill seen up to 5 s late on a
-		// loaded machine still lands part-way. The settle outlasts the delay by 2 s.
+		// Each batch of 500 is stored 2.5 s after it arrives, and 10 go at once: the kill lands with
+		// the first wave stored (5,000) and the second in flight; a kill seen up to 5 s late on a
+		// loaded machine sends a third wave at most (15,000), so the last batches are never sent and
+		// the crash lands part-way. The settle outlasts the delay by 2 s.
 		faults: { delay_ms: 2500, methods: ['POST'], path_prefix: '/invoices/batch' },
 		settleMs: 4500,
 	}),
 	crashScenario({
 		name: 'refile-crash-legacy-t2',
 		kind: 'legacy-t2',
-		rows: 300,
+		rows: 1000,
 		killAt: 100,
-		// Each create is stored 1 s after it arrives. The calls go in waves (25 while the budget is
-		// unknown, then up to 200): the kill lands after the second wave (225 stored) with the last
-		// 75 a second away, which a kill seen late on a loaded machine still keeps part-way (at 30 ms
-		// that second was 30 ms). The settle outlasts the delay.
+		// Each create is stored 1 s after it arrives, up to 200 in flight (the budget is known
+		// before the first create now): the kill lands after the first wave (200 stored) with the
+		// next 200 in flight; a kill seen up to 2 s late on a loaded machine still leaves rows never
+		// sent (800 at most stored). The settle outlasts the delay.
 		faults: { delay_ms: 1000, methods: ['POST'], path_prefix: '/invoices' },
 		settleMs: 2500,
 	}),
