@@ -26,7 +26,7 @@ import type { Run } from '../shared/run';
 import { sheetRow } from '../shared/sheetRows';
 import { isBlankValue } from '../shared/values';
 import { type ColumnNotes, noteColumns, noteInvoiceWarnings } from './warnings';
-import { FOLDED_GROUPS } from '../SurplusLinesInvoice/actions/invoice/body.description';
+import { FOLDED_GROUPS } from './foldedGroups';
 import { type Conversion, validateInvoice } from './validation';
 
 declare module '../shared/run' {

@@ -18,7 +18,7 @@ import {
 	type BodySettings,
 	type SheetSettings,
 } from '../../sheet';
-import { FOLDED_GROUPS } from './invoice/body.description';
+import { FOLDED_GROUPS } from '../../sheet/foldedGroups';
 
 /** The run's sheet settings, from item 0: Map Automatically or not, Columns Not to File. */
 export function readSheetSettings(ctx: IExecuteFunctions): SheetSettings {

@@ -1,9 +1,11 @@
 /**
  * The invoice body in the UI, shared by Create, Create Many, Preview and Update: an input mode
  * (Fields or JSON), the six required fields, optional fields and the repeating groups. Names map
- * to request fields in `../../body.ts`.
+ * to request fields in the sheet reader (`nodes/sheet/`).
  */
 import type { INodeProperties } from 'n8n-workflow';
+
+import { FOLDED_GROUPS } from '../../../sheet/foldedGroups';
 
 const CHANGE_NOTE =
 	'For an endorsement or cancellation this is the amount of the change; negative when premium is returned.';
@@ -741,13 +743,6 @@ const byName = (a: INodeProperties, b: INodeProperties) =>
 const fieldsOnly = { show: { inputMode: ['fields'] } };
 const fromVersion2 = { '@version': [{ _cnd: { gte: 2 } }] };
 
-/**
- * The groups users fill least (an insured's address, documents usually attached later with the
- * Document node, insurer groups for multi-line policies). From version 2 they are entries of
- * Additional Fields (Update Fields on Update) instead of empty sections on the panel; workflows
- * saved with version 1 keep them where they were (`../../body.ts` reads both places).
- */
-export const FOLDED_GROUPS = ['insuredAddress', 'documents', 'insurerGroups'];
 
 const isFolded = (p: INodeProperties) => FOLDED_GROUPS.includes(p.name);
 const foldedGroupOptions: INodeProperties[] = collectionProperties
