@@ -18,6 +18,7 @@ import { invoiceRows } from './rows';
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const MODE = process.env.BENCH_MODE ?? 'json';
+const OPERATION = process.env.BENCH_OPERATION ?? 'createMany'; // `create`: the same rows one create per item
 const OPTIONS = JSON.parse(process.env.BENCH_OPTIONS ?? '{}') as Record<string, unknown>;
 
 async function main() {
@@ -39,7 +40,7 @@ async function main() {
 		const cpuStart = process.cpuUsage();
 		const { output, error } = await runNode({
 			node: new SurplusLinesInvoice(),
-			parameters: { resource: 'invoice', operation: 'createMany', options: OPTIONS, ...(MODE === 'json' ? { inputMode: 'json', invoiceJson: '={{ $json }}' } : { inputMode: MODE }) },
+			parameters: { resource: 'invoice', operation: OPERATION, options: OPTIONS, ...(MODE === 'json' ? { inputMode: 'json', invoiceJson: '={{ $json }}' } : { inputMode: MODE }) },
 			credentials: { apiKey: key, baseUrl: sandbox.baseUrl },
 			items,
 			continueOnFail: true,
