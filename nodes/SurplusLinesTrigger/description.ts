@@ -6,6 +6,7 @@ import {
 	HOURLY_CALL_LIMITS,
 	INVOICE_STATUSES,
 } from '../shared/rules';
+import { budgetShareProperty } from '../shared/descriptions';
 
 const options = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
 
@@ -106,14 +107,10 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Budget Share (%)',
-				name: 'budgetShare',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100 },
-				default: 25,
-				description: `Share of the key’s hourly call limit that polling may use; the rest stays for your other workflows. Calls per poll = hourly limit × share ÷ polls per hour, at least 1; when even 1 call a poll would spend more than the share (a schedule in seconds), polls in between are skipped so the share holds. The limit comes from the service’s replies (before the first: t1 ${HOURLY_CALL_LIMITS.t1}, t2 ${HOURLY_CALL_LIMITS.t2}, t3 ${HOURLY_CALL_LIMITS.t3}); watched items are read in turns when one poll cannot cover them, and settled invoices once a day.`,
-			},
+			budgetShareProperty(
+				25,
+				`Share of the key’s hourly call limit that polling may use; the rest stays for your other workflows. Calls per poll = hourly limit × share ÷ polls per hour, at least 1; when even 1 call a poll would spend more than the share (a schedule in seconds), polls in between are skipped so the share holds. The limit comes from the service’s replies (before the first: t1 ${HOURLY_CALL_LIMITS.t1}, t2 ${HOURLY_CALL_LIMITS.t2}, t3 ${HOURLY_CALL_LIMITS.t3}); watched items are read in turns when one poll cannot cover them, and settled invoices once a day.`,
+			),
 			{
 				displayName: 'Check Settled Items',
 				name: 'settledCheck',

@@ -137,3 +137,15 @@ export function returnAllProperties(): INodeProperties[] {
 		},
 	];
 }
+
+/** A run's or a look's share of the key's hourly call limit (Reconcile, Correct Filings, the watch list, the trigger). */
+export function budgetShareProperty(defaultPercent: number, description: string): INodeProperties {
+	return {
+		displayName: 'Budget Share (%)',
+		name: 'budgetShare',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 100 },
+		default: defaultPercent,
+		description,
+	};
+}

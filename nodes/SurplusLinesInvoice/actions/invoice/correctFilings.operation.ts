@@ -10,13 +10,25 @@ import { addToErrorItem, errorItem } from '../../../shared/errors';
 import { getServiceCredential, requireTier } from '../../../shared/credentials';
 import { apiRequest } from '../../../shared/transport';
 import { givesChangeDate, rowsAsStored } from '../../../reconcile/accountKind';
-import { ANSWERS, policyKey, reconcileRows, type RowAnswer, type SheetRow } from '../../../reconcile/answers';
-import { planCorrection, sentBefore, type Correction, type CorrectionRequest } from '../../../reconcile/corrections';
+import {
+	ANSWERS,
+	policyKey,
+	reconcileRows,
+	type RowAnswer,
+	type SheetRow,
+} from '../../../reconcile/answers';
+import {
+	planCorrection,
+	sentBefore,
+	type Correction,
+	type CorrectionRequest,
+} from '../../../reconcile/corrections';
 import type { ListingSettings } from '../../../reconcile/listing';
 import { bodyProperties } from './body.description';
 import { readRows, readSheetListing } from './reconcile.operation';
 import type { Run } from '../../../shared/run';
 import { readRunSheet } from '../sheetSettings';
+import { budgetShareProperty } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -42,14 +54,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Budget Share (%)',
-				name: 'budgetShare',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100 },
-				default: 50,
-				description: 'Share of the key’s hourly call limit the run’s reading may spend (as in Reconcile Sheet)',
-			},
+			budgetShareProperty(
+				50,
+				'Share of the key’s hourly call limit the run’s reading may spend (as in Reconcile Sheet)',
+			),
 		],
 	},
 ];
@@ -97,10 +105,19 @@ function correctionFor(answer: RowAnswer, row: SheetRow): Correction | undefined
 	if (!row.body) return undefined;
 	const corrected = { row: row.row, body: row.body, mark: row.mark };
 	if (answer.differently)
-		return planCorrection(corrected, answer.differently.invoice, answer.differently.fields, answer.differently.differences);
+		return planCorrection(
+			corrected,
+			answer.differently.invoice,
+			answer.differently.fields,
+			answer.differently.differences,
+		);
 	if (answer.cancelled) {
 		const plan = planCorrection(corrected, { ...answer.cancelled, status: 'success' }, [], []);
-		return { ...plan, requests: plan.requests.slice(1), said: `Invoice ${String(answer.cancelled.id)} was cancelled by an earlier correction: sheet row ${row.row} is filed again as the sheet says.` };
+		return {
+			...plan,
+			requests: plan.requests.slice(1),
+			said: `Invoice ${String(answer.cancelled.id)} was cancelled by an earlier correction: sheet row ${row.row} is filed again as the sheet says.`,
+		};
 	}
 	return undefined;
 }
@@ -151,7 +168,12 @@ export async function correctRows(
 			}
 			try {
 				const invoice = await service.send(request, answer.index);
-				results.push({ what: request.what, outcome: 'sent', invoice_id: invoice.id ?? null, status: invoice.status ?? null });
+				results.push({
+					what: request.what,
+					outcome: 'sent',
+					invoice_id: invoice.id ?? null,
+					status: invoice.status ?? null,
+				});
 			} catch (error) {
 				if (!settings.continueOnFail) throw service.failure(error, answer.index);
 				results.push({ what: request.what, outcome: 'failed', error: (error as Error).message });
@@ -160,7 +182,11 @@ export async function correctRows(
 				break;
 			}
 		}
-		json.correction = { ...(json.correction as IDataObject), sent: results.every((r) => r.outcome !== 'failed'), results };
+		json.correction = {
+			...(json.correction as IDataObject),
+			sent: results.every((r) => r.outcome !== 'failed'),
+			results,
+		};
 		if (!failed) json.note = correction.said;
 		out.push({ index: answer.index, json, ...(failed ? { error: failed } : {}) });
 	}
@@ -192,10 +218,13 @@ function serviceOf(ctx: IExecuteFunctions): CorrectionService {
 /** All rows at once, as Reconcile Sheet reads them. */
 export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INodeExecutionData[]> {
 	const settings = readCorrectSettings(this);
-	if (settings.send) requireTier(this, await getServiceCredential(this, 0), 't2', 'Send corrections', 0);
+	if (settings.send)
+		requireTier(this, await getServiceCredential(this, 0), 't2', 'Send corrections', 0);
 	readRunSheet(this, run);
 	const read = readRows(this, run);
-	const rows = givesChangeDate(read) ? rowsAsStored(read, (await run.service.me(0)).features) : read;
+	const rows = givesChangeDate(read)
+		? rowsAsStored(read, (await run.service.me(0)).features)
+		: read;
 	const policies = new Map<string, string>();
 	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readSheetListing(this, policies, settings.listing);

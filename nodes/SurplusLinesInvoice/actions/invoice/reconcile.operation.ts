@@ -16,8 +16,20 @@ import { readUnknownLob } from '../settings';
 import { hasSheetTaxes } from '../../../taxes/sheetCheck';
 import { sheetRow } from '../../../shared/sheetRows';
 import { derivedMark } from '../../../filing/mark';
-import { ANSWERS, invoiceFacts, policyKey, reconcileRows, type SheetRow } from '../../../reconcile/answers';
-import { inPeriod, readListing, type ListingSettings, type Period, type Progress } from '../../../reconcile/listing';
+import {
+	ANSWERS,
+	invoiceFacts,
+	policyKey,
+	reconcileRows,
+	type SheetRow,
+} from '../../../reconcile/answers';
+import {
+	inPeriod,
+	readListing,
+	type ListingSettings,
+	type Period,
+	type Progress,
+} from '../../../reconcile/listing';
 import { computeBudget } from '../../../shared/callBudget';
 import { MAX_CONCURRENCY } from '../../../shared/concurrency';
 import { inFlightLimitOf } from '../../../shared/invoiceService';
@@ -34,6 +46,7 @@ import { feeColumnCode } from '../../../reconcile/sheetWords';
 import type { Run } from '../../../shared/run';
 import { readRunSheet } from '../sheetSettings';
 import { policyOf, readRowAsCreate } from './checkSheet.operation';
+import { budgetShareProperty } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -97,15 +110,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Budget Share (%)',
-				name: 'budgetShare',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100 },
-				default: 50,
-				description:
-					'Share of the key’s hourly call limit one run may spend; the rest stays for filing and your other workflows. A run that needs more stops and the next run goes on.',
-			},
+			budgetShareProperty(
+				50,
+				'Share of the key’s hourly call limit one run may spend; the rest stays for filing and your other workflows. A run that needs more stops and the next run goes on.',
+			),
 			{
 				displayName: 'Only Due Within (Days)',
 				name: 'dueWithinDays',
@@ -135,18 +143,28 @@ interface ReconcileSettings extends ListingSettings {
 }
 
 function readSettings(ctx: IExecuteFunctions): ReconcileSettings {
-	const due = (ctx.getNodeParameter('options', 0, {}) as IDataObject).dueWithinDays as number | undefined;
+	const due = (ctx.getNodeParameter('options', 0, {}) as IDataObject).dueWithinDays as
+		| number
+		| undefined;
 	if (due !== undefined && !(Number.isInteger(Number(due)) && Number(due) >= 0))
-		throw new NodeOperationError(ctx.getNode(), 'Only Due Within (Days) must be a whole number of days, 0 or more');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Only Due Within (Days) must be a whole number of days, 0 or more',
+		);
 	const base = readListingSettings(ctx);
-	return { ...base, today: new Date().toISOString().slice(0, 10), ...(due === undefined ? {} : { dueWithinDays: Number(due) }) };
+	return {
+		...base,
+		today: new Date().toISOString().slice(0, 10),
+		...(due === undefined ? {} : { dueWithinDays: Number(due) }),
+	};
 }
 
 function readListingSettings(ctx: IExecuteFunctions): ListingSettings {
 	const share = Number(ctx.getNodeParameter('options.budgetShare', 0, 50) ?? 50);
 	if (!(share > 0 && share <= 100))
 		throw new NodeOperationError(ctx.getNode(), 'Budget Share must be between 1 and 100');
-	if (ctx.getNodeParameter('notOnSheetScope', 0, 'policies') !== 'period') return { share: share / 100 };
+	if (ctx.getNodeParameter('notOnSheetScope', 0, 'policies') !== 'period')
+		return { share: share / 100 };
 	const period: Period = {
 		by: ctx.getNodeParameter('periodBy', 0, 'effective') as Period['by'],
 		from: dateOnly(ctx.getNodeParameter('periodFrom', 0, '')),
@@ -167,7 +185,11 @@ function feeColumnsOf(body: IDataObject, sources: Record<string, string>): Recor
 }
 
 /** Every row as the sheet reader reads it, with its mark (filing/mark.ts, as Create writes it). */
-export function readRows(ctx: IExecuteFunctions, run: Run, inputs?: Map<number, InvoiceInput>): SheetRow[] {
+export function readRows(
+	ctx: IExecuteFunctions,
+	run: Run,
+	inputs?: Map<number, InvoiceInput>,
+): SheetRow[] {
 	const rows: SheetRow[] = [];
 	for (let index = 0; index < run.items.length; index++) {
 		const row = sheetRow(run, index);
@@ -179,12 +201,20 @@ export function readRows(ctx: IExecuteFunctions, run: Run, inputs?: Map<number, 
 		const read = readRowAsCreate(ctx, run, index);
 		if (read.reasons) {
 			const policy = policyOf(ctx, run, index);
-			rows.push({ index, row, policy: policy === undefined ? undefined : String(policy), reasons: read.reasons });
+			rows.push({
+				index,
+				row,
+				policy: policy === undefined ? undefined : String(policy),
+				reasons: read.reasons,
+			});
 			continue;
 		}
 		inputs?.set(index, read.input);
 		const own = read.input.body.invoice_number;
-		const mark = own !== undefined && own !== null && String(own).trim() !== '' ? String(own) : derivedMark(read.input.body);
+		const mark =
+			own !== undefined && own !== null && String(own).trim() !== ''
+				? String(own)
+				: derivedMark(read.input.body);
 		rows.push({
 			index,
 			row,
@@ -238,9 +268,13 @@ async function refuseWhatCreateWould(
 function naicsOf(body: IDataObject): Array<[string, string]> {
 	const list = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : []);
 	return list(body.insurers).flatMap((insurer, n) => [
-		...(insurer.naic !== undefined ? [[`insurers[${n}].naic`, String(insurer.naic)] as [string, string]] : []),
+		...(insurer.naic !== undefined
+			? [[`insurers[${n}].naic`, String(insurer.naic)] as [string, string]]
+			: []),
 		...list(insurer.companies)
-			.map((c, m) => [`insurers[${n}].companies[${m}].naic`, String(c.naic ?? '')] as [string, string])
+			.map(
+				(c, m) => [`insurers[${n}].companies[${m}].naic`, String(c.naic ?? '')] as [string, string],
+			)
 			.filter(([, naic]) => naic !== ''),
 	]);
 }
@@ -255,17 +289,33 @@ async function refuseUnknownNaics(run: Run, input: InvoiceInput, index: number):
 		const companies = await searchCompanies(run, naic, index);
 		if (companies.some((c) => c.naic === naic)) continue;
 		const column = sourceOf(path, input.sources);
-		unknown.push(`${column ? `Column "${column}"` : path}: no company has NAIC ${naic} (GET /companies/search), so the service refuses the row when Create sends it`);
+		unknown.push(
+			`${column ? `Column "${column}"` : path}: no company has NAIC ${naic} (GET /companies/search), so the service refuses the row when Create sends it`,
+		);
 	}
-	if (unknown.length) throw localError(run, 'UNKNOWN_NAIC', unknown[0], { itemIndex: index, fields: unknown, description: unknown.join('\n') });
+	if (unknown.length)
+		throw localError(run, 'UNKNOWN_NAIC', unknown[0], {
+			itemIndex: index,
+			fields: unknown,
+			description: unknown.join('\n'),
+		});
 }
 
 const STATE_KEY = 'reconcileSheet';
 
 /** readListing with the key's budget, and what an earlier run read kept in the workflow's static data. */
-export async function readSheetListing(ctx: IExecuteFunctions, policies: Map<string, string>, settings: ListingSettings) {
+export async function readSheetListing(
+	ctx: IExecuteFunctions,
+	policies: Map<string, string>,
+	settings: ListingSettings,
+) {
 	const credential = await getServiceCredential(ctx, 0);
-	const budget = computeBudget(credential.tier, lastRateLimit(credential.fingerprint)?.limit, settings.share, 1);
+	const budget = computeBudget(
+		credential.tier,
+		lastRateLimit(credential.fingerprint)?.limit,
+		settings.share,
+		1,
+	);
 	const staticData = ctx.getWorkflowStaticData('node');
 	try {
 		const listing = await readListing(invoiceSource(ctx), policies, settings, {
@@ -296,20 +346,37 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 	const inputs = new Map<number, InvoiceInput>();
 	const read = readRows(this, run, inputs);
 	// One GET /auth/me, only where a row gives a change date: a legacy account stores it otherwise.
-	const rows = givesChangeDate(read) ? rowsAsStored(read, (await run.service.me(0)).features) : read;
+	const rows = givesChangeDate(read)
+		? rowsAsStored(read, (await run.service.me(0)).features)
+		: read;
 	const policies = new Map<string, string>();
 	// Refused rows' policies too: their invoices are named on them (answers.ts), not listed as extra.
 	for (const row of rows) if (row.policy) policies.set(policyKey(row.policy), row.policy);
 	const listing = await readSheetListing(this, policies, settings);
-	const { rows: answers, notOnSheet, duplicates } = reconcileRows(rows, listing.byPolicy, listing.extra);
-	await refuseWhatCreateWould(run, answers, inputs, { unknownLob: readUnknownLob(this, 0) }, nodeVersion(this));
+	const {
+		rows: answers,
+		notOnSheet,
+		duplicates,
+	} = reconcileRows(rows, listing.byPolicy, listing.extra);
+	await refuseWhatCreateWould(
+		run,
+		answers,
+		inputs,
+		{ unknownLob: readUnknownLob(this, 0) },
+		nodeVersion(this),
+	);
 	const period = settings.period;
 	// A sheet whose columns could not be read (report lines above its header) accounts for no
 	// invoice: listing the whole period as "not on the sheet" would mislead; it is said instead.
 	const unread = sheetNotRead(run, rows);
 	const inScope = period ? notOnSheet.filter((invoice) => inPeriod(invoice, period)) : notOnSheet;
 	const extra = unread ? [] : inScope;
-	const summary = reconcileSummary(answers, extra, listing, unread ? { withheld: inScope.length, why: unread } : undefined);
+	const summary = reconcileSummary(
+		answers,
+		extra,
+		listing,
+		unread ? { withheld: inScope.length, why: unread } : undefined,
+	);
 	const extraItems = extra.map((invoice) => ({
 		invoice,
 		json: {
@@ -324,10 +391,12 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 		} as IDataObject,
 	}));
 	addDeadlines(answers, rows, extraItems, settings.today);
-	const overdue = [...answers.map((a) => a.json), ...extraItems.map((e) => e.json)].filter((json) => {
-		const left = (json.deadline as IDataObject | undefined)?.days_left;
-		return typeof left === 'number' && left < 0;
-	}).length;
+	const overdue = [...answers.map((a) => a.json), ...extraItems.map((e) => e.json)].filter(
+		(json) => {
+			const left = (json.deadline as IDataObject | undefined)?.days_left;
+			return typeof left === 'number' && left < 0;
+		},
+	).length;
 	summary.json.overdue = overdue;
 	const due = settings.dueWithinDays;
 	const listed = (json: IDataObject) => due === undefined || dueWithin(json, due);
@@ -340,7 +409,14 @@ export async function executeAll(this: IExecuteFunctions, run: Run): Promise<INo
 	// sheet's first row stands for the sheet), since pairing it to every row would hold rows ×
 	// invoices pairs in memory on a month's sheet.
 	return [
-		...answers.filter(({ json }) => listed(json)).map(({ index, json }) => ({ json: { ...json, summary: summary.json }, pairedItem: { item: index } })),
-		...extraItems.filter(({ json }) => listed(json)).map(({ json }) => ({ json, pairedItem: { item: 0 } })),
+		...answers
+			.filter(({ json }) => listed(json))
+			.map(({ index, json }) => ({
+				json: { ...json, summary: summary.json },
+				pairedItem: { item: index },
+			})),
+		...extraItems
+			.filter(({ json }) => listed(json))
+			.map(({ json }) => ({ json, pairedItem: { item: 0 } })),
 	];
 }

@@ -11,6 +11,7 @@ import { pageInvoices } from '../../../shared/invoiceSource';
 import type { Run } from '../../../shared/run';
 import { lookAtRows, type LookSettings } from '../../../watch/look';
 import { readWatchRow, type WatchRow } from '../../../watch/rowState';
+import { budgetShareProperty } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -36,15 +37,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Budget Share (%)',
-				name: 'budgetShare',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100 },
-				default: 25,
-				description:
-					'Share of the key’s hourly call limit the looks may use; the rest stays for filing and your other workflows. Calls per look = hourly limit × share ÷ looks per hour, at least 1. One call lists a policy’s transactions (100 a page) and covers every watched invoice on it.',
-			},
+			budgetShareProperty(
+				25,
+				'Share of the key’s hourly call limit the looks may use; the rest stays for filing and your other workflows. Calls per look = hourly limit × share ÷ looks per hour, at least 1. One call lists a policy’s transactions (100 a page) and covers every watched invoice on it.',
+			),
 			{
 				displayName: 'Remind Every (Hours)',
 				name: 'remindEveryHours',
