@@ -38,6 +38,8 @@ export interface OperationModule {
 	refusedNote?: RefusedNote;
 	/** Says the run's summary over the output from its items (filing operations: outcome counts). */
 	summarize?: (run: Run, items: INodeExecutionData[]) => void;
+	/** What the run's work cost (filing operations: the look before filing beside the filing), said last. */
+	sayCost?: (run: Run) => void;
 	/** The most items in flight whatever the key's budget (concurrency.ts), for items that hold much while in flight. */
 	mostInFlight?: number;
 	/**
@@ -106,6 +108,7 @@ export async function routeOperations(
 		const items = await module.executeAll.call(this, run);
 		module.summarize?.(run, items);
 		sayRefusedRows(run, items, module.refusedNote);
+		module.sayCost?.(run);
 		return [withKeysMasked(items)];
 	}
 
@@ -190,5 +193,6 @@ export async function routeOperations(
 	const items = results.flat();
 	module.summarize?.(run, items);
 	sayRefusedRows(run, items, module.refusedNote);
+	module.sayCost?.(run);
 	return [withKeysMasked(items)];
 }

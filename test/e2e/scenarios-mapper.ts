@@ -26,7 +26,6 @@ const mapColumns: Scenario = {
 		assert.deepEqual(
 			(out[0]._converted as Array<{ field: string; column?: string }>).map((c) => `${c.field} ← ${c.column}`).sort(),
 			[
-				'effective_date ← Eff Date',
 				'expiration_date ← Exp Date',
 				'fees[0].amount ← Policy Fee',
 				'insurers[0].percent ← Insurer 1 %',
@@ -34,6 +33,11 @@ const mapColumns: Scenario = {
 				'state_code ← State',
 				'type_code ← Transaction Type',
 			],
+		);
+		// Eff Date's dates read either way (03/01/2026): the order Exp Date proves (03/15/2027) is taken, and said.
+		assert.match(
+			String(((out[0]._columnRules as Array<{ field: string; rule: string }> | undefined) ?? []).find((r) => r.field === 'effective_date')?.rule),
+			/month first \(column "Exp Date", row 3: "03\/15\/2027"\).*03\/01\/2026 is 2026-03-01/,
 		);
 		assert.equal(out[2].code, 'INVALID_INPUT');
 		assert.deepEqual(out[2].fields, [
@@ -84,7 +88,7 @@ const coverholderBordereau: Scenario = {
 		assert.equal(filed[0]._warnings, undefined, 'right taxes, nothing to say');
 		assert.deepEqual(filed[1]._warnings, [
 			'Tax check: Stamping Fee (column "Stamping Fee Amount"): sheet 15.00, computed 8.00 for TX on 2026-03-01, difference 7.00',
-			'Tax check: Total Taxes and Fees: sheet 985.00, computed 978.00 for TX on 2026-03-01, difference 7.00',
+			'Tax check: Total Taxes and Fees (column "Total Taxes and Fees"): sheet 985.00, computed 978.00 for TX on 2026-03-01, difference 7.00',
 		]);
 		// FL: 4.94% of 5,000 is 247.00; the sheet's total (with service fee, filing fee, FIGA) is right.
 		assert.deepEqual(filed[2]._warnings, [

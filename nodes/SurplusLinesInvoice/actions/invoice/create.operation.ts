@@ -256,4 +256,4 @@ async function fileChecked(run: Run, i: number, checked: Checked): Promise<INode
 }
 
 // The same words as Create Many over the output: one summary of outcomes, the refused rows listed.
-export { refusedNote, summarize } from './createMany.operation';
+export { refusedNote, sayCost, summarize } from './createMany.operation';

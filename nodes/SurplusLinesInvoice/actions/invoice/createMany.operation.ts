@@ -109,12 +109,13 @@ function annotateLocal(run: Run, error: Error, failures: Failure[], total: numbe
 export const refusedNote: RefusedNote = () =>
 	'The rows not filed come out as error items: fix them and run again (rows already filed come back as replayed or already_filed, not filed twice).';
 
-/**
- * The outcomes, then what the look before filing cost beside the filing (policyBook.ts): the
- * outcomes stay the run's first sentence, where a workflow reading the summary finds them.
- */
+/** The outcomes (output.ts): the run's first sentence, where a workflow reading the summary finds them. */
 export function summarize(run: Run, items: INodeExecutionData[]): void {
 	sayOutcomeSummary(run, items);
+}
+
+/** What the look before filing cost beside the filing (policyBook.ts), after the refused rows' list. */
+export function sayCost(run: Run): void {
 	const book = run.learned.policies?.book;
 	const message = book && describeLookCost(book.cost());
 	if (message) run.say({ message, type: 'info', location: 'outputPane' });
