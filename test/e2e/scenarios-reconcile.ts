@@ -73,7 +73,7 @@ function reconcileScenario({ kind, filer, filing }: (typeof KINDS)[number], form
 			assert.equal(a.recognised_by, 'mark');
 			if (filing) assert.deepEqual([a.filing_state, a.confirmation_number], ['confirmed', 'TX-CONF-1']);
 			assert.equal(b.invoice_id, ids.b);
-			if (!forms) assert.deepEqual(b.differences, [{ column: 'Premium', field: 'net_premium', sheet: '1200', service: '1250' }]);
+			if (!forms) assert.deepEqual(b.differences, [{ column: 'Premium', field: 'net_premium', sheet: '1,200.00', service: '1250' }]);
 			else assert.deepEqual((b.differences as IDataObject[]).map((d) => d.column), ['Premium']);
 			if (forms) assert.deepEqual((c.candidates as IDataObject[]).map((x) => x.invoice_id), [ids.c]);
 			else assert.deepEqual([c.invoice_id, c.recognised_by], [ids.c, 'forms']);
