@@ -325,6 +325,18 @@ const storedState = (invoice: IDataObject) => {
 	return code(value && typeof value === 'object' ? (value as IDataObject).code : value);
 };
 
+/** A date the service stores as the effective date when none was sent. */
+const dateOrEffective = (name: string, tellsApart: TellsApart): Field => ({
+	name,
+	tellsApart,
+	form: `${DATE_FORM}; the effective date when none was sent`,
+	row: (b) => day(b[name] ?? b.effective_date),
+	sent: has(name),
+	stored: (i) => shown(i, name, day),
+	inForm: (b, i) => sameDay(b[name] ?? b.effective_date, i[name]),
+	twoWays: (i) => readsTwoDays(i[name]),
+});
+
 /** A field read the same way from the row and from the listing, under one name. */
 const plain = (
 	name: string,
@@ -407,18 +419,8 @@ export const FIELDS: readonly Field[] = [
 	},
 	plain('effective_date', 'always', day, DATE_FORM, sameDay, readsTwoDays),
 	plain('expiration_date', 'always', day, DATE_FORM, sameDay, readsTwoDays),
-	{
-		// Shown only on accounts with the feature, as effective_date when none was sent.
-		name: 'transaction_effective_date',
-		tellsApart: 'always',
-		form: `${DATE_FORM}; the effective date when none was sent`,
-		row: (b) => day(b.transaction_effective_date ?? b.effective_date),
-		sent: has('transaction_effective_date'),
-		stored: (i) => shown(i, 'transaction_effective_date', day),
-		inForm: (b, i) => sameDay(b.transaction_effective_date ?? b.effective_date, i.transaction_effective_date),
-		twoWays: (i) => readsTwoDays(i.transaction_effective_date),
-		why: 'this account does not show it',
-	},
+	// Shown only on accounts with the feature.
+	{ ...dateOrEffective('transaction_effective_date', 'always'), why: 'this account does not show it' },
 	plain('net_premium', 'always', cents, 'within a cent (rounded to cents, half-up or half-even)', withinCent),
 	{
 		// The package's own marks (filing/mark.ts) are no caller's reference: they tell
@@ -426,17 +428,7 @@ export const FIELDS: readonly Field[] = [
 		...plain('invoice_number', 'whenBothCarry', text, `${REFERENCE_FORM}; a mark the package derived (SL…) tells transactions apart only as the mark, and a stored transaction without a number (entered by hand) agrees with it`, sameReferenceOrOwnMark),
 		carried: (value) => typeof value === 'string' && value !== '' && !isDerivedMark(value),
 	},
-	{
-		// The service stores effective_date when none was sent.
-		name: 'invoice_date',
-		tellsApart: 'no',
-		form: `${DATE_FORM}; the effective date when none was sent`,
-		row: (b) => day(b.invoice_date ?? b.effective_date),
-		sent: has('invoice_date'),
-		stored: (i) => shown(i, 'invoice_date', day),
-		inForm: (b, i) => sameDay(b.invoice_date ?? b.effective_date, i.invoice_date),
-		twoWays: (i) => readsTwoDays(i.invoice_date),
-	},
+	dateOrEffective('invoice_date', 'no'),
 	plain('commission', 'no', cents, 'within a cent; 0 where none was sent', (row, stored) =>
 		blank(row) ? amount(stored) === '0' : withinCent(row, stored),
 	),
