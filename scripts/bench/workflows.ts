@@ -111,6 +111,35 @@ export function httpNode(name: string, method: 'GET' | 'POST', url: string, json
 	};
 }
 
+/**
+ * A Code node making one item per listing page, `{ page }` for pages 1..`pages`: the hand-built
+ * look is given the account's page count, which the package must first ask (its first page).
+ */
+export function listingPages(name: string, pages: number): Step {
+	return {
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		parameters: { jsCode: `return Array.from({ length: ${Math.max(1, pages)} }, (_, i) => ({ json: { page: i + 1 } }));` },
+	};
+}
+
+/**
+ * A Code node keeping the rows of node `rowsNode` whose policy and effective date no listed
+ * invoice has (the listing pages are its input), in batches of `size`: the least a look before
+ * filing does, without the package's checks.
+ */
+export function rowsNotListed(name: string, rowsNode: string, size: number): Step {
+	return {
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		parameters: {
+			jsCode: `const listed = new Set();\nfor (const page of $input.all()) for (const invoice of page.json.data?.invoices ?? []) listed.add(invoice.policy_number + '|' + invoice.effective_date);\nconst rows = $('${rowsNode}').all().map((item) => item.json).filter((row) => !listed.has(row.policy_number + '|' + row.effective_date));\nconst out = [];\nfor (let i = 0; i < rows.length; i += ${size}) out.push({ json: { invoices: rows.slice(i, i + ${size}) } });\nreturn out;`,
+		},
+	};
+}
+
 /** A Code node grouping its input items into batches of `size`: `{ invoices: [...] }` each. */
 export function batches(name: string, size: number): Step {
 	return {
