@@ -10,9 +10,9 @@
  * printed. Prints figures and the issue's targets beside them; asserts nothing. Env: N8N_BIN
  * (scripts/bench/run.sh sets it), BENCH_ONLY=reads,creates,window,createMany,taxes, BENCH_DELAYS=0,50,200
  * (the delays the reads and estimates run at), BENCH_KEY_HEARD=1 (below), BENCH_SCALE; for accounts
- * that hold a book: BENCH_BOOK=0,20000,100000 (the invoices the account holds before each create
+ * that hold a book: BENCH_BOOK (0,20000; the invoices the account holds before each create
  * run), BENCH_CREATES (1000) and BENCH_CREATE_DELAYS (50,200), BENCH_MANY (10000) and
- * BENCH_MANY_DELAY (0); BENCH_CPU_PROF=<dir> writes V8's profile of each `n8n execute` there.
+ * BENCH_MANY_DELAY (50,200); BENCH_CPU_PROF=<dir> writes V8's profile of each `n8n execute` there.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,11 +36,11 @@ const WINDOW = { seconds: 10, limit: 50, creates: 200 };
 const MANY = Math.round(Number(process.env.BENCH_MANY ?? 10_000) * scale);
 // BENCH_BOOK=0,20000,100000: the account's book, the invoices it already holds when the creates and
 // Create Many run (seeded in the sandbox, on policies no row of the run has): the look before filing
-// reads it or not as the listing choice decides. Default 0 (an empty account).
-const BOOKS = (process.env.BENCH_BOOK ?? '0').split(',').map(Number);
-// Delays (ms added to each reply) the per-item creates run at (default 50 and 200), and Create Many (default 0).
+// reads it or not as the listing choice decides. Default: an empty account and one of 20,000.
+const BOOKS = (process.env.BENCH_BOOK ?? '0,20000').split(',').map(Number);
+// Delays (ms added to each reply) the per-item creates and Create Many run at (default 50 and 200 each).
 const CREATE_DELAYS = (process.env.BENCH_CREATE_DELAYS ?? '50,200').split(',').map(Number);
-const MANY_DELAY = Number(process.env.BENCH_MANY_DELAY ?? 0);
+const MANY_DELAYS = (process.env.BENCH_MANY_DELAY ?? '50,200').split(',').map(Number);
 const HIGH_LIMITS = { t1: 1_000_000, t2: 1_000_000, t3: 1_000_000 };
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
@@ -259,11 +259,11 @@ async function window(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string
 const MANY_RUNS = Number(process.env.BENCH_MANY_RUNS ?? 7);
 
 async function createMany(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean) {
-	for (const book of BOOKS) await createManyOn(n8n, sandbox, flows, inputItem, book);
+	for (const book of BOOKS) for (const delayMs of MANY_DELAYS) await createManyOn(n8n, sandbox, flows, inputItem, book, delayMs);
 }
 
-async function createManyOn(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean, book: number) {
-	console.log(`\nCreate Many, ${MANY} rows (t3), an account of ${book} invoices, ${MANY_DELAY} ms added; time and CPU (n8n + its task runner) of the nodes after the row-making Code node; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
+async function createManyOn(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<string, WorkflowJson>, inputItem: boolean, book: number, delayMs: number) {
+	console.log(`\nCreate Many, ${MANY} rows (t3), an account of ${book} invoices, ${delayMs} ms added; time and CPU (n8n + its task runner) of the nodes after the row-making Code node; peak memory = n8n + its task runner while the nodes ran (row-making Code node included in both); ${MANY_RUNS} runs each, in turn`);
 	const variants = [
 		{ id: 'many-hand', label: 'hand-built: Code (batches of 500) + HTTP Request', nodes: ['Rows', 'Batches', 'HTTP Batch'], prefix: 'HAND' },
 		// The least any look before filing costs in n8n, for reference: n8n's own nodes read the
@@ -278,7 +278,7 @@ async function createManyOn(n8n: BenchN8n, sandbox: BenchSandbox, flows: Record<
 		for (const variant of variants.map((_, k) => variants[(k + run) % variants.length])) {
 			prepare(sandbox);
 			seedBook(sandbox, book);
-			if (MANY_DELAY) sandbox.world.faults.configure({ delay_ms: MANY_DELAY });
+			if (delayMs) sandbox.world.faults.configure({ delay_ms: delayMs });
 			sandbox.calls.take();
 			const execution = await n8n.execute(flows[variant.id].id);
 			const calls = sandbox.calls.take();
