@@ -111,6 +111,10 @@ export function httpNode(name: string, method: 'GET' | 'POST', url: string, json
 	};
 }
 
+/** Code node source returning `rows` in items of `{ invoices: [...] }`, `size` rows each. */
+const inBatchesOf = (size: number) =>
+	`const out = [];\nfor (let i = 0; i < rows.length; i += ${size}) out.push({ json: { invoices: rows.slice(i, i + ${size}) } });\nreturn out;`;
+
 /**
  * A Code node making one item per listing page, `{ page }` for pages 1..`pages`: the hand-built
  * look is given the account's page count, which the package must first ask (its first page).
@@ -135,7 +139,7 @@ export function rowsNotListed(name: string, rowsNode: string, size: number): Ste
 		type: 'n8n-nodes-base.code',
 		typeVersion: 2,
 		parameters: {
-			jsCode: `const listed = new Set();\nfor (const page of $input.all()) for (const invoice of page.json.data?.invoices ?? []) listed.add(invoice.policy_number + '|' + invoice.effective_date);\nconst rows = $('${rowsNode}').all().map((item) => item.json).filter((row) => !listed.has(row.policy_number + '|' + row.effective_date));\nconst out = [];\nfor (let i = 0; i < rows.length; i += ${size}) out.push({ json: { invoices: rows.slice(i, i + ${size}) } });\nreturn out;`,
+			jsCode: `const listed = new Set();\nfor (const page of $input.all()) for (const invoice of page.json.data?.invoices ?? []) listed.add(invoice.policy_number + '|' + invoice.effective_date);\nconst rows = $('${rowsNode}').all().map((item) => item.json).filter((row) => !listed.has(row.policy_number + '|' + row.effective_date));\n${inBatchesOf(size)}`,
 		},
 	};
 }
@@ -147,7 +151,7 @@ export function batches(name: string, size: number): Step {
 		type: 'n8n-nodes-base.code',
 		typeVersion: 2,
 		parameters: {
-			jsCode: `const rows = $input.all().map((item) => item.json);\nconst out = [];\nfor (let i = 0; i < rows.length; i += ${size}) out.push({ json: { invoices: rows.slice(i, i + ${size}) } });\nreturn out;`,
+			jsCode: `const rows = $input.all().map((item) => item.json);\n${inBatchesOf(size)}`,
 		},
 	};
 }
